@@ -1,0 +1,17 @@
+"""`arena bench ...`: benchmarks that print figures (never tests that assert times)."""
+
+from __future__ import annotations
+
+import click
+
+from arena.cli.lazy import LazyGroup
+
+# Each benchmark registers here with one line: name -> "module:attribute".
+BENCHMARKS: dict[str, str] = {
+    "engine": "arena.bench.engine:engine",
+}
+
+
+@click.group(cls=LazyGroup, lazy=BENCHMARKS)
+def bench() -> None:
+    """Measure the engine, the protocol and tournaments on this machine."""

@@ -1,0 +1,19 @@
+"""The `arena` command: each subcommand lives in its own module and is imported on use."""
+
+from __future__ import annotations
+
+import click
+
+from arena import __version__
+from arena.cli.lazy import LazyGroup
+
+# Each command module registers here with one line: name -> "module:attribute".
+COMMANDS: dict[str, str] = {
+    "bench": "arena.cli.bench:bench",
+}
+
+
+@click.group(cls=LazyGroup, lazy=COMMANDS)
+@click.version_option(__version__, prog_name="arena")
+def main() -> None:
+    """Mandala Arena: play bots against each other, run tournaments, read ratings."""

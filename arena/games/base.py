@@ -1,0 +1,124 @@
+"""The game interface: the referee, the scheduler and the bots' tools know games only through it.
+
+A game is declared once (`Game`): its name, how many players, its default configuration.
+It makes states from a configuration and a seed; the `GameState` holds the rules. The whole
+game is determined by (game name, configuration, seed, moves): chance is drawn from the seed.
+
+Moves travel as plain JSON-friendly dicts (`Move`). Inside the engine every move also has a
+small integer code (an "action"), so search bots can play thousands of moves cheaply.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar, Self
+
+from arena.outcome import Outcome
+
+Move = dict[str, Any]
+"""A move as JSON-friendly data, e.g. {"action": "claim", "colour": "purple"}."""
+
+View = dict[str, Any]
+"""What one seat may see of a state, as JSON-friendly data."""
+
+
+@dataclass(frozen=True)
+class Decision:
+    """Who must decide next, and what kind of decision it is."""
+
+    seat: int
+    """The seat that must decide."""
+    kind: str
+    """The kind of decision, a name the game defines (Mandala: "turn" or "claim")."""
+
+
+class GameState(ABC):
+    """One position of a game, with its rules. Mutable: `apply_action` changes it in place."""
+
+    num_players: int
+
+    @abstractmethod
+    def decision(self) -> Decision | None:
+        """Who must decide next and what kind of decision; None once the game is over."""
+
+    @abstractmethod
+    def legal_actions(self) -> list[int]:
+        """The legal moves as action codes, in a fixed order (the order of `legal_moves`)."""
+
+    @abstractmethod
+    def apply_action(self, action: int) -> None:
+        """Play a legal action. The caller guarantees legality (see `move_to_action`)."""
+
+    @abstractmethod
+    def action_to_move(self, action: int) -> Move:
+        """The JSON-friendly move for an action code."""
+
+    @abstractmethod
+    def move_to_action(self, move: Any) -> int:
+        """Check a move against the rules and return its action code.
+
+        Raises MoveFormatError when the move is not well formed, and IllegalMoveError with
+        a sentence saying exactly what rule it breaks when it is well formed but not legal.
+        """
+
+    @abstractmethod
+    def copy(self) -> Self:
+        """An independent copy, cheap enough to make thousands of times per decision."""
+
+    @abstractmethod
+    def view(self, seat: int) -> View:
+        """Everything `seat` may know, and nothing more (Mandala: ruling R14)."""
+
+    @abstractmethod
+    def is_over(self) -> bool:
+        """True once the game has ended."""
+
+    @abstractmethod
+    def outcome(self) -> Outcome:
+        """The result of a finished game. Raises GameError if the game is not over."""
+
+    @property
+    @abstractmethod
+    def turn(self) -> int:
+        """How many turns have been played."""
+
+    def legal_moves(self) -> list[Move]:
+        """The legal moves as JSON-friendly dicts."""
+        return [self.action_to_move(a) for a in self.legal_actions()]
+
+    def apply_move(self, move: Any) -> None:
+        """Check a JSON-friendly move and play it (raises like `move_to_action`)."""
+        self.apply_action(self.move_to_action(move))
+
+    def describe_move(self, move: Move) -> str:
+        """A short human description of a move, for replays and logs."""
+        return str(move)
+
+
+class Game(ABC):
+    """A game's metadata and its factory of states."""
+
+    name: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    default_config: ClassVar[Mapping[str, Any]]
+
+    def config(self, overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """The default configuration with `overrides` applied; raises GameError on unknown keys."""
+        from arena.errors import GameError
+
+        merged = dict(self.default_config)
+        for key, value in (overrides or {}).items():
+            if key not in merged:
+                known = ", ".join(sorted(merged)) or "none"
+                raise GameError(f"{self.name} has no option {key!r}; known options: {known}.")
+            merged[key] = value
+        return merged
+
+    @abstractmethod
+    def new_state(
+        self, seed: int, config: Mapping[str, Any] | None = None, num_players: int = 2
+    ) -> GameState:
+        """A new game, dealt from `seed`. The deal depends on the seed only, never on who plays."""

@@ -1,0 +1,91 @@
+"""How a game ended: one enum of every termination, and the result of a finished game."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+
+class Termination(str, Enum):
+    """Every way a game can end. The first three are the game's own; the rest are a bot's fault."""
+
+    DECK_EXHAUSTED = "deck_exhausted"
+    """Normal end: the deck ran out and then a Mandala was destroyed (R3, R9a)."""
+    SIXTH_RIVER_COLOUR = "sixth_river_colour"
+    """Normal end: a player added a 6th colour to their River (R9b)."""
+    TURN_LIMIT = "turn_limit"
+    """The game reached the turn limit and was scored as it stood (R12)."""
+    TIMEOUT = "timeout"
+    """A bot did not answer within its time limit."""
+    CRASH = "crash"
+    """A bot's process exited or closed its output during the game."""
+    ILLEGAL_MOVE = "illegal_move"
+    """A bot chose a move the rules do not allow."""
+    MALFORMED_REPLY = "malformed_reply"
+    """A bot's reply was not JSON, or JSON of the wrong shape."""
+    OVERSIZED_OUTPUT = "oversized_output"
+    """A bot wrote a line longer than the line cap."""
+    STARTUP_FAILURE = "startup_failure"
+    """A bot could not be started or did not complete the handshake."""
+
+    @property
+    def is_normal(self) -> bool:
+        """True for the ends the game itself produces; False when a bot is at fault."""
+        return self in (
+            Termination.DECK_EXHAUSTED,
+            Termination.SIXTH_RIVER_COLOUR,
+            Termination.TURN_LIMIT,
+        )
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The result of a finished game, for any number of players."""
+
+    scores: tuple[int, ...]
+    """Each seat's score, by seat."""
+    ranks: tuple[int, ...]
+    """Each seat's place, by seat: 0 is first; equal ranks are a tie (a draw when all are equal)."""
+    termination: Termination
+    """Why the game ended."""
+    reason: str
+    """A sentence a person can read, e.g. 'seat 1 timed out after 1000 ms'."""
+    faulty_seat: int | None = None
+    """The seat whose bot caused the end, for the terminations that are a bot's fault."""
+    details: dict[str, Any] = field(default_factory=dict)
+    """Game-specific extras (for Mandala: each seat's Cup size, the tie-break)."""
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """The seats ranked first."""
+        return tuple(seat for seat, rank in enumerate(self.ranks) if rank == 0)
+
+    @property
+    def is_draw(self) -> bool:
+        """True when every seat shares first place."""
+        return len(set(self.ranks)) == 1
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-friendly form, as written in game records and sent to bots."""
+        return {
+            "scores": list(self.scores),
+            "ranks": list(self.ranks),
+            "winner": self.winners[0] if len(self.winners) == 1 else None,
+            "termination": self.termination.value,
+            "reason": self.reason,
+            "faulty_seat": self.faulty_seat,
+            "details": self.details,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Outcome:
+        """Inverse of to_json."""
+        return cls(
+            scores=tuple(data["scores"]),
+            ranks=tuple(data["ranks"]),
+            termination=Termination(data["termination"]),
+            reason=data["reason"],
+            faulty_seat=data.get("faulty_seat"),
+            details=dict(data.get("details", {})),
+        )
