@@ -1,0 +1,131 @@
+"""Moves as JSON-friendly data: parsing with exact error sentences, and descriptions."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from arena.errors import IllegalMoveError, MoveFormatError
+from arena.games.mandala.cards import (
+    BUILD_MOUNTAIN,
+    CLAIM,
+    COLOUR_INDEX,
+    COLOURS,
+    DISCARD_REDRAW,
+    GROW_FIELD,
+    build_action,
+    claim_action,
+    discard_action,
+    grow_action,
+)
+
+if TYPE_CHECKING:
+    from arena.games.mandala.state import MandalaState
+
+ACTIONS = (BUILD_MOUNTAIN, GROW_FIELD, DISCARD_REDRAW, CLAIM)
+_FIELDS = {
+    BUILD_MOUNTAIN: ("mandala", "colour"),
+    GROW_FIELD: ("mandala", "colour", "count"),
+    DISCARD_REDRAW: ("colour", "count"),
+    CLAIM: ("colour",),
+}
+
+
+def _colour(move: dict[str, Any]) -> int:
+    name = move.get("colour", move.get("color"))
+    if name not in COLOUR_INDEX:
+        raise MoveFormatError(
+            f"'colour' must be one of {', '.join(COLOURS)}, not {name!r}."
+        )
+    return COLOUR_INDEX[name]
+
+
+def _integer(move: dict[str, Any], key: str, low: int, high: int) -> int:
+    value = move.get(key)
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise MoveFormatError(f"'{key}' must be a whole number from {low} to {high}, not {value!r}.")
+    return value
+
+
+def _parse(move: Any) -> tuple[str, int, int, int]:
+    """(action, mandala, colour, count) of a well-formed move, or MoveFormatError."""
+    if not isinstance(move, dict):
+        raise MoveFormatError(f"A move must be a JSON object, not {type(move).__name__}.")
+    action = move.get("action")
+    if action not in _FIELDS:
+        raise MoveFormatError(f"'action' must be one of {', '.join(ACTIONS)}, not {action!r}.")
+    wanted = _FIELDS[action]
+    missing = [key for key in wanted if key not in move and not (key == "colour" and "color" in move)]
+    if missing:
+        raise MoveFormatError(f"A {action} move needs {', '.join(repr(k) for k in missing)}.")
+    colour = _colour(move)
+    mandala = _integer(move, "mandala", 0, 1) if "mandala" in wanted else -1
+    count = _integer(move, "count", 1, 8) if "count" in wanted else 1
+    return action, mandala, colour, count
+
+
+def action_from_move(state: MandalaState, move: Any) -> int:
+    """Check a move against the rules in `state`; return its action code or say what is wrong."""
+    action, mandala, colour, count = _parse(move)
+    name = COLOURS[colour]
+    if state.over:
+        raise IllegalMoveError("The game is over; no move can be played.")
+    if state.destroying >= 0:
+        if action != CLAIM:
+            raise IllegalMoveError(
+                f"Mandala {state.destroying} is being destroyed: the move must be a claim, "
+                f"not {action}."
+            )
+        if not state.mountains[state.destroying][colour]:
+            raise IllegalMoveError(
+                f"The Mountain of Mandala {state.destroying} has no {name} to claim."
+            )
+        return claim_action(colour)
+    if action == CLAIM:
+        raise IllegalMoveError("No Mandala is being destroyed, so there is nothing to claim.")
+    seat = state.current
+    held = state.hands[seat][colour]
+    if held < count:
+        have = "no" if held == 0 else f"only {held}"
+        raise IllegalMoveError(f"You have {have} {name} card{'s' if held != 1 else ''} in hand.")
+    if action == DISCARD_REDRAW:
+        return discard_action(colour, count)
+    fields = state.fields[mandala]
+    if action == BUILD_MOUNTAIN:
+        for owner in (seat, 1 - seat):
+            if fields[owner][colour]:
+                whose = "your" if owner == seat else "your opponent's"
+                raise IllegalMoveError(
+                    f"Mandala {mandala} already has {name} in {whose} Field, so {name} cannot "
+                    f"go into its Mountain (Rule of Color)."
+                )
+        return build_action(mandala, colour)
+    if state.mountains[mandala][colour]:
+        raise IllegalMoveError(
+            f"Mandala {mandala} already has {name} in the Mountain (Rule of Color)."
+        )
+    if fields[1 - seat][colour]:
+        raise IllegalMoveError(
+            f"Mandala {mandala} already has {name} in your opponent's Field (Rule of Color)."
+        )
+    if count >= state.hand_sizes[seat]:
+        raise IllegalMoveError(
+            f"Grow Field must leave at least 1 card in your hand; you hold "
+            f"{state.hand_sizes[seat]} and would play {count} (R5)."
+        )
+    return grow_action(mandala, colour, count)
+
+
+def describe(move: dict[str, Any]) -> str:
+    """A move in words, e.g. 'grows 2 green in their Field of Mandala 1'."""
+    action = move.get("action")
+    colour = move.get("colour", move.get("color"))
+    count = move.get("count", 1)
+    if action == BUILD_MOUNTAIN:
+        return f"builds {colour} into the Mountain of Mandala {move.get('mandala')}"
+    if action == GROW_FIELD:
+        return f"grows {count} {colour} in their Field of Mandala {move.get('mandala')}"
+    if action == DISCARD_REDRAW:
+        return f"discards {count} {colour} and redraws"
+    if action == CLAIM:
+        return f"claims {colour}"
+    return f"plays {move!r}"

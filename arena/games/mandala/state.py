@@ -1,0 +1,488 @@
+"""The rules of 2-player Mandala: one mutable state, played by integer action codes.
+
+The specification is the rulebook; RULINGS.md settles what it leaves open, and every
+place that depends on a ruling names it (R1..R14).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Self
+
+from arena.errors import GameError
+from arena.games.base import Decision, GameState, Move, View
+from arena.games.mandala.cards import (
+    CARDS_PER_COLOUR,
+    CLAIM_BASE,
+    COLOURS,
+    DISCARD_BASE,
+    GROW_BASE,
+    HAND_LIMIT,
+    NUM_COLOURS,
+    decode,
+    pile_json,
+)
+from arena.games.mandala.moves import action_from_move, describe
+from arena.outcome import Outcome, Termination
+
+TURN = "turn"
+CLAIM_DECISION = "claim"
+_SIX = range(NUM_COLOURS)
+_SHUFFLE_STRIDE = 1_000_003
+
+
+class MandalaState(GameState):
+    """A position of 2-player Mandala, with its rules.
+
+    Piles are lists of six counts by colour. The deck is a list of colours whose last
+    element is the top card. Shuffles draw from `random.Random(seed * stride + n)` for the
+    n-th shuffle, so the state carries no generator object and copies cheaply.
+    """
+
+    __slots__ = (
+        "num_players",
+        "turn_limit",
+        "seed",
+        "shuffles",
+        "deck",
+        "discard",
+        "hands",
+        "hand_sizes",
+        "cup_setup",
+        "cup_claimed",
+        "rivers",
+        "mountains",
+        "fields",
+        "current",
+        "turns",
+        "end_triggered",
+        "sixth_colour",
+        "over",
+        "termination",
+        "destroying",
+        "claimer",
+        "completed_by",
+    )
+
+    num_players: int
+    turn_limit: int
+    seed: int
+    shuffles: int
+    deck: list[int]
+    discard: list[int]
+    hands: list[list[int]]
+    hand_sizes: list[int]
+    cup_setup: list[list[int]]
+    cup_claimed: list[list[int]]
+    rivers: list[list[int]]
+    mountains: list[list[int]]
+    fields: list[list[list[int]]]
+    current: int
+    turns: int
+    end_triggered: bool
+    sixth_colour: bool
+    over: bool
+    termination: Termination | None
+    destroying: int
+    claimer: int
+    completed_by: int
+
+    # ------------------------------------------------------------------ set-up
+
+    @classmethod
+    def empty(cls, seed: int = 0, turn_limit: int = 1000) -> MandalaState:
+        """A state with no cards anywhere, seat 0 on turn: a blank table to set up by hand."""
+        state = cls.__new__(cls)
+        state.num_players = 2
+        state.turn_limit = turn_limit
+        state.seed = seed
+        state.shuffles = 0
+        state.deck = []
+        state.discard = [0] * 6
+        state.hands = [[0] * 6, [0] * 6]
+        state.hand_sizes = [0, 0]
+        state.cup_setup = [[0] * 6, [0] * 6]
+        state.cup_claimed = [[0] * 6, [0] * 6]
+        state.rivers = [[], []]
+        state.mountains = [[0] * 6, [0] * 6]
+        state.fields = [[[0] * 6, [0] * 6], [[0] * 6, [0] * 6]]
+        state.current = 0
+        state.turns = 0
+        state.end_triggered = False
+        state.sixth_colour = False
+        state.over = False
+        state.termination = None
+        state.destroying = -1
+        state.claimer = -1
+        state.completed_by = -1
+        return state
+
+    @classmethod
+    def deal(cls, seed: int, turn_limit: int = 1000) -> MandalaState:
+        """A new game dealt from `seed` in the order of R2."""
+        state = cls.empty(seed, turn_limit)
+        deck = [colour for colour in _SIX for _ in range(CARDS_PER_COLOUR)]  # R1
+        state._shuffle_into_deck(deck)
+        take = state.deck.pop
+        for mountain in state.mountains:  # R2: Mandala 0's Mountain, then Mandala 1's
+            for _ in range(2):
+                mountain[take()] += 1
+        for seat in range(2):  # R2: per seat, 6 hand cards then 2 Cup cards
+            for _ in range(6):
+                state.hands[seat][take()] += 1
+            for _ in range(2):
+                state.cup_setup[seat][take()] += 1
+            state.hand_sizes[seat] = 6
+        return state
+
+    def copy(self) -> Self:
+        other = self.__class__.__new__(self.__class__)
+        other.num_players = self.num_players
+        other.turn_limit = self.turn_limit
+        other.seed = self.seed
+        other.shuffles = self.shuffles
+        other.deck = self.deck[:]
+        other.discard = self.discard[:]
+        h0, h1 = self.hands
+        other.hands = [h0[:], h1[:]]
+        other.hand_sizes = self.hand_sizes[:]
+        s0, s1 = self.cup_setup
+        other.cup_setup = [s0[:], s1[:]]
+        c0, c1 = self.cup_claimed
+        other.cup_claimed = [c0[:], c1[:]]
+        r0, r1 = self.rivers
+        other.rivers = [r0[:], r1[:]]
+        m0, m1 = self.mountains
+        other.mountains = [m0[:], m1[:]]
+        (f00, f01), (f10, f11) = self.fields
+        other.fields = [[f00[:], f01[:]], [f10[:], f11[:]]]
+        other.current = self.current
+        other.turns = self.turns
+        other.end_triggered = self.end_triggered
+        other.sixth_colour = self.sixth_colour
+        other.over = self.over
+        other.termination = self.termination
+        other.destroying = self.destroying
+        other.claimer = self.claimer
+        other.completed_by = self.completed_by
+        return other
+
+    # ------------------------------------------------------------------ the deck
+
+    def _shuffle_into_deck(self, cards: list[int]) -> None:
+        random.Random(self.seed * _SHUFFLE_STRIDE + self.shuffles).shuffle(cards)
+        self.shuffles += 1
+        self.deck = cards
+
+    def _reshuffle_discard(self) -> None:
+        """The discard pile, shuffled, becomes the deck (R3, R4)."""
+        discard = self.discard
+        cards = [colour for colour in _SIX for _ in range(discard[colour])]
+        self.discard = [0] * 6
+        self._shuffle_into_deck(cards)
+
+    def _draw(self) -> int:
+        """Take the top card, or -1 when deck and discard are both empty (R4: skipped)."""
+        if not self.deck:
+            if not any(self.discard):
+                return -1
+            self._reshuffle_discard()  # R4: a later draw first reshuffles the discard
+        colour = self.deck.pop()
+        if not self.deck:
+            self.end_triggered = True  # R3: exhausted when its last card is taken
+            if any(self.discard):
+                self._reshuffle_discard()
+        return colour
+
+    def _draw_to_hand(self, seat: int, count: int) -> None:
+        hand = self.hands[seat]
+        for _ in range(count):
+            colour = self._draw()
+            if colour < 0:
+                return
+            hand[colour] += 1
+            self.hand_sizes[seat] += 1
+
+    # ------------------------------------------------------------------ decisions
+
+    def decision(self) -> Decision | None:
+        if self.over:
+            return None
+        if self.destroying >= 0:
+            return Decision(self.claimer, CLAIM_DECISION)
+        return Decision(self.current, TURN)
+
+    def is_over(self) -> bool:
+        return self.over
+
+    @property
+    def turn(self) -> int:
+        return self.turns
+
+    def legal_actions(self) -> list[int]:
+        if self.over:
+            return []
+        if self.destroying >= 0:
+            mountain = self.mountains[self.destroying]
+            return [CLAIM_BASE + c for c in _SIX if mountain[c]]
+        seat = self.current
+        hand = self.hands[seat]
+        keep = self.hand_sizes[seat] - 1  # Grow Field must leave one card in hand (R5)
+        m0, m1 = self.mountains
+        (f00, f01), (f10, f11) = self.fields
+        opp0, opp1 = (f01, f11) if seat == 0 else (f00, f10)
+        actions: list[int] = []
+        add = actions.append
+        extend = actions.extend
+        for c in _SIX:
+            n = hand[c]
+            if not n:
+                continue
+            # Rule of Color: a colour may be in one area of a Mandala only.
+            if not f00[c] and not f01[c]:
+                add(c)
+            if not f10[c] and not f11[c]:
+                add(6 + c)
+            grow = n if n <= keep else keep
+            if grow > 0:
+                if not m0[c] and not opp0[c]:
+                    base = GROW_BASE + c * 8
+                    extend(range(base, base + grow))
+                if not m1[c] and not opp1[c]:
+                    base = GROW_BASE + (6 + c) * 8
+                    extend(range(base, base + grow))
+            base = DISCARD_BASE + c * 8
+            extend(range(base, base + n))
+        return actions
+
+    def apply_action(self, action: int) -> None:
+        if self.destroying >= 0:
+            self._claim(action - CLAIM_BASE)
+            self._continue_destruction()
+            return
+        seat = self.current
+        hand = self.hands[seat]
+        if action < GROW_BASE:  # A: Build Mountain & Draw
+            mandala, colour = divmod(action, 6)
+            hand[colour] -= 1
+            self.hand_sizes[seat] -= 1
+            self.mountains[mandala][colour] += 1
+            draw = HAND_LIMIT - self.hand_sizes[seat]  # R5
+            self._draw_to_hand(seat, 3 if draw > 3 else draw)
+            self._check_completion(mandala, seat)  # R7: after the draw
+        elif action < DISCARD_BASE:  # B: Grow Field & No Draw
+            place, count = divmod(action - GROW_BASE, 8)
+            mandala, colour = divmod(place, 6)
+            count += 1
+            hand[colour] -= count
+            self.hand_sizes[seat] -= count
+            self.fields[mandala][seat][colour] += count
+            self._check_completion(mandala, seat)
+        else:  # C: Discard & Redraw; the discards go first, then the draw (R6)
+            colour, count = divmod(action - DISCARD_BASE, 8)
+            count += 1
+            hand[colour] -= count
+            self.hand_sizes[seat] -= count
+            self.discard[colour] += count
+            self._draw_to_hand(seat, count)
+            self._end_turn()
+
+    # ------------------------------------------------------------------ destruction
+
+    def _check_completion(self, mandala: int, seat: int) -> None:
+        """A Mandala with all six colours in its three areas is destroyed (R7)."""
+        mountain = self.mountains[mandala]
+        field0, field1 = self.fields[mandala]
+        for c in _SIX:
+            if not (mountain[c] or field0[c] or field1[c]):
+                self._end_turn()
+                return
+        self._start_destruction(mandala, seat)
+
+    def _start_destruction(self, mandala: int, completed_by: int) -> None:
+        """R8: more cards in one's Field claims first; on a tie, the other player does."""
+        size0 = sum(self.fields[mandala][0])
+        size1 = sum(self.fields[mandala][1])
+        self.destroying = mandala
+        self.completed_by = completed_by
+        if size0 == 0 and size1 == 0:
+            # R8: every claimed card is discarded, so no one is asked.
+            mountain = self.mountains[mandala]
+            for c in _SIX:
+                self.discard[c] += mountain[c]
+                mountain[c] = 0
+            self._finish_destruction()
+            return
+        if size0 != size1:
+            self.claimer = 0 if size0 > size1 else 1
+        else:
+            self.claimer = 1 - completed_by
+        self._continue_destruction()
+
+    def _claim(self, colour: int) -> None:
+        """The claimer takes every `colour` card of the Mountain to River and Cup."""
+        seat = self.claimer
+        mandala = self.destroying
+        mountain = self.mountains[mandala]
+        cards = mountain[colour]
+        mountain[colour] = 0
+        if not any(self.fields[mandala][seat]):
+            self.discard[colour] += cards  # No cards in a Field: the claim is discarded
+        else:
+            river = self.rivers[seat]
+            if colour not in river:
+                river.append(colour)  # a new colour: one card to the first empty space
+                cards -= 1
+                if len(river) == 6:
+                    self.sixth_colour = True  # R9b
+            self.cup_claimed[seat][colour] += cards
+        self.claimer = 1 - seat
+
+    def _continue_destruction(self) -> None:
+        """Resolve forced claims; finish once the Mountain is empty."""
+        mountain = self.mountains[self.destroying]
+        left = [c for c in _SIX if mountain[c]]
+        if len(left) == 1:
+            self._claim(left[0])  # a forced claim: only one colour is left
+            left = []
+        if not left:
+            self._finish_destruction()
+
+    def _finish_destruction(self) -> None:
+        """Fields to the discard; then the end (R9) or a refill of the Mountain (R9, R10)."""
+        mandala = self.destroying
+        discard = self.discard
+        for field in self.fields[mandala]:
+            for c in _SIX:
+                discard[c] += field[c]
+                field[c] = 0
+        self.destroying = -1
+        self.claimer = -1
+        self.completed_by = -1
+        if self.sixth_colour:
+            self._finish(Termination.SIXTH_RIVER_COLOUR)
+            return
+        if self.end_triggered:
+            self._finish(Termination.DECK_EXHAUSTED)
+            return
+        mountain = self.mountains[mandala]
+        for _ in range(2):  # R10: the refill ignores the Rule of Color
+            colour = self._draw()  # may exhaust the deck (R3)
+            if colour >= 0:
+                mountain[colour] += 1
+        self._end_turn()
+
+    # ------------------------------------------------------------------ turns and the end
+
+    def _end_turn(self) -> None:
+        self.turns += 1
+        self.current = 1 - self.current
+        if self.turns >= self.turn_limit:
+            self._finish(Termination.TURN_LIMIT)  # R12
+            return
+        while self.hand_sizes[self.current] == 0:
+            self.turns += 1  # R11: an empty hand passes, without asking the bot
+            self.current = 1 - self.current
+            if self.turns >= self.turn_limit:
+                self._finish(Termination.TURN_LIMIT)
+                return
+
+    def _finish(self, termination: Termination) -> None:
+        self.over = True
+        self.termination = termination
+
+    def cup(self, seat: int) -> list[int]:
+        """The whole Cup of `seat`: its 2 setup cards and what it claimed."""
+        return [a + b for a, b in zip(self.cup_setup[seat], self.cup_claimed[seat], strict=True)]
+
+    def score(self, seat: int) -> int:
+        """R13: each Cup card scores its colour's River slot (1..6), 0 if not in the River."""
+        cup = self.cup(seat)
+        return sum(cup[colour] * (slot + 1) for slot, colour in enumerate(self.rivers[seat]))
+
+    def outcome(self) -> Outcome:
+        if not self.over or self.termination is None:
+            raise GameError("The game is not over yet, so it has no result.")
+        scores = (self.score(0), self.score(1))
+        cups = (sum(self.cup(0)), sum(self.cup(1)))
+        # R13: higher score wins; on equal scores fewer Cup cards; else a draw.
+        key0, key1 = (scores[0], -cups[0]), (scores[1], -cups[1])
+        ranks = (0, 0) if key0 == key1 else ((0, 1) if key0 > key1 else (1, 0))
+        return Outcome(
+            scores=scores,
+            ranks=ranks,
+            termination=self.termination,
+            reason=_REASONS[self.termination].format(turns=self.turns),
+            details={
+                "cup_sizes": list(cups),
+                "tie_break": scores[0] == scores[1] and cups[0] != cups[1],
+            },
+        )
+
+    # ------------------------------------------------------------------ moves as data
+
+    def action_to_move(self, action: int) -> Move:
+        kind, mandala, colour, count = decode(action)
+        if kind == "build_mountain":
+            return {"action": kind, "mandala": mandala, "colour": COLOURS[colour]}
+        if kind == "grow_field":
+            return {"action": kind, "mandala": mandala, "colour": COLOURS[colour], "count": count}
+        if kind == "discard_redraw":
+            return {"action": kind, "colour": COLOURS[colour], "count": count}
+        return {"action": kind, "colour": COLOURS[colour]}
+
+    def move_to_action(self, move: Any) -> int:
+        return action_from_move(self, move)
+
+    def describe_move(self, move: Move) -> str:
+        return describe(move)
+
+    # ------------------------------------------------------------------ what a seat sees
+
+    def view(self, seat: int) -> View:
+        """R14: everything `seat` has seen, and never the opponent's hand, setup Cup or deck order."""
+        decision = self.decision()
+        players = []
+        for other in range(2):
+            claimed = self.cup_claimed[other]
+            players.append(
+                {
+                    "hand_size": self.hand_sizes[other],
+                    "river": [COLOURS[c] for c in self.rivers[other]],
+                    "cup_size": sum(self.cup_setup[other]) + sum(claimed),
+                    "cup_claimed": pile_json(claimed),
+                    "cup_unknown": 0 if other == seat else sum(self.cup_setup[other]),
+                }
+            )
+        return {
+            "seat": seat,
+            "turn": self.turns,
+            "to_move": self.current,
+            "decision": decision.kind if decision else None,
+            "deciding_seat": decision.seat if decision else None,
+            "hand": pile_json(self.hands[seat]),
+            "cup": pile_json(self.cup(seat)),
+            "deck_size": len(self.deck),
+            "discard": pile_json(self.discard),
+            "end_triggered": self.end_triggered,
+            "mandalas": [
+                {
+                    "mountain": pile_json(self.mountains[m]),
+                    "fields": [pile_json(self.fields[m][0]), pile_json(self.fields[m][1])],
+                }
+                for m in range(2)
+            ],
+            "players": players,
+            "destroying": (
+                {"mandala": self.destroying, "completed_by": self.completed_by}
+                if self.destroying >= 0
+                else None
+            ),
+        }
+
+
+_REASONS = {
+    Termination.DECK_EXHAUSTED: "The deck ran out and the next Mandala was destroyed (turn {turns}).",
+    Termination.SIXTH_RIVER_COLOUR: "A player added a 6th colour to their River (turn {turns}).",
+    Termination.TURN_LIMIT: "The game reached the turn limit of {turns} turns (R12).",
+}
