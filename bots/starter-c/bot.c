@@ -1,0 +1,203 @@
+/*
+ * starter-c: a Mandala Arena bot in plain C (standard library only).
+ *
+ * Copy this folder, rename the bot in bot.toml, and change choose_move() below.
+ * The arena builds it once with `cc -O2 -o bot bot.c` and runs `./bot` in this folder.
+ * The whole protocol is described in bots/README.md. In short:
+ *   - the referee writes one JSON object per line to our stdin;
+ *   - we answer some of them with one JSON object per line on stdout, and flush;
+ *   - anything we print to stderr goes to our log file;
+ *   - lines can be long (a few kilobytes), so the line buffer grows as needed.
+ *
+ * There is no JSON library in standard C, so this file has a tiny read-only JSON
+ * navigator: it never builds a tree, it only walks the text of one line to find a key
+ * or the n-th item of an array. That is all a bot needs to read the referee's messages.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NAME "starter-c"
+
+/* ---- Reading one line of any length ------------------------------------------------ */
+
+/* Read one line from stdin into *buf (grown with realloc as needed), without the '\n'.
+ * Returns 0 at end of input. */
+static int read_line(char **buf, size_t *cap) {
+    size_t len = 0;
+    int c;
+    while ((c = getchar()) != EOF && c != '\n') {
+        if (len + 1 >= *cap) {
+            *cap = *cap ? *cap * 2 : 4096;
+            *buf = realloc(*buf, *cap);
+            if (!*buf) { fprintf(stderr, NAME ": out of memory\n"); exit(1); }
+        }
+        (*buf)[len++] = (char)c;
+    }
+    if (c == EOF && len == 0) return 0;
+    if (!*buf) { *cap = 1; *buf = malloc(1); }
+    (*buf)[len] = '\0';
+    return 1;
+}
+
+/* ---- A tiny JSON navigator ---------------------------------------------------------
+ * Every function takes a pointer into the line and returns a pointer into the line,
+ * or NULL when what was asked for is not there. */
+
+static const char *skip_ws(const char *p) {
+    while (p && (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')) p++;
+    return p;
+}
+
+/* Skip one JSON value (string, number, object, array, true/false/null); return what follows. */
+static const char *skip_value(const char *p) {
+    p = skip_ws(p);
+    if (!p || !*p) return NULL;
+    if (*p == '"') {                       /* a string: stop at the unescaped quote */
+        for (p++; *p && *p != '"'; p++)
+            if (*p == '\\' && p[1]) p++;
+        return *p ? p + 1 : NULL;
+    }
+    if (*p == '{' || *p == '[') {          /* an object or array: match brackets */
+        int depth = 0;
+        for (; *p; p++) {
+            if (*p == '"') { p = skip_value(p); if (!p) return NULL; p--; continue; }
+            if (*p == '{' || *p == '[') depth++;
+            if (*p == '}' || *p == ']') { if (--depth == 0) return p + 1; }
+        }
+        return NULL;
+    }
+    while (*p && !strchr(",}] \t\r\n", *p)) p++;  /* number, literal */
+    return p;
+}
+
+/* In the object at `obj` ('{'), the value of member `key`, or NULL. */
+static const char *get(const char *obj, const char *key) {
+    size_t n = strlen(key);
+    obj = skip_ws(obj);
+    if (!obj || *obj != '{') return NULL;
+    const char *p = skip_ws(obj + 1);
+    while (p && *p == '"') {
+        const char *name = p + 1;
+        const char *after = skip_value(p);       /* past the key's closing quote */
+        if (!after) return NULL;
+        p = skip_ws(after);
+        if (*p != ':') return NULL;
+        p = skip_ws(p + 1);                       /* the member's value */
+        if ((size_t)(after - 1 - name) == n && strncmp(name, key, n) == 0) return p;
+        p = skip_ws(skip_value(p));
+        if (!p || *p != ',') return NULL;
+        p = skip_ws(p + 1);
+    }
+    return NULL;
+}
+
+/* In the array at `arr` ('['), the item number `i` (from 0), or NULL. */
+static const char *item(const char *arr, int i) {
+    arr = skip_ws(arr);
+    if (!arr || *arr != '[') return NULL;
+    const char *p = skip_ws(arr + 1);
+    if (*p == ']') return NULL;
+    for (; i > 0; i--) {
+        p = skip_ws(skip_value(p));
+        if (!p || *p != ',') return NULL;
+        p = skip_ws(p + 1);
+    }
+    return p;
+}
+
+/* How many items the array at `arr` holds. */
+static int count(const char *arr) {
+    int n = 0;
+    while (item(arr, n)) n++;
+    return n;
+}
+
+/* Is the value at `p` the JSON string `s`? (Our keys and colour names have no escapes.) */
+static int is_string(const char *p, const char *s) {
+    size_t n = strlen(s);
+    p = skip_ws(p);
+    return p && *p == '"' && strncmp(p + 1, s, n) == 0 && p[n + 1] == '"';
+}
+
+/* The integer at `p`, or `otherwise` when there is none. */
+static long number(const char *p, long otherwise) {
+    p = skip_ws(p);
+    return (p && (*p == '-' || (*p >= '0' && *p <= '9'))) ? strtol(p, NULL, 10) : otherwise;
+}
+
+/* Copy the string value at `p` into out (at most size-1 characters). */
+static void copy_string(const char *p, char *out, size_t size) {
+    size_t n = 0;
+    p = skip_ws(p);
+    if (p && *p == '"')
+        for (p++; *p && *p != '"' && n + 1 < size; p++) out[n++] = *p;
+    out[n] = '\0';
+}
+
+/* ---- The bot's choice ---------------------------------------------------------------
+ * `request` is the whole "decide" line. Its members:
+ *   "decision"     "turn" (our turn) or "claim" (a Mandala is being destroyed)
+ *   "view"         everything we can see: "hand", "mandalas", "players", "destroying" ...
+ *   "legal_moves"  the moves we may play, e.g. {"action": "claim", "colour": "red"}
+ * We answer with the index of a move in legal_moves. */
+static int choose_move(const char *request) {
+    const char *view = get(request, "view");
+    const char *moves = get(request, "legal_moves");
+    int n = count(moves), best = -1;
+    long best_cards = 0;
+    char colour[16];
+
+    if (is_string(get(request, "decision"), "claim")) {
+        /* A Mandala is being destroyed: claim the colour with most cards in its Mountain.
+         * view.destroying.mandala says which one; view.mandalas[i].mountain counts cards. */
+        long which = number(get(get(view, "destroying"), "mandala"), 0);
+        const char *mountain = get(item(get(view, "mandalas"), (int)which), "mountain");
+        for (int i = 0; i < n; i++) {
+            copy_string(get(item(moves, i), "colour"), colour, sizeof colour);
+            long cards = number(get(mountain, colour), 0);
+            if (best < 0 || cards > best_cards) { best = i; best_cards = cards; }
+        }
+        return best < 0 ? 0 : best;
+    }
+
+    /* Our turn: build a Mountain (it refills our hand) with the colour we hold fewest of
+     * in view.hand; many cards of one colour are better kept to grow a Field later. */
+    const char *hand = get(view, "hand");
+    for (int i = 0; i < n; i++) {
+        const char *move = item(moves, i);
+        if (!is_string(get(move, "action"), "build_mountain")) continue;
+        copy_string(get(move, "colour"), colour, sizeof colour);
+        long cards = number(get(hand, colour), 0);
+        if (best < 0 || cards < best_cards) { best = i; best_cards = cards; }
+    }
+    /* No Mountain accepts any of our colours (the Rule of Color): the first legal move. */
+    return best < 0 ? 0 : best;
+}
+
+/* ---- The main loop ------------------------------------------------------------------ */
+int main(void) {
+    char *line = NULL;
+    size_t cap = 0;
+
+    while (read_line(&line, &cap)) {
+        const char *type = get(line, "type");
+        if (!type) continue;                       /* not a JSON object we understand */
+
+        if (is_string(type, "hello")) {
+            /* The handshake: answer with our name. */
+            printf("{\"type\":\"hello\",\"name\":\"" NAME "\",\"version\":\"1.0\"}\n");
+        } else if (is_string(type, "decide")) {
+            printf("{\"type\":\"move\",\"move\":%d}\n", choose_move(line));
+        } else if (is_string(type, "new_game")) {
+            /* A new game: our seat is in "seat" (0 moves first). No reply. */
+            fprintf(stderr, NAME ": new game, seat %ld\n", number(get(line, "seat"), -1));
+        } else if (is_string(type, "goodbye")) {
+            break;
+        }
+        /* game_over and unknown message types need no reply. */
+        fflush(stdout);                            /* every reply must leave at once */
+    }
+    free(line);
+    return 0;
+}
