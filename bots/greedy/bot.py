@@ -160,8 +160,9 @@ class Table:
             first = None
         if first is None:
             # A tie now: who completes it, and so who goes first, is still open.
-            value = (self.share(mountain, self.me, active)[0]
-                     + self.share(mountain, self.opp, active)[0]) / 2
+            value = (
+                self.share(mountain, self.me, active)[0] + self.share(mountain, self.opp, active)[0]
+            ) / 2
         else:
             value = self.share(mountain, first, active)[0]
         return value if completer is not None else PROSPECT * value
