@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 from typing import Any
 
 
-class Termination(str, Enum):
+class Termination(StrEnum):
     """Every way a game can end. The first three are the game's own; the rest are a bot's fault."""
 
     DECK_EXHAUSTED = "deck_exhausted"

@@ -33,16 +33,16 @@ _FIELDS = {
 def _colour(move: dict[str, Any]) -> int:
     name = move.get("colour", move.get("color"))
     if name not in COLOUR_INDEX:
-        raise MoveFormatError(
-            f"'colour' must be one of {', '.join(COLOURS)}, not {name!r}."
-        )
+        raise MoveFormatError(f"'colour' must be one of {', '.join(COLOURS)}, not {name!r}.")
     return COLOUR_INDEX[name]
 
 
 def _integer(move: dict[str, Any], key: str, low: int, high: int) -> int:
     value = move.get(key)
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise MoveFormatError(f"'{key}' must be a whole number from {low} to {high}, not {value!r}.")
+        raise MoveFormatError(
+            f"'{key}' must be a whole number from {low} to {high}, not {value!r}."
+        )
     return value
 
 
@@ -54,7 +54,9 @@ def _parse(move: Any) -> tuple[str, int, int, int]:
     if action not in _FIELDS:
         raise MoveFormatError(f"'action' must be one of {', '.join(ACTIONS)}, not {action!r}.")
     wanted = _FIELDS[action]
-    missing = [key for key in wanted if key not in move and not (key == "colour" and "color" in move)]
+    missing = [
+        key for key in wanted if key not in move and not (key == "colour" and "color" in move)
+    ]
     if missing:
         raise MoveFormatError(f"A {action} move needs {', '.join(repr(k) for k in missing)}.")
     colour = _colour(move)

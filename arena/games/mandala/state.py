@@ -18,6 +18,7 @@ from arena.games.mandala.cards import (
     DISCARD_BASE,
     GROW_BASE,
     HAND_LIMIT,
+    NUM_ACTIONS,
     NUM_COLOURS,
     decode,
     pile_json,
@@ -29,6 +30,15 @@ TURN = "turn"
 CLAIM_DECISION = "claim"
 _SIX = range(NUM_COLOURS)
 _SHUFFLE_STRIDE = 1_000_003
+# _GROWS[mandala * 6 + colour][k]: the Grow Field codes for counts 1..k; _DISCARDS likewise.
+_GROWS = [
+    [tuple(range(GROW_BASE + place * 8, GROW_BASE + place * 8 + k)) for k in range(9)]
+    for place in range(12)
+]
+_DECODED = [decode(action)[1:] for action in range(NUM_ACTIONS)]  # (mandala, colour, count)
+_DISCARDS = [
+    [tuple(range(DISCARD_BASE + c * 8, DISCARD_BASE + c * 8 + k)) for k in range(9)] for c in _SIX
+]
 
 
 class MandalaState(GameState):
@@ -196,6 +206,12 @@ class MandalaState(GameState):
 
     def _draw_to_hand(self, seat: int, count: int) -> None:
         hand = self.hands[seat]
+        deck = self.deck
+        if count < len(deck):  # the common case: no exhaustion on the way
+            for _ in range(count):
+                hand[deck.pop()] += 1
+            self.hand_sizes[seat] += count
+            return
         for _ in range(count):
             colour = self._draw()
             if colour < 0:
@@ -239,20 +255,17 @@ class MandalaState(GameState):
             if not n:
                 continue
             # Rule of Color: a colour may be in one area of a Mandala only.
-            if not f00[c] and not f01[c]:
+            if not (f00[c] or f01[c]):
                 add(c)
-            if not f10[c] and not f11[c]:
+            if not (f10[c] or f11[c]):
                 add(6 + c)
             grow = n if n <= keep else keep
             if grow > 0:
-                if not m0[c] and not opp0[c]:
-                    base = GROW_BASE + c * 8
-                    extend(range(base, base + grow))
-                if not m1[c] and not opp1[c]:
-                    base = GROW_BASE + (6 + c) * 8
-                    extend(range(base, base + grow))
-            base = DISCARD_BASE + c * 8
-            extend(range(base, base + n))
+                if not (m0[c] or opp0[c]):
+                    extend(_GROWS[c][grow])
+                if not (m1[c] or opp1[c]):
+                    extend(_GROWS[6 + c][grow])
+            extend(_DISCARDS[c][n])
         return actions
 
     def apply_action(self, action: int) -> None:
@@ -262,35 +275,22 @@ class MandalaState(GameState):
             return
         seat = self.current
         hand = self.hands[seat]
+        mandala, colour, count = _DECODED[action]
+        hand[colour] -= count
+        in_hand = self.hand_sizes[seat] - count
+        self.hand_sizes[seat] = in_hand
         if action < GROW_BASE:  # A: Build Mountain & Draw
-            mandala, colour = divmod(action, 6)
-            hand[colour] -= 1
-            self.hand_sizes[seat] -= 1
             self.mountains[mandala][colour] += 1
-            draw = HAND_LIMIT - self.hand_sizes[seat]  # R5
+            draw = HAND_LIMIT - in_hand  # R5
             self._draw_to_hand(seat, 3 if draw > 3 else draw)
-            self._check_completion(mandala, seat)  # R7: after the draw
         elif action < DISCARD_BASE:  # B: Grow Field & No Draw
-            place, count = divmod(action - GROW_BASE, 8)
-            mandala, colour = divmod(place, 6)
-            count += 1
-            hand[colour] -= count
-            self.hand_sizes[seat] -= count
             self.fields[mandala][seat][colour] += count
-            self._check_completion(mandala, seat)
         else:  # C: Discard & Redraw; the discards go first, then the draw (R6)
-            colour, count = divmod(action - DISCARD_BASE, 8)
-            count += 1
-            hand[colour] -= count
-            self.hand_sizes[seat] -= count
             self.discard[colour] += count
             self._draw_to_hand(seat, count)
             self._end_turn()
-
-    # ------------------------------------------------------------------ destruction
-
-    def _check_completion(self, mandala: int, seat: int) -> None:
-        """A Mandala with all six colours in its three areas is destroyed (R7)."""
+            return
+        # R7: only the Mandala played into can complete, checked after the draw.
         mountain = self.mountains[mandala]
         field0, field1 = self.fields[mandala]
         for c in _SIX:
@@ -298,6 +298,8 @@ class MandalaState(GameState):
                 self._end_turn()
                 return
         self._start_destruction(mandala, seat)
+
+    # ------------------------------------------------------------------ destruction
 
     def _start_destruction(self, mandala: int, completed_by: int) -> None:
         """R8: more cards in one's Field claims first; on a tie, the other player does."""
@@ -375,17 +377,16 @@ class MandalaState(GameState):
     # ------------------------------------------------------------------ turns and the end
 
     def _end_turn(self) -> None:
-        self.turns += 1
-        self.current = 1 - self.current
-        if self.turns >= self.turn_limit:
-            self._finish(Termination.TURN_LIMIT)  # R12
+        turns = self.turns = self.turns + 1
+        current = self.current = 1 - self.current
+        if turns < self.turn_limit and self.hand_sizes[current]:
             return
-        while self.hand_sizes[self.current] == 0:
-            self.turns += 1  # R11: an empty hand passes, without asking the bot
-            self.current = 1 - self.current
-            if self.turns >= self.turn_limit:
-                self._finish(Termination.TURN_LIMIT)
+        while turns < self.turn_limit:
+            if self.hand_sizes[current]:
                 return
+            turns = self.turns = turns + 1  # R11: an empty hand passes, without asking the bot
+            current = self.current = 1 - current
+        self._finish(Termination.TURN_LIMIT)  # R12
 
     def _finish(self, termination: Termination) -> None:
         self.over = True
