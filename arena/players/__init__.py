@@ -1,0 +1,1 @@
+"""Bots as players: manifests, the bot process (framing, limits, timeouts), the launch hook."""

@@ -1,0 +1,60 @@
+"""How a bot's process is launched: the one place that builds its argv, environment and limits.
+
+This is the hook the sandbox work extends (rlimits via `prlimit` after start, a cgroup,
+bubblewrap around the argv). Today it only resolves the command and sets the environment;
+every bot process is started from a `LaunchSpec` made here, and nowhere else.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from arena.players.manifest import BotManifest
+    from arena.referee import Limits
+
+
+@dataclass(frozen=True)
+class LaunchSpec:
+    """Everything needed to start one bot process."""
+
+    argv: list[str]
+    """The program and its arguments (the sandbox may wrap this, e.g. in bubblewrap)."""
+    cwd: Path
+    """The working directory: the bot's folder."""
+    env: dict[str, str]
+    """The complete environment of the process."""
+    after_start: list[Callable[[int], None]] = field(default_factory=list)
+    """Called with the pid right after the start (e.g. resource.prlimit, joining a cgroup)."""
+
+
+def launch_spec(manifest: BotManifest, limits: Limits) -> LaunchSpec:
+    """The launch of `manifest`'s bot under `limits`: argv, working directory, environment."""
+    env = dict(os.environ)
+    # Python bots that forget to flush still work; bytecode stays out of bot folders.
+    env["PYTHONUNBUFFERED"] = "1"
+    env["PYTHONDONTWRITEBYTECODE"] = "1"
+    return LaunchSpec(argv=manifest.argv, cwd=manifest.folder, env=env)
+
+
+def start_process(spec: LaunchSpec, stderr: int) -> subprocess.Popen[bytes]:
+    """Start the process of `spec` in its own process group and session (killpg reaches all)."""
+    process = subprocess.Popen(
+        spec.argv,
+        cwd=spec.cwd,
+        env=spec.env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=stderr,
+        start_new_session=True,
+        close_fds=True,
+        bufsize=0,
+    )
+    for hook in spec.after_start:
+        hook(process.pid)
+    return process

@@ -1,0 +1,200 @@
+"""Bot manifests (`bot.toml`): loading, discovering a folder of bots, building a bot once."""
+
+from __future__ import annotations
+
+import re
+import shlex
+import subprocess
+import sys
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from arena.errors import BotBuildError, BotManifestError
+
+MANIFEST = "bot.toml"
+BUILD_TIMEOUT_S = 600
+_NAME = re.compile(r"^[A-Za-z0-9_.+-]+$")
+_PYTHONS = ("python3", "python")
+_OUTPUT_TAIL = 2000
+
+
+@dataclass(frozen=True)
+class BotManifest:
+    """A bot as declared by its `bot.toml`."""
+
+    name: str
+    """Unique across the field; used in records, tables and log file names."""
+    folder: Path
+    """The bot's folder (absolute); its working directory while it plays."""
+    command: tuple[str, ...]
+    """The argv that starts the bot, as written (see `argv` for what is run)."""
+    build: tuple[str, ...] | None = None
+    """The argv run once in the folder before play, or None."""
+    description: str = ""
+    language: str | None = None
+    default: bool = True
+    """False keeps the bot out of the default field of a tournament."""
+    extra: dict[str, Any] = field(default_factory=dict, compare=False)
+    """Every other key of bot.toml (e.g. the [limits] table of the sandbox)."""
+
+    @property
+    def argv(self) -> list[str]:
+        """The command to run: argv[0] python3/python is the arena's own interpreter."""
+        return _resolve_python(self.command)
+
+    @property
+    def manifest_path(self) -> Path:
+        return self.folder / MANIFEST
+
+
+def _resolve_python(argv: tuple[str, ...]) -> list[str]:
+    if argv and argv[0] in _PYTHONS:
+        return [sys.executable, *argv[1:]]
+    return list(argv)
+
+
+def _argv(value: Any, key: str, path: Path) -> tuple[str, ...]:
+    if isinstance(value, str):
+        try:
+            parts = shlex.split(value)
+        except ValueError as error:
+            raise BotManifestError(
+                f"{path}: `{key}` cannot be split into words ({error})."
+            ) from None
+    elif isinstance(value, list) and all(isinstance(part, str) for part in value):
+        parts = list(value)
+    else:
+        raise BotManifestError(
+            f'{path}: `{key}` must be a list of strings such as ["python3", "bot.py"] or a string.'
+        )
+    if not parts:
+        raise BotManifestError(f"{path}: `{key}` is empty; give the program to run.")
+    return tuple(parts)
+
+
+def load_manifest(path: Path) -> BotManifest:
+    """The manifest of a bot folder (or of a bot.toml path); BotManifestError when wrong."""
+    path = Path(path)
+    toml_path = path if path.name == MANIFEST and path.is_file() else path / MANIFEST
+    if not toml_path.is_file():
+        raise BotManifestError(
+            f"{path} has no {MANIFEST}; a bot folder needs one (see bots/README.md)."
+        )
+    try:
+        data = tomllib.loads(toml_path.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
+        raise BotManifestError(f"{toml_path} is not valid TOML: {error}.") from None
+    name = data.pop("name", None)
+    if not isinstance(name, str) or not _NAME.match(name):
+        raise BotManifestError(
+            f"{toml_path}: `name` must be a string of letters, digits, '_', '-', '.' or '+', "
+            f"not {name!r}."
+        )
+    if "command" not in data:
+        raise BotManifestError(f'{toml_path}: `command` is missing; e.g. command = ["./bot"].')
+    command = _argv(data.pop("command"), "command", toml_path)
+    build = data.pop("build", None)
+    description = data.pop("description", "")
+    language = data.pop("language", None)
+    default = data.pop("default", True)
+    if not isinstance(description, str):
+        raise BotManifestError(f"{toml_path}: `description` must be a string.")
+    if language is not None and not isinstance(language, str):
+        raise BotManifestError(f"{toml_path}: `language` must be a string.")
+    if not isinstance(default, bool):
+        raise BotManifestError(f"{toml_path}: `default` must be true or false.")
+    return BotManifest(
+        name=name,
+        folder=toml_path.parent.resolve(),
+        command=command,
+        build=None if build is None else _argv(build, "build", toml_path),
+        description=description,
+        language=language,
+        default=default,
+        extra=data,
+    )
+
+
+def discover_bots(directory: Path) -> list[BotManifest]:
+    """Every bot in the subfolders of `directory` that have a bot.toml, sorted by name."""
+    directory = Path(directory)
+    if not directory.is_dir():
+        raise BotManifestError(f"{directory} is not a folder of bots.")
+    bots = [load_manifest(sub) for sub in sorted(directory.iterdir()) if (sub / MANIFEST).is_file()]
+    seen: dict[str, BotManifest] = {}
+    for bot in bots:
+        if bot.name in seen:
+            raise BotManifestError(
+                f"Two bots are named {bot.name!r} ({seen[bot.name].folder} and {bot.folder}); "
+                "give one of them another `name` in its bot.toml."
+            )
+        seen[bot.name] = bot
+    return sorted(bots, key=lambda bot: bot.name)
+
+
+def default_bots_dir() -> Path:
+    """`bots/` in the current folder if there is one, else the repository's own bots/."""
+    here = Path("bots")
+    if here.is_dir():
+        return here
+    return Path(__file__).resolve().parents[2] / "bots"
+
+
+def resolve_bot(spec: str, bots_dir: Path | None = None) -> BotManifest:
+    """A bot given as a folder path or as the name of a bot in `bots_dir`."""
+    path = Path(spec)
+    if (path / MANIFEST).is_file() or (path.name == MANIFEST and path.is_file()):
+        return load_manifest(path)
+    directory = bots_dir or default_bots_dir()
+    if (directory / spec / MANIFEST).is_file():
+        return load_manifest(directory / spec)
+    known = discover_bots(directory) if directory.is_dir() else []
+    for bot in known:
+        if bot.name == spec:
+            return bot
+    names = ", ".join(bot.name for bot in known) or "none"
+    raise BotManifestError(
+        f"No bot {spec!r}: it is neither a folder with a {MANIFEST} nor a bot in {directory} "
+        f"(known: {names})."
+    )
+
+
+_built: set[tuple[Path, tuple[str, ...]]] = set()
+
+
+def build_bot(bot: BotManifest, force: bool = False) -> None:
+    """Run the bot's build command once in its folder (per process); BotBuildError on failure."""
+    if bot.build is None or (not force and (bot.folder, bot.build) in _built):
+        return
+    argv = _resolve_python(bot.build)
+    shown = " ".join(bot.build)
+    try:
+        result = subprocess.run(
+            argv,
+            cwd=bot.folder,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            timeout=BUILD_TIMEOUT_S,
+            check=False,
+        )
+    except FileNotFoundError:
+        raise BotBuildError(
+            f"Bot {bot.name!r} cannot be built: the program {bot.build[0]!r} of `{shown}` "
+            f"was not found; install it or change `build` in {bot.manifest_path}."
+        ) from None
+    except subprocess.TimeoutExpired:
+        raise BotBuildError(
+            f"Bot {bot.name!r} did not finish building within {BUILD_TIMEOUT_S} s (`{shown}`)."
+        ) from None
+    if result.returncode != 0:
+        output = result.stdout.decode("utf-8", "replace").strip()
+        if len(output) > _OUTPUT_TAIL:
+            output = "..." + output[-_OUTPUT_TAIL:]
+        raise BotBuildError(
+            f"Bot {bot.name!r} failed to build: `{shown}` exited with code {result.returncode} "
+            f"in {bot.folder}; fix the source or `build` in {MANIFEST}. Its output:\n{output}"
+        )
+    _built.add((bot.folder, bot.build))

@@ -1,0 +1,202 @@
+"""The bot protocol, version 1: JSON lines on stdin/stdout (SPEC.md, "The bot protocol").
+
+Builders make the referee's messages as plain dicts; `encode` turns one into the bytes of
+one line (serialised once). `parse_hello` and `parse_move` read a bot's reply line and raise
+with an exact sentence when it breaks the protocol: `MalformedReplyError` for a reply of the
+wrong shape, the game's `IllegalMoveError`/`MoveFormatError` for a move the rules refuse.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from arena.errors import IllegalMoveError, MalformedReplyError
+from arena.games.base import GameState, Move, View
+
+PROTOCOL_VERSION = 1
+"""The version sent in `hello`; bumped only for changes a version-1 bot could not ignore."""
+
+_SNIPPET = 80
+"""How many characters of a bad reply are quoted in an error sentence."""
+
+_dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+
+
+def encode(message: Mapping[str, Any]) -> bytes:
+    """One message as the UTF-8 bytes of one line, newline included."""
+    return (_dumps(message) + "\n").encode()
+
+
+def hello(game: str, players: int, **extra: Any) -> dict[str, Any]:
+    """The referee's greeting; the bot answers with its own `hello`."""
+    return {
+        "type": "hello",
+        "protocol": PROTOCOL_VERSION,
+        "game": game,
+        "players": players,
+        **extra,
+    }
+
+
+def new_game(
+    game_id: str,
+    seat: int,
+    players: int,
+    config: Mapping[str, Any],
+    move_ms: int,
+    time_bank_ms: int,
+    **extra: Any,
+) -> dict[str, Any]:
+    """A game starts and the bot plays `seat` (no reply)."""
+    return {
+        "type": "new_game",
+        "game_id": game_id,
+        "seat": seat,
+        "players": players,
+        "config": dict(config),
+        "limits": {"move_ms": move_ms, "time_bank_ms": time_bank_ms},
+        **extra,
+    }
+
+
+def decide(
+    game_id: str,
+    request: int,
+    decision: str,
+    view: View,
+    legal_moves: Sequence[Move],
+    time_ms: int,
+    **extra: Any,
+) -> dict[str, Any]:
+    """A decision request: the seat's whole view and the legal moves; the bot answers `move`."""
+    return {
+        "type": "decide",
+        "game_id": game_id,
+        "request": request,
+        "decision": decision,
+        "view": view,
+        "legal_moves": legal_moves,
+        "time_ms": time_ms,
+        **extra,
+    }
+
+
+def game_over(game_id: str, seat: int, result: Mapping[str, Any], **extra: Any) -> dict[str, Any]:
+    """The game has ended; `result` is `Outcome.to_json()` (no reply)."""
+    return {"type": "game_over", "game_id": game_id, "seat": seat, "result": dict(result), **extra}
+
+
+def goodbye(**extra: Any) -> dict[str, Any]:
+    """The session is over: the bot should exit."""
+    return {"type": "goodbye", **extra}
+
+
+@dataclass(frozen=True)
+class Hello:
+    """What a bot says about itself in its `hello` reply."""
+
+    name: str | None
+    """The name the bot gives itself (informative; the manifest's name is authoritative)."""
+    version: str | None
+    """The bot's own version string, if it sent one."""
+
+
+def _snippet(line: bytes | str) -> str:
+    text = line.decode("utf-8", "replace") if isinstance(line, bytes) else line
+    return repr(text if len(text) <= _SNIPPET else text[:_SNIPPET] + "...")
+
+
+def _load_object(line: bytes, expected: str) -> dict[str, Any]:
+    """The reply line as a JSON object, or MalformedReplyError saying what is wrong with it."""
+    try:
+        text = line.decode("utf-8")
+    except UnicodeDecodeError:
+        raise MalformedReplyError(
+            f"the reply is not valid UTF-8: {_snippet(line)}; send {expected}."
+        ) from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise MalformedReplyError(
+            f"the reply is not valid JSON ({error.msg} at column {error.colno}): "
+            f"{_snippet(text)}; send {expected} on one line."
+        ) from None
+    if not isinstance(data, dict):
+        raise MalformedReplyError(
+            f"the reply is a JSON {_json_type(data)}, not an object: {_snippet(text)}; "
+            f"send {expected}."
+        )
+    return data
+
+
+def _json_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int | float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    return "object"
+
+
+_HELLO_SHAPE = '{"type": "hello", "name": "..."}'
+_MOVE_SHAPE = '{"move": <index into legal_moves>} or {"move": {...a legal move...}}'
+
+
+def parse_hello(line: bytes) -> Hello:
+    """A bot's `hello` reply; MalformedReplyError when it is not one."""
+    data = _load_object(line, _HELLO_SHAPE)
+    if data.get("type") != "hello":
+        raise MalformedReplyError(
+            f'the reply to "hello" has type {json.dumps(data.get("type"))}, expected "hello": '
+            f"{_snippet(line)}; send {_HELLO_SHAPE}."
+        )
+    name, version = data.get("name"), data.get("version")
+    if name is not None and not isinstance(name, str):
+        raise MalformedReplyError(f'the "name" in "hello" is a {_json_type(name)}, not a string.')
+    if version is not None and not isinstance(version, str | int | float):
+        raise MalformedReplyError(
+            f'the "version" in "hello" is a {_json_type(version)}, not a string.'
+        )
+    return Hello(name=name, version=None if version is None else str(version))
+
+
+def parse_move(line: bytes, state: GameState, legal_actions: Sequence[int]) -> int:
+    """The action a bot's `move` reply chooses among `legal_actions` (the request's order).
+
+    The move is an index into `legal_moves` or the move itself. Raises MalformedReplyError
+    for a reply of the wrong shape, IllegalMoveError for an index out of range, and whatever
+    `state.move_to_action` raises (IllegalMoveError, MoveFormatError) for a move object.
+    """
+    data = _load_object(line, _MOVE_SHAPE)
+    kind = data.get("type", "move")
+    if kind != "move":
+        raise MalformedReplyError(
+            f'the reply has type {json.dumps(kind)}, expected "move": {_snippet(line)}; '
+            f"send {_MOVE_SHAPE}."
+        )
+    if "move" not in data:
+        raise MalformedReplyError(
+            f'the reply has no "move" field: {_snippet(line)}; send {_MOVE_SHAPE}.'
+        )
+    move = data["move"]
+    if isinstance(move, bool) or not isinstance(move, int | dict):
+        raise MalformedReplyError(
+            f'the "move" is a {_json_type(move)}, not an index or a move object: '
+            f"{_snippet(line)}; send {_MOVE_SHAPE}."
+        )
+    if isinstance(move, int):
+        if not 0 <= move < len(legal_actions):
+            raise IllegalMoveError(
+                f"move index {move} is out of range: there are {len(legal_actions)} legal "
+                f"moves, numbered 0 to {len(legal_actions) - 1}."
+            )
+        return legal_actions[move]
+    return state.move_to_action(move)

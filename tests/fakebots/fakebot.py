@@ -1,0 +1,123 @@
+#!/usr/bin/env python3
+"""A scripted fake bot: plays legal move 0, or misbehaves in one way chosen by a flag.
+
+    fakebot.py [--after N] [--FAULT]   the fault happens at the N-th decide (default 1)
+
+Faults: --hang --slow MS --crash --garbage --wrong-shape --illegal --oversized
+--no-newline --close-stdout --fail-start --no-hello --chatty --ignore-goodbye.
+Other flags: --move-object (answer with the move itself), --spawn-child FILE (start a
+sleeping child and write its pid to FILE), --stderr-spam BYTES, --name NAME.
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+
+
+def send(text):
+    sys.stdout.write(text + "\n")
+    sys.stdout.flush()
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--after", type=int, default=1)
+    parser.add_argument("--slow", type=int, default=0)
+    parser.add_argument("--name", default="fakebot")
+    parser.add_argument("--spawn-child", default=None)
+    parser.add_argument("--stderr-spam", type=int, default=0)
+    for flag in [
+        "hang",
+        "crash",
+        "garbage",
+        "wrong-shape",
+        "illegal",
+        "oversized",
+        "no-newline",
+        "close-stdout",
+        "fail-start",
+        "no-hello",
+        "chatty",
+        "ignore-goodbye",
+        "move-object",
+    ]:
+        parser.add_argument(f"--{flag}", action="store_true")
+    args = parser.parse_args()
+
+    if args.fail_start:
+        print("fakebot: cannot load my model file weights.bin", file=sys.stderr)
+        sys.exit(2)
+    if args.spawn_child:
+        child = subprocess.Popen(["sleep", "60"])
+        with open(args.spawn_child, "w") as handle:
+            handle.write(str(child.pid))
+    if args.stderr_spam:
+        sys.stderr.write("x" * args.stderr_spam + "\n")
+        sys.stderr.flush()
+
+    decides = 0
+    for line in sys.stdin:
+        message = json.loads(line)
+        kind = message.get("type")
+        if kind == "hello":
+            if args.no_hello:
+                continue
+            send(json.dumps({"type": "hello", "name": args.name, "version": "0.1"}))
+        elif kind == "decide":
+            decides += 1
+            if decides >= args.after and fault(args, message):
+                continue
+            if args.slow:
+                time.sleep(args.slow / 1000)
+            move = message["legal_moves"][0] if args.move_object else 0
+            send(json.dumps({"type": "move", "move": move, "comment": "first legal move"}))
+        elif kind == "goodbye":
+            if args.ignore_goodbye:
+                time.sleep(60)
+            return
+        elif kind not in ("new_game", "game_over") and args.chatty:
+            send(json.dumps({"error": f"unknown message {kind}"}))
+
+
+def fault(args, message):
+    """Misbehave as the flags say; True when the normal reply must not be sent."""
+    if args.hang:
+        time.sleep(60)
+        return True
+    if args.crash:
+        print("fakebot: segmentation fault (pretend)", file=sys.stderr)
+        sys.exit(3)
+    if args.garbage:
+        send("this is not json")
+        return True
+    if args.wrong_shape:
+        send(json.dumps({"type": "move", "choice": 0}))
+        return True
+    if args.illegal:
+        if message["decision"] == "turn":
+            send(json.dumps({"move": {"action": "claim", "colour": "red"}}))
+        else:
+            send(json.dumps({"move": {"action": "discard_redraw", "colour": "red", "count": 1}}))
+        return True
+    if args.oversized:
+        sys.stdout.write('{"move": 0, "comment": "' + "x" * (2 << 20) + '"}\n')
+        sys.stdout.flush()
+        return True
+    if args.no_newline:
+        sys.stdout.write('{"move": 0}')
+        sys.stdout.flush()
+        time.sleep(60)
+        return True
+    if args.close_stdout:
+        sys.stdout.close()
+        os.close(1)
+        time.sleep(60)
+        return True
+    return False
+
+
+if __name__ == "__main__":
+    main()
