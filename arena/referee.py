@@ -93,6 +93,8 @@ class Player:
         """How many processes have been started (1 + restarts)."""
         self.stray_bytes = 0
         """Output that arrived when no reply was expected (discarded)."""
+        self.last_exit_clean: bool | None = None
+        """After close(): True if the process exited by itself within the grace period."""
         self._game: str | None = None
         self._closed = False
 
@@ -172,6 +174,7 @@ class Player:
         """Say goodbye, let the bot exit, kill its process group. Idempotent."""
         if self.process is not None:
             self.process.close(self.limits.grace_ms / 1000)
+            self.last_exit_clean = self.process.exited_by_itself
         self.process = None
         if not self._closed:
             self._closed = True

@@ -1,0 +1,76 @@
+"""`arena check BOT`: the conformance check to run before entering a tournament."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import click
+
+from arena.cli.play import limit_options
+from arena.conformance import CheckResult, check_bot
+from arena.errors import ArenaError
+from arena.players.manifest import resolve_bot
+from arena.referee import Limits
+
+
+@click.command()
+@click.argument("bot")
+@click.option(
+    "--games",
+    "-n",
+    type=click.IntRange(min=1),
+    default=4,
+    show_default=True,
+    help="Games against the opponent (more are played until a claim comes up).",
+)
+@click.option(
+    "--opponent",
+    default="random",
+    show_default=True,
+    help="The bot to play against (a folder, or a name in bots/).",
+)
+@click.option("--seed", type=int, default=1, show_default=True, help="Seed of the first deal.")
+@click.option(
+    "--out",
+    "out_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Folder for records and logs [default: results/check-<bot>-<timestamp>/].",
+)
+@limit_options
+def check(
+    bot: str,
+    games: int,
+    opponent: str,
+    seed: int,
+    out_dir: Path | None,
+    move_ms: int,
+    time_bank_ms: int,
+) -> None:
+    """Check that BOT speaks protocol version 1 correctly; exit 1 if anything must be fixed."""
+    try:
+        manifest = resolve_bot(bot)
+        rival = resolve_bot(opponent)
+    except ArenaError as error:
+        raise click.ClickException(str(error)) from None
+    if out_dir is None:
+        out_dir = Path("results") / f"check-{manifest.name}-{time.strftime('%Y%m%d-%H%M%S')}"
+    limits = Limits(move_ms=move_ms, time_bank_ms=time_bank_ms)
+    click.echo(
+        f"Checking {manifest.name} ({manifest.folder}) against {rival.name}, "
+        f"{move_ms} ms per decision"
+    )
+    results = check_bot(manifest, rival, limits, out_dir, games, seed, on_result=_show)
+    failed = [result for result in results if result.failed]
+    if failed:
+        click.echo(f"{len(failed)} check(s) failed; fix them and run `arena check` again.")
+        click.echo(f"Records and logs: {out_dir}")
+        raise SystemExit(1)
+    click.echo(f"All {len(results)} checks passed: {manifest.name} is ready for a tournament.")
+
+
+def _show(result: CheckResult) -> None:
+    click.echo(f"  {result.status}  {result.name}: {result.detail}")
+    if result.fix:
+        click.echo(f"        fix: {result.fix}")

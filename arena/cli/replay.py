@@ -1,0 +1,32 @@
+"""`arena replay RECORD`: a recorded game, turn by turn, in words."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from arena.errors import ArenaError
+from arena.narrate import narrate
+
+
+@click.command()
+@click.argument("record_path", metavar="RECORD", type=click.Path(dir_okay=False, path_type=Path))
+def replay(record_path: Path) -> None:
+    """Tell the game recorded in RECORD (a JSON game record) move by move."""
+    try:
+        record = json.loads(record_path.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise click.ClickException(f"Cannot read {record_path}: {error.strerror}.") from None
+    except json.JSONDecodeError as error:
+        raise click.ClickException(
+            f"{record_path} is not JSON ({error.msg}, line {error.lineno})."
+        ) from None
+    if not isinstance(record, dict):
+        raise click.ClickException(f"{record_path} is not a game record (not a JSON object).")
+    try:
+        lines = narrate(record)
+    except ArenaError as error:
+        raise click.ClickException(f"{record_path}: {error}") from None
+    click.echo("\n".join(lines))

@@ -1,0 +1,229 @@
+"""The conformance check a bot author runs before a tournament (`arena check BOT`).
+
+Each step is one `CheckResult`: what was checked, whether it passed, what was seen, and
+for a failure exactly what to fix. The games carry unknown fields in every message, and an
+unknown message type is sent, because bots must ignore both (protocol version 1).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from arena.errors import BotFaultError, BotTimeoutError
+from arena.outcome import Termination
+from arena.players.manifest import BotManifest, build_bot
+from arena.referee import GameReport, GameSpec, Limits, Player, play_game
+
+PASS, WARN, FAIL = "PASS", "WARN", "FAIL"
+UNKNOWN_FIELDS = {"x_check": {"note": "an unknown field: bots must ignore it", "n": [1, 2]}}
+UNKNOWN_MESSAGE = {"type": "x_check_unknown", "note": "an unknown message type: ignore it"}
+QUIET_MS = 300
+"""How long the bot is watched for a (wrong) answer to the unknown message."""
+MAX_EXTRA_GAMES = 20
+"""Games played beyond the requested ones while no claim decision has come up."""
+
+_FIXES = {
+    Termination.TIMEOUT: "answer every decide within its time_ms, and flush stdout after "
+    "each line (see the bot's stderr log for what it was doing)",
+    Termination.CRASH: "read the bot's stderr log for the error; the bot must keep running "
+    "until goodbye or the end of its input",
+    Termination.ILLEGAL_MOVE: "choose one of legal_moves; the simplest is to reply with its index",
+    Termination.MALFORMED_REPLY: 'reply to each decide with exactly one line such as {"move": 0}',
+    Termination.OVERSIZED_OUTPUT: "write short lines; a reply needs only the move",
+    Termination.STARTUP_FAILURE: "run the bot's command by hand in its folder and fix the "
+    'error; it must answer {"type": "hello"} with {"type": "hello", "name": ...}',
+}
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """One step of the check."""
+
+    name: str
+    status: str
+    """PASS, WARN (allowed, but worth a look) or FAIL."""
+    detail: str
+    fix: str = ""
+
+    @property
+    def failed(self) -> bool:
+        return self.status == FAIL
+
+
+def check_bot(
+    bot: BotManifest,
+    opponent: BotManifest,
+    limits: Limits,
+    out_dir: Path,
+    games: int = 4,
+    seed: int = 1,
+    on_result: Callable[[CheckResult], None] | None = None,
+) -> list[CheckResult]:
+    """Run every step against `opponent`; stops at the first failure that makes later steps moot."""
+    results: list[CheckResult] = []
+
+    def report(result: CheckResult) -> bool:
+        results.append(result)
+        if on_result is not None:
+            on_result(result)
+        return not result.failed
+
+    if not report(_check_build(bot)):
+        return results
+    out_dir.mkdir(parents=True, exist_ok=True)
+    player = Player(bot, limits, out_dir / "logs", extra_fields=UNKNOWN_FIELDS)
+    other = Player(opponent, limits, out_dir / "logs", log_name=f"opponent-{opponent.name}")
+    try:
+        if not report(_check_handshake(player)):
+            return results
+        if not report(_check_unknown_message(player)):
+            return results
+        reports, game_result = _check_games(player, other, games, seed, out_dir)
+        if not report(game_result):
+            return results
+        report(_check_timing(reports, player, limits))
+        if player.stray_bytes:
+            report(
+                CheckResult(
+                    "extra output",
+                    FAIL,
+                    f"it wrote {player.stray_bytes} bytes that answered no request",
+                    "write exactly one line per decide, and nothing for other messages",
+                )
+            )
+        player.close()
+        report(_check_goodbye(player, limits))
+    finally:
+        player.close()
+        other.close()
+    return results
+
+
+def _check_build(bot: BotManifest) -> CheckResult:
+    shown = " ".join(bot.command)
+    if bot.build is None:
+        return CheckResult("manifest", PASS, f"{bot.manifest_path}: runs `{shown}`")
+    try:
+        build_bot(bot, force=True)
+    except Exception as error:  # BotBuildError, or anything the build command did
+        return CheckResult("build", FAIL, str(error), f"fix the build of {bot.manifest_path}")
+    return CheckResult("build", PASS, f"`{' '.join(bot.build)}` succeeded; runs `{shown}`")
+
+
+def _check_handshake(player: Player) -> CheckResult:
+    started = time.monotonic()
+    try:
+        player.ensure_started("mandala", 2)
+    except BotFaultError as error:
+        return CheckResult(
+            "handshake", FAIL, str(error), _FIXES[Termination.STARTUP_FAILURE] + _log(player)
+        )
+    took = (time.monotonic() - started) * 1000
+    hello = player.hello
+    said = "" if hello is None else f" (name {hello.name!r}, version {hello.version!r})"
+    status = PASS if took < player.limits.startup_ms / 2 else WARN
+    return CheckResult("handshake", status, f"answered hello in {took:.0f} ms{said}")
+
+
+def _check_unknown_message(player: Player) -> CheckResult:
+    process = player.process
+    assert process is not None
+    fix = "ignore messages whose type you do not know, and unknown fields in every message"
+    try:
+        player.send(dict(UNKNOWN_MESSAGE), time.monotonic() + 1)
+        line = process.read_line(time.monotonic() + QUIET_MS / 1000)
+    except BotTimeoutError:
+        return CheckResult("unknown message", PASS, "ignored a message of an unknown type")
+    except BotFaultError as error:
+        player.kill()
+        return CheckResult(
+            "unknown message",
+            FAIL,
+            f"after a message of an unknown type, {player.explain(error)}",
+            fix,
+        )
+    player.kill()  # it is out of step now; the games start a fresh process
+    shown = line.decode("utf-8", "replace")[:80]
+    return CheckResult(
+        "unknown message", FAIL, f"it answered a message of an unknown type with {shown!r}", fix
+    )
+
+
+def _check_games(
+    player: Player, other: Player, games: int, seed: int, out_dir: Path
+) -> tuple[list[tuple[int, GameReport]], CheckResult]:
+    """Seat-swapped games until `games` are played and a claim decision has come up."""
+    reports: list[tuple[int, GameReport]] = []
+    kinds: Counter[str] = Counter()
+    index = 0
+    while index < games or (kinds["claim"] == 0 and index < games + MAX_EXTRA_GAMES):
+        seat = index % 2
+        seats = [player, other] if seat == 0 else [other, player]
+        spec = GameSpec(game_id=f"check-{index + 1:03d}", seed=seed + index // 2)
+        report = play_game(spec, seats)
+        path = out_dir / f"{spec.game_id}.json"
+        path.write_text(json.dumps(report.record(), indent=1))
+        reports.append((seat, report))
+        kinds.update(move["kind"] for move in report.moves if move["seat"] == seat)
+        outcome = report.outcome
+        if outcome.faulty_seat is not None:
+            if outcome.faulty_seat == seat:
+                return reports, CheckResult(
+                    "games",
+                    FAIL,
+                    f"game {index + 1} ({path}): {outcome.reason}",
+                    _FIXES[outcome.termination] + _log(player),
+                )
+            return reports, CheckResult(
+                "games", FAIL, f"the opponent failed, so the check is incomplete: {outcome.reason}"
+            )
+        index += 1
+    played = ", ".join(f"{count} {kind}" for kind, count in sorted(kinds.items()))
+    detail = f"{index} games with unknown fields in every message: {played} decisions, all legal"
+    if kinds["claim"] == 0:
+        return reports, CheckResult("games", WARN, detail + "; no claim decision came up")
+    return reports, CheckResult("games", PASS, detail)
+
+
+def _check_timing(
+    reports: list[tuple[int, GameReport]], player: Player, limits: Limits
+) -> CheckResult:
+    times = [
+        move["think_ms"]
+        for seat, report in reports
+        for move in report.moves
+        if move["seat"] == seat
+    ]
+    if not times:
+        return CheckResult("timing", WARN, "no decisions were timed")
+    slowest, mean = max(times), sum(times) / len(times)
+    detail = (
+        f"{mean:.2f} ms per decision on average, slowest {slowest:.1f} ms "
+        f"(limit {limits.move_ms} ms)"
+    )
+    if slowest > limits.move_ms / 2:
+        return CheckResult(
+            "timing", WARN, detail, "the slowest reply used over half the limit; leave a margin"
+        )
+    return CheckResult("timing", PASS, detail)
+
+
+def _check_goodbye(player: Player, limits: Limits) -> CheckResult:
+    if player.last_exit_clean:
+        return CheckResult("goodbye", PASS, f"exited within {limits.grace_ms} ms of goodbye")
+    return CheckResult(
+        "goodbye",
+        FAIL,
+        f"it was still running {limits.grace_ms} ms after goodbye, so it was killed",
+        'exit when you read {"type": "goodbye"} (and when stdin ends)',
+    )
+
+
+def _log(player: Player) -> str:
+    path = player.log.path
+    return f"; its stderr log is {path}" if path is not None else ""
