@@ -10,6 +10,8 @@ from arena.cli.lazy import LazyGroup
 # Each command module registers here with one line: name -> "module:attribute".
 COMMANDS: dict[str, str] = {
     "bench": "arena.cli.bench:bench",
+    "run": "arena.cli.run:run",
+    "leaderboard": "arena.cli.leaderboard:leaderboard",
     "check": "arena.cli.check:check",
     "play": "arena.cli.play:play",
     "replay": "arena.cli.replay:replay",

@@ -1,0 +1,210 @@
+"""`arena run`: a round-robin tournament of bots, with a progress bar, a leaderboard and resume."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import time
+from pathlib import Path
+from types import FrameType
+from typing import IO, Any
+
+import click
+
+from arena.errors import ArenaError
+
+RESULTS = Path("results")
+
+
+class Progress:
+    """Games done of total, games per second and time left, on stderr.
+
+    On a terminal one line is redrawn in place (at most ten times a second); otherwise a
+    plain line is printed every `plain_every_s` seconds and at the end.
+    """
+
+    def __init__(
+        self,
+        total: int,
+        stream: IO[str] | None = None,
+        plain_every_s: float = 10.0,
+    ) -> None:
+        self.stream = stream if stream is not None else sys.stderr
+        self.tty = self.stream.isatty()
+        self.total = total
+        self.done = 0
+        self.played = 0
+        self.started = time.monotonic()
+        self.every = 0.1 if self.tty else plain_every_s
+        self.last = 0.0
+        self.width = 30
+
+    def update(self, done: int, total: int, played: int) -> None:
+        """`done` of `total` games are logged, `played` of them since this run started."""
+        self.done, self.total, self.played = done, total, played
+        now = time.monotonic()
+        if now - self.last >= self.every or done >= total:
+            self.last = now
+            self._draw(now)
+
+    def _draw(self, now: float) -> None:
+        elapsed = max(now - self.started, 1e-9)
+        rate = self.played / elapsed
+        left = (self.total - self.done) / rate if rate > 0 else float("nan")
+        fraction = self.done / self.total if self.total else 1.0
+        text = (
+            f"{self.done}/{self.total} games {100 * fraction:5.1f}%  "
+            f"{rate:6.1f} games/s  {_clock(left)} left"
+        )
+        if self.tty:
+            filled = int(self.width * fraction)
+            bar = "█" * filled + "·" * (self.width - filled)
+            self.stream.write(f"\r{bar} {text}\x1b[K")
+        else:
+            self.stream.write(text + "\n")
+        self.stream.flush()
+
+    def close(self) -> None:
+        if self.played:
+            self._draw(time.monotonic())
+        if self.tty:
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+def _clock(seconds: float) -> str:
+    if seconds != seconds or seconds == float("inf"):  # NaN: no rate yet
+        return "--:--"
+    seconds = int(round(seconds))
+    hours, rest = divmod(seconds, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes:02d}:{secs:02d}"
+
+
+def _raise_interrupt(signum: int, frame: FrameType | None) -> None:
+    raise KeyboardInterrupt
+
+
+def _field(bots_dir: Path | None, names: tuple[str, ...]) -> list[Any]:
+    """The bots of a new tournament: those named, or the default field of the bots folder."""
+    from arena.players.manifest import default_bots_dir, discover_bots, resolve_bot
+
+    directory = bots_dir or default_bots_dir()
+    if names:
+        return [resolve_bot(name, directory) for name in names]
+    found = discover_bots(directory)
+    field = [bot for bot in found if bot.default]
+    if len(field) < 2:
+        raise click.ClickException(
+            f"{directory} has {len(field)} bot(s) in its default field; a tournament needs two "
+            "(name bots on the command line, or use --bots DIR)."
+        )
+    return field
+
+
+@click.command()
+@click.argument("bot", nargs=-1)
+@click.option(
+    "--bots",
+    "bots_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Folder of bots; the field is every bot in it except those with default = false.",
+)
+@click.option("--rounds", type=click.IntRange(min=1), help="Rounds of the round robin [1].")
+@click.option(
+    "--workers",
+    type=click.IntRange(min=0),
+    help="Games played at once, one process each [number of cores]; 0 plays in this process.",
+)
+@click.option("--seed", type=int, help="Seed of the deals [drawn at random, saved].")
+@click.option(
+    "--time-limit",
+    "move_ms",
+    type=click.IntRange(min=1),
+    help="Milliseconds a bot has for one decision [1000].",
+)
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Results folder [results/run-<timestamp>].",
+)
+@click.option(
+    "--resume",
+    is_flag=True,
+    help="Continue the tournament in --out (default: the newest run) where it stopped.",
+)
+@click.option("--charts/--no-charts", default=True, help="Draw the PNG charts at the end.")
+def run(
+    bot: tuple[str, ...],
+    bots_dir: Path | None,
+    rounds: int | None,
+    workers: int | None,
+    seed: int | None,
+    move_ms: int | None,
+    out: Path | None,
+    resume: bool,
+    charts: bool,
+) -> None:
+    """Run a round-robin tournament of BOTs (names or folders; default: the bots folder).
+
+    Every round, every pair of bots plays two games on one deal with the seats swapped.
+    Results go to a folder with the games log, game records, ratings.csv, leaderboard.md,
+    charts and run.log. Ctrl-C stops cleanly; --resume continues without replaying a game.
+    """
+    from arena import tournament
+    from arena.results.report import make_report, newest_run
+
+    workers = (os.cpu_count() or 1) if workers is None else workers
+    try:
+        if resume:
+            run_dir = out if out is not None else newest_run(RESULTS)
+            given: dict[str, Any] = {"rounds": rounds, "seed": seed, "move_ms": move_ms}
+            if bot or bots_dir is not None:
+                given["bots"] = [b.name for b in _field(bots_dir, bot)]
+            config, warnings = tournament.resume_run(run_dir, given)
+            for warning in warnings:
+                click.echo(f"warning: {warning}", err=True)
+            click.echo(f"Resuming {run_dir}", err=True)
+        else:
+            run_dir = out if out is not None else tournament.default_run_dir(RESULTS)
+            limits = {} if move_ms is None else {"move_ms": move_ms}
+            config = tournament.create_run(
+                run_dir,
+                _field(bots_dir, bot),
+                rounds=rounds if rounds is not None else 1,
+                seed=seed,
+                limits=limits,
+            )
+        names = ", ".join(b["name"] for b in config["bots"])
+        click.echo(
+            f"{len(config['bots'])} bots ({names}), {config['rounds']} rounds, "
+            f"seed {config['seed']}, {workers} workers: {config['total_games']} games.",
+            err=True,
+        )
+        progress = Progress(config["total_games"])
+        previous = signal.signal(signal.SIGTERM, _raise_interrupt)
+        try:
+            summary = tournament.play(
+                run_dir,
+                config,
+                workers=workers,
+                progress=progress.update,
+            )
+        finally:
+            signal.signal(signal.SIGTERM, previous)
+        progress.close()
+        if summary.repaired:
+            click.echo(f"warning: {summary.repaired}", err=True)
+        report = make_report(run_dir, charts=charts)
+    except ArenaError as error:
+        raise click.ClickException(str(error)) from None
+    click.echo(report.text(), nl=False)
+    click.echo(f"\nResults: {run_dir}")
+    if summary.interrupted:
+        click.echo(
+            f"Interrupted: {summary.done} of {summary.total} games are logged. "
+            f"Continue with: arena run --resume --out {run_dir}",
+            err=True,
+        )
+        sys.exit(130)

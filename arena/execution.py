@@ -1,0 +1,301 @@
+"""Where games run: a narrow executor interface, a local process pool, and the worker's players.
+
+The tournament knows execution only through `Executor` (the `submit`/`shutdown` half of
+`concurrent.futures.Executor`, plus `terminate` for Ctrl-C) and one picklable task function,
+`play_pair(context, task)`. Anything that can run a module-level function on another process
+and hand back a future can play a tournament: the local pool here, and later Dask
+(`distributed.Client` has the same `submit`) or Ray, without touching the schedule, the
+ratings or the reports.
+
+A worker keeps its bot processes alive across games: a per-process dict of `Player`s,
+created on first use, closed when the worker exits (normally, on SIGTERM, or when it notices
+its scheduler has died), so no bot process outlives the tournament.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gzip
+import json
+import logging
+import multiprocessing
+import multiprocessing.util
+import os
+import signal
+import socket
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Mapping
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from types import FrameType
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+
+from arena.schedule import GameSlot, PairTask
+
+if TYPE_CHECKING:
+    from arena.players.manifest import BotManifest
+    from arena.referee import GameReport, Player
+
+__all__ = [
+    "Executor",
+    "InlineExecutor",
+    "LocalPoolExecutor",
+    "WorkerContext",
+    "close_players",
+    "make_executor",
+    "play_pair",
+]
+
+R = TypeVar("R")
+
+log = logging.getLogger(__name__)
+
+PARENT_POLL_S = 0.5
+"""How often a pool worker checks that its scheduler is still alive."""
+
+
+class Executor(Protocol):
+    """What the tournament needs from an execution engine: submit work, get futures, stop."""
+
+    workers: int
+    """How many tasks can run at once (the tournament keeps about twice this many queued)."""
+
+    def submit(self, fn: Callable[..., R], /, *args: Any) -> Future[R]:
+        """Run `fn(*args)` somewhere; `fn` and `args` must be picklable."""
+        ...
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        """Stop after the running tasks; workers close their bots as they exit."""
+        ...
+
+    def terminate(self) -> None:
+        """Stop at once (Ctrl-C): running tasks are abandoned, workers close their bots."""
+        ...
+
+
+@dataclass(frozen=True)
+class WorkerContext:
+    """Everything a worker needs to play the games of one tournament (small and picklable)."""
+
+    run_id: str
+    """Names the tournament; a worker that sees another run id closes its old players first."""
+    bots: tuple[BotManifest, ...]
+    """The field, as loaded by the scheduler."""
+    limits: Mapping[str, Any]
+    """Keyword arguments of `arena.referee.Limits`."""
+    game: str = "mandala"
+    game_config: Mapping[str, Any] = field(default_factory=dict)
+    log_dir: Path | None = None
+    """Where the bots' stderr logs go (None: the referee's default)."""
+    records_dir: Path | None = None
+    """Where game records are written as `<game_id>.json.gz` (None: not written)."""
+
+
+# --- the worker side -------------------------------------------------------------------------
+
+_players: dict[str, Player] = {}
+_players_run: str | None = None
+_players_lock = threading.Lock()
+
+
+def close_players() -> None:
+    """Close every bot process this process holds (idempotent; safe from any thread)."""
+    global _players_run
+    # A timeout, not a plain lock: a signal handler may run while this thread holds it.
+    locked = _players_lock.acquire(timeout=1.0)
+    try:
+        players = list(_players.values())
+        _players.clear()
+        _players_run = None
+    finally:
+        if locked:
+            _players_lock.release()
+    for player in players:
+        try:
+            player.close()
+        except Exception:  # closing must go on for the other bots
+            log.exception("closing player %s failed", getattr(player, "name", "?"))
+
+
+def _players_for(context: WorkerContext, names: tuple[str, ...]) -> list[Player]:
+    """This worker's players for `names`, started on first use and kept across games."""
+    from arena.referee import Limits, Player
+
+    global _players_run
+    if _players_run != context.run_id:
+        close_players()
+        _players_run = context.run_id
+    by_name = {bot.name: bot for bot in context.bots}
+    chosen = []
+    for name in names:
+        player = _players.get(name)
+        if player is None:
+            limits = Limits(**context.limits)
+            if context.log_dir is not None:
+                player = Player(by_name[name], limits, log_dir=context.log_dir)
+            else:
+                player = Player(by_name[name], limits)
+            _players[name] = player
+        chosen.append(player)
+    return chosen
+
+
+def _write_record(directory: Path, game_id: str, record: Mapping[str, Any]) -> None:
+    """Write a game record gzip-compressed and atomically (mtime 0: same game, same bytes)."""
+    path = directory / f"{game_id}.json.gz"
+    fd, temporary = tempfile.mkstemp(prefix=f".{game_id}.", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as file:
+            file.write(json.dumps(record, separators=(",", ":")).encode())
+        os.chmod(temporary, 0o644)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def _game_line(slot: GameSlot, report: GameReport, duration_ms: float) -> dict[str, Any]:
+    """One line of the games log (see arena.results.log for the keys)."""
+    outcome = report.outcome.to_json()
+    return {
+        "seq": slot.seq,
+        "game_id": slot.game_id,
+        "round": slot.round,
+        "pair": slot.pair,
+        "game": 1 if slot.seq % 2 == 0 else 2,
+        "seed": slot.seed,
+        "players": list(slot.players),
+        "scores": outcome["scores"],
+        "ranks": outcome["ranks"],
+        "winner": outcome["winner"],
+        "termination": outcome["termination"],
+        "reason": outcome["reason"],
+        "faulty_seat": outcome["faulty_seat"],
+        "turns": report.turns,
+        "decisions": list(report.decisions),
+        "think_ms": [round(t, 3) for t in report.think_ms],
+        "duration_ms": round(duration_ms, 3),
+        "worker": f"{socket.gethostname()}:{os.getpid()}",
+        "finished_at": datetime.now(UTC).isoformat(timespec="milliseconds"),
+    }
+
+
+def play_pair(context: WorkerContext, task: PairTask) -> list[dict[str, Any]]:
+    """Play the games of one pair with this worker's players; returns their games-log lines.
+
+    The game record of each game is written before its line is returned, so a game in the
+    log always has its record.
+    """
+    from arena.referee import GameSpec, play_game
+
+    lines = []
+    for slot in task.games:
+        players = _players_for(context, slot.players)
+        spec = GameSpec(
+            game_id=slot.game_id,
+            seed=slot.seed,
+            game=context.game,
+            config=dict(context.game_config),
+        )
+        start = time.perf_counter()
+        report = play_game(spec, players)
+        duration_ms = (time.perf_counter() - start) * 1000.0
+        if context.records_dir is not None:
+            _write_record(context.records_dir, slot.game_id, report.record())
+        lines.append(_game_line(slot, report, duration_ms))
+        log.debug("%s: %s", slot.game_id, lines[-1]["reason"])
+    return lines
+
+
+def _on_sigterm(signum: int, frame: FrameType | None) -> None:
+    """A pool worker told to stop: close the bots, then leave at once."""
+    close_players()
+    os._exit(128 + signum)
+
+
+def _watch_parent(parent: int) -> None:
+    """Close the bots and exit when the scheduler is gone (kill -9 leaves workers orphaned)."""
+    while True:
+        time.sleep(PARENT_POLL_S)
+        if os.getppid() != parent:
+            close_players()
+            os._exit(1)
+
+
+def _init_worker(parent: int) -> None:
+    """Pool worker start-up: the scheduler alone handles Ctrl-C; bots are closed on every exit."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, _on_sigterm)
+    multiprocessing.util.Finalize(None, close_players, exitpriority=100)
+    threading.Thread(target=_watch_parent, args=(parent,), name="watch-parent", daemon=True).start()
+
+
+# --- the executors ---------------------------------------------------------------------------
+
+
+class InlineExecutor:
+    """Runs each task in the calling process at submit time: for debugging and small tests."""
+
+    workers = 1
+
+    def submit(self, fn: Callable[..., R], /, *args: Any) -> Future[R]:
+        future: Future[R] = Future()
+        try:
+            future.set_result(fn(*args))
+        except Exception as error:
+            future.set_exception(error)
+        return future
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        close_players()
+
+    def terminate(self) -> None:
+        close_players()
+
+
+class LocalPoolExecutor:
+    """A pool of `workers` local processes (fork), each keeping its own bot processes alive."""
+
+    def __init__(self, workers: int) -> None:
+        if workers < 1:
+            raise ValueError(f"workers must be at least 1, got {workers}")
+        self.workers = workers
+        # fork: workers inherit the run's log handler (multiprocessing-logging needs it).
+        self._pool = ProcessPoolExecutor(
+            max_workers=workers,
+            mp_context=multiprocessing.get_context("fork"),
+            initializer=_init_worker,
+            initargs=(os.getpid(),),
+        )
+
+    def submit(self, fn: Callable[..., R], /, *args: Any) -> Future[R]:
+        return self._pool.submit(fn, *args)
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        self._pool.shutdown(wait=wait, cancel_futures=cancel_futures)
+
+    def terminate(self, grace_s: float = 5.0) -> None:
+        """SIGTERM every worker (each closes its bots), then SIGKILL any still there."""
+        processes = list(getattr(self._pool, "_processes", None) or {})
+        live = dict(getattr(self._pool, "_processes", None) or {})
+        for pid in processes:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGTERM)
+        self._pool.shutdown(wait=False, cancel_futures=True)
+        deadline = time.monotonic() + grace_s
+        for process in live.values():
+            process.join(max(0.0, deadline - time.monotonic()))
+            if process.is_alive():
+                process.kill()
+                process.join(1.0)
+
+
+def make_executor(workers: int) -> Executor:
+    """The executor for `workers`: a local process pool, or inline (in this process) for 0."""
+    if workers == 0:
+        return InlineExecutor()
+    return LocalPoolExecutor(workers)

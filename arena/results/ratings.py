@@ -1,0 +1,110 @@
+"""TrueSkill ratings from the games log, in schedule order so they never depend on timing.
+
+Games are rated in the order of their place in the schedule (`seq`, then `game_id`), not in
+the order they finished: the same tournament with the same seed gives the same ratings,
+however many workers played it and whichever finished first. Every game is rated with
+`TrueSkill.rate` and the seats' ranks, so the code holds for any number of players; a game
+lost by a bot's fault (timeout, crash, ...) is rated as the loss it is (the faulty seat is
+ranked last by the referee). The environment is TrueSkill's default (mu 25, sigma 25/3,
+beta 25/6, tau 25/300, draw probability 0.10).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import trueskill
+
+__all__ = ["BotRating", "Ratings", "RatingPoint", "game_order", "rate_games", "environment"]
+
+GameLine = Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class BotRating:
+    """One bot's TrueSkill rating."""
+
+    mu: float
+    """The estimate of the bot's skill."""
+    sigma: float
+    """The uncertainty of that estimate (one standard deviation)."""
+
+    @property
+    def conservative(self) -> float:
+        """mu - 3 sigma: a skill the bot has with about 99.7% confidence; leaderboards sort by it."""
+        return self.mu - 3.0 * self.sigma
+
+
+@dataclass(frozen=True)
+class RatingPoint:
+    """A bot's rating just after one of its games, for the rating chart."""
+
+    index: int
+    """How many games of the tournament had been rated, this one included (from 1)."""
+    bot: str
+    mu: float
+    sigma: float
+
+
+@dataclass
+class Ratings:
+    """The ratings of every bot after all games, and optionally their history."""
+
+    bots: dict[str, BotRating]
+    """Final rating by bot name."""
+    games: int
+    """How many games were rated."""
+    history: list[RatingPoint] = field(default_factory=list)
+    """Every bot's rating after each of its games (filled when asked for)."""
+
+
+def environment() -> trueskill.TrueSkill:
+    """The TrueSkill environment of the arena: TrueSkill's defaults, stated once."""
+    return trueskill.TrueSkill(
+        mu=25.0, sigma=25.0 / 3.0, beta=25.0 / 6.0, tau=25.0 / 300.0, draw_probability=0.10
+    )
+
+
+def game_order(line: GameLine) -> tuple[int, str]:
+    """The key that sorts games into schedule order."""
+    return (int(line.get("seq", 0)), str(line["game_id"]))
+
+
+def rate_games(
+    games: Iterable[GameLine],
+    bots: Iterable[str] = (),
+    *,
+    history: bool = False,
+) -> Ratings:
+    """Rate `games` in schedule order; `bots` are included even if they have not played yet.
+
+    A game id seen twice is rated once (the first line in schedule order counts).
+    """
+    env = environment()
+    current: dict[str, trueskill.Rating] = {name: env.create_rating() for name in bots}
+    points: list[RatingPoint] = []
+    seen: set[str] = set()
+    rated = 0
+    for line in sorted(games, key=game_order):
+        gid = str(line["game_id"])
+        if gid in seen:
+            continue
+        seen.add(gid)
+        players = [str(name) for name in line["players"]]
+        ranks = [int(rank) for rank in line["ranks"]]
+        if len(players) < 2 or len(set(players)) != len(players) or len(ranks) != len(players):
+            continue
+        groups = [(current.setdefault(name, env.create_rating()),) for name in players]
+        new_groups = env.rate(groups, ranks=ranks)
+        rated += 1
+        for name, (rating,) in zip(players, new_groups, strict=True):
+            current[name] = rating
+            if history:
+                points.append(RatingPoint(rated, name, float(rating.mu), float(rating.sigma)))
+    return Ratings(
+        bots={name: BotRating(float(r.mu), float(r.sigma)) for name, r in current.items()},
+        games=rated,
+        history=points,
+    )

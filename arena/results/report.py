@@ -1,0 +1,192 @@
+"""The report of a run folder: `ratings.csv`, `leaderboard.md` and the charts, from the games log.
+
+Every summary is written atomically (a temporary file in the same folder, then `os.replace`),
+so a reader sees the old file or the new one, never half of one. pandas and matplotlib are
+imported only when a report is made.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from arena.errors import TournamentError
+from arena.results.log import LOG_NAME, read_games
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = [
+    "CONFIG_NAME",
+    "LEADERBOARD_NAME",
+    "RATINGS_NAME",
+    "Report",
+    "leaderboard_text",
+    "load_config",
+    "make_report",
+    "newest_run",
+    "write_atomic",
+]
+
+CONFIG_NAME = "config.json"
+RATINGS_NAME = "ratings.csv"
+LEADERBOARD_NAME = "leaderboard.md"
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write `text` to `path` so that readers see the old content or the new, never a mix."""
+    fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as file:
+            file.write(text)
+            file.flush()
+            os.fsync(file.fileno())
+        os.chmod(temporary, 0o644)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def load_config(run_dir: Path) -> dict[str, Any]:
+    """The configuration snapshot of a run folder; TournamentError if there is none."""
+    path = run_dir / CONFIG_NAME
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise TournamentError(
+            f"{run_dir} holds no tournament ({CONFIG_NAME} is missing)."
+        ) from None
+    except ValueError as error:
+        raise TournamentError(f"{path} is not valid JSON ({error}).") from None
+    if not isinstance(data, dict):
+        raise TournamentError(f"{path} does not hold a tournament configuration.")
+    return data
+
+
+def newest_run(results_dir: Path) -> Path:
+    """The most recently started run folder under `results_dir`."""
+    runs = [p for p in results_dir.glob("*") if (p / CONFIG_NAME).is_file()]
+    if not runs:
+        raise TournamentError(
+            f"No tournament found in {results_dir}; run `arena run` first or name a run folder."
+        )
+    return max(runs, key=lambda p: ((p / CONFIG_NAME).stat().st_mtime, p.name))
+
+
+@dataclass
+class Report:
+    """The tables of one run, made from its games log."""
+
+    run_dir: Path
+    games_played: int
+    games_total: int | None
+    leaderboard: pd.DataFrame
+    pairwise: pd.DataFrame
+    files: list[Path] = field(default_factory=list)
+
+    def text(self) -> str:
+        """The leaderboard as Markdown, with a line on progress."""
+        from arena.results.tables import format_markdown
+
+        return _progress_line(self) + "\n\n" + format_markdown(self.leaderboard)
+
+
+def _progress_line(report: Report) -> str:
+    if report.games_total is None:
+        return f"{report.games_played} games played"
+    return f"{report.games_played} of {report.games_total} games played"
+
+
+def make_report(run_dir: Path, *, write: bool = True, charts: bool = True) -> Report:
+    """Read the games log of `run_dir`, build the tables, and (if `write`) write the files."""
+    from arena.results import tables
+    from arena.results.ratings import rate_games
+
+    config: dict[str, Any] = {}
+    if (run_dir / CONFIG_NAME).exists():
+        config = load_config(run_dir)
+    elif not (run_dir / LOG_NAME).exists():
+        raise TournamentError(f"{run_dir} holds no tournament (no {CONFIG_NAME}, no {LOG_NAME}).")
+    bots = [str(bot["name"]) for bot in config.get("bots", [])]
+    games = list(read_games(run_dir / LOG_NAME))
+    ratings = rate_games(games, bots, history=write and charts)
+    board = tables.leaderboard(games, ratings, bots)
+    pairs = tables.pairwise(games)
+    total = config.get("total_games")
+    report = Report(
+        run_dir=run_dir,
+        games_played=ratings.games,
+        games_total=int(total) if total is not None else None,
+        leaderboard=board,
+        pairwise=pairs,
+    )
+    if not write:
+        return report
+
+    csv_path = run_dir / RATINGS_NAME
+    write_atomic(csv_path, board.to_csv(index=False, float_format="%.6f", lineterminator="\n"))
+    report.files.append(csv_path)
+    md_path = run_dir / LEADERBOARD_NAME
+    write_atomic(md_path, _leaderboard_markdown(report, config))
+    report.files.append(md_path)
+    if charts:
+        from arena.results.charts import draw_all
+
+        order = board["bot"].tolist()
+        report.files.extend(
+            draw_all(
+                run_dir,
+                tables.games_frame(games),
+                tables.seats_frame(games),
+                pairs,
+                ratings,
+                order,
+            )
+        )
+    return report
+
+
+def _leaderboard_markdown(report: Report, config: dict[str, Any]) -> str:
+    from arena.results.charts import CHART_FILES
+    from arena.results.tables import format_markdown
+
+    lines = [f"# Leaderboard: {report.run_dir.name}", ""]
+    if config:
+        limits = config.get("limits", {})
+        lines.append(
+            f"{_progress_line(report)}; {config.get('rounds')} rounds, seed {config.get('seed')}, "
+            f"{limits.get('move_ms')} ms per move."
+        )
+    else:
+        lines.append(_progress_line(report) + ".")
+    lines += [
+        "",
+        "Ranked by TrueSkill mu − 3σ. Win rate = (wins + draws/2) / games, "
+        "with its 95% Wilson interval. Failures: games lost by the bot's own fault, by reason.",
+        "",
+        format_markdown(report.leaderboard).rstrip("\n"),
+        "",
+        "## Pairwise",
+        "",
+        "| bot | opponent | games | W | D | L | win rate (95% CI) |",
+        "|:---|:---|---:|---:|---:|---:|---:|",
+    ]
+    for row in report.pairwise.to_dict("records"):
+        lines.append(
+            f"| {row['bot']} | {row['opponent']} | {row['games']} | {row['wins']} | "
+            f"{row['draws']} | {row['losses']} | {100 * row['win_rate']:.1f}% "
+            f"({100 * row['win_rate_lo']:.1f}–{100 * row['win_rate_hi']:.1f}) |"
+        )
+    lines += ["", "## Charts", ""]
+    lines += [f"![{name}]({file})" for name, file in CHART_FILES.items()]
+    return "\n".join(lines) + "\n"
+
+
+def leaderboard_text(run_dir: Path) -> str:
+    """The leaderboard of a finished or running tournament, as printed by `arena leaderboard`."""
+    return make_report(run_dir, write=False).text()

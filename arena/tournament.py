@@ -1,0 +1,416 @@
+"""A tournament, step by step: snapshot the configuration, schedule, feed the executor, log games.
+
+1. `create_run` (a new run) or `resume_run` (an old one) settles the configuration and writes
+   or checks `config.json`: the bots with a hash of their files, rounds, seed, limits and
+   versions. The schedule is a function of that snapshot alone.
+2. `play` reads the ids of the games already in `games.jsonl` (setting aside a half-written
+   last line), generates the pairs still to play, and keeps the executor busy with a bounded
+   number of pair tasks, so memory does not grow with the size of the tournament.
+3. Each finished game is appended to the games log, flushed and fsync'ed, at once.
+4. The report (ratings, leaderboard, charts) is made from the games log afterwards.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import logging
+import os
+import platform
+import secrets
+import sys
+import time
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, wait
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+from arena import __version__
+from arena.errors import TournamentError
+from arena.execution import Executor, WorkerContext, make_executor, play_pair
+from arena.players.manifest import BotManifest, build_bot, load_manifest
+from arena.results.log import LOG_NAME, GamesLog, completed_ids, repair
+from arena.results.report import CONFIG_NAME, load_config, write_atomic
+from arena.schedule import schedule, total_games
+
+__all__ = [
+    "CONFIG_FORMAT",
+    "RunSummary",
+    "bot_hash",
+    "create_run",
+    "default_run_dir",
+    "load_bots",
+    "play",
+    "resume_run",
+]
+
+CONFIG_FORMAT = 1
+RUN_LOG = "run.log"
+RECORDS = "records"
+BOT_LOGS = "logs"
+PACKAGES = ("click", "pandas", "matplotlib", "trueskill", "multiprocessing-logging")
+TASKS_PER_WORKER = 2
+"""Pair tasks kept queued per worker: enough to keep workers busy, few enough to stay small."""
+
+_SKIP_DIRS = {"__pycache__", "node_modules", "logs", "bin", "build", "target", "dist"}
+_SKIP_SUFFIXES = {".pyc", ".pyo", ".o", ".obj", ".class", ".log"}
+_BINARY_MAGICS = (b"\x7fELF", b"\xcf\xfa\xed\xfe", b"\xce\xfa\xed\xfe", b"MZ")
+
+log = logging.getLogger(__name__)
+
+
+# --- step 1: the configuration snapshot ------------------------------------------------------
+
+
+def bot_hash(folder: Path) -> str:
+    """A SHA-256 of a bot's source files (names and contents), build outputs and logs left out.
+
+    Left out: hidden files and folders, `logs/ bin/ build/ target/ dist/ __pycache__/
+    node_modules/`, object and byte-code files, and compiled executables (ELF, Mach-O, PE), so
+    building a bot does not change its hash.
+    """
+    digest = hashlib.sha256()
+    for path in sorted(folder.rglob("*")):
+        relative = path.relative_to(folder)
+        if any(part.startswith(".") or part in _SKIP_DIRS for part in relative.parts[:-1]):
+            continue
+        if relative.name.startswith(".") or not path.is_file():
+            continue
+        if path.suffix in _SKIP_SUFFIXES:
+            continue
+        data = path.read_bytes()
+        if data.startswith(_BINARY_MAGICS):
+            continue
+        digest.update(relative.as_posix().encode() + b"\0")
+        digest.update(hashlib.sha256(data).digest())
+    return digest.hexdigest()
+
+
+def _versions() -> dict[str, Any]:
+    packages: dict[str, str | None] = {}
+    for name in PACKAGES:
+        try:
+            packages[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            packages[name] = None
+    return {
+        "python": platform.python_version(),
+        "implementation": platform.python_implementation(),
+        "arena": __version__,
+        "platform": platform.platform(),
+        "packages": packages,
+    }
+
+
+def _bot_entry(bot: BotManifest) -> dict[str, Any]:
+    return {
+        "name": bot.name,
+        "folder": str(bot.folder),
+        "command": list(bot.command),
+        "build": None if bot.build is None else list(bot.build),
+        "language": bot.language,
+        "hash": bot_hash(bot.folder),
+    }
+
+
+def default_run_dir(results: Path = Path("results")) -> Path:
+    """`results/run-<timestamp>`, made unique with a suffix if that folder exists."""
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    candidate = results / f"run-{stamp}"
+    n = 1
+    while candidate.exists():
+        n += 1
+        candidate = results / f"run-{stamp}-{n}"
+    return candidate
+
+
+def create_run(
+    run_dir: Path,
+    bots: Sequence[BotManifest],
+    *,
+    rounds: int,
+    seed: int | None,
+    limits: dict[str, Any],
+    game: str = "mandala",
+    game_config: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """Start a new run in `run_dir`: check the field, write `config.json`; returns the config.
+
+    `limits` are keyword arguments of `arena.referee.Limits`; the defaults of the others are
+    filled in, so the snapshot states every limit played under. A seed of None draws one.
+    """
+    from arena.referee import Limits
+
+    if (run_dir / CONFIG_NAME).exists():
+        raise TournamentError(
+            f"{run_dir} already holds a tournament; add --resume to continue it, "
+            "or choose another --out."
+        )
+    if len(bots) < 2:
+        raise TournamentError(f"A tournament needs at least two bots; the field has {len(bots)}.")
+    names = [bot.name for bot in bots]
+    if len(set(names)) != len(names):
+        raise TournamentError(f"Bot names must be unique in a tournament: {names}.")
+    if rounds < 1:
+        raise TournamentError(f"--rounds must be at least 1, not {rounds}.")
+    try:
+        full_limits = dataclasses.asdict(Limits(**limits))
+    except TypeError as error:
+        raise TournamentError(f"Unknown limit: {error}.") from None
+    ordered = sorted(bots, key=lambda bot: bot.name)
+    config = {
+        "format": CONFIG_FORMAT,
+        "game": game,
+        "game_config": dict(game_config or {}),
+        "rounds": rounds,
+        "seed": secrets.randbits(32) if seed is None else seed,
+        "bots": [_bot_entry(bot) for bot in ordered],
+        "limits": full_limits,
+        "total_games": total_games(len(ordered), rounds),
+        "created": datetime.now(UTC).isoformat(timespec="seconds"),
+        "command_line": sys.argv,
+        "versions": _versions(),
+    }
+    run_dir.mkdir(parents=True, exist_ok=True)
+    write_atomic(run_dir / CONFIG_NAME, json.dumps(config, indent=2) + "\n")
+    return config
+
+
+def resume_run(run_dir: Path, given: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    """The saved configuration of `run_dir`, after checking the options given against it.
+
+    `given` holds only the options the user gave (bots as a list of names, rounds, seed,
+    move_ms); any that differs from the snapshot is refused. Returns the config and warnings
+    (e.g. a bot whose files changed since the run started).
+    """
+    config = load_config(run_dir)
+    if config.get("format") != CONFIG_FORMAT:
+        raise TournamentError(
+            f"{run_dir / CONFIG_NAME} has format {config.get('format')!r}; "
+            f"this arena reads format {CONFIG_FORMAT}."
+        )
+    saved = {
+        "bots": sorted(bot["name"] for bot in config["bots"]),
+        "rounds": config["rounds"],
+        "seed": config["seed"],
+        "move_ms": config["limits"]["move_ms"],
+    }
+    flags = {"bots": "the bots", "rounds": "--rounds", "seed": "--seed", "move_ms": "--time-limit"}
+    conflicts = []
+    for key, value in given.items():
+        if value is None or key not in saved:
+            continue
+        mine = sorted(value) if key == "bots" else value
+        if mine != saved[key]:
+            conflicts.append(f"{flags[key]} {_show(mine)} (the run has {_show(saved[key])})")
+    if conflicts:
+        raise TournamentError(
+            f"Cannot resume {run_dir}: "
+            + "; ".join(conflicts)
+            + ". Leave these options out to continue as saved, or start a new run with --out."
+        )
+    warnings = []
+    for bot in config["bots"]:
+        folder = Path(bot["folder"])
+        if not folder.is_dir():
+            raise TournamentError(
+                f"Cannot resume {run_dir}: bot {bot['name']!r} is no longer in {folder}."
+            )
+        if bot_hash(folder) != bot["hash"]:
+            warnings.append(
+                f"bot {bot['name']!r} has changed since the run started "
+                "(its files hash differently); its games mix two versions."
+            )
+    return config, warnings
+
+
+def _show(value: Any) -> str:
+    return ", ".join(map(str, value)) if isinstance(value, list) else str(value)
+
+
+def load_bots(config: dict[str, Any]) -> list[BotManifest]:
+    """The field of a configuration, loaded from the bots' folders."""
+    bots = []
+    for entry in config["bots"]:
+        bot = load_manifest(Path(entry["folder"]))
+        if bot.name != entry["name"]:
+            raise TournamentError(
+                f"The bot in {entry['folder']} is now named {bot.name!r}, "
+                f"not {entry['name']!r} as when the run started."
+            )
+        bots.append(bot)
+    return bots
+
+
+# --- steps 2 and 3: play ---------------------------------------------------------------------
+
+
+@dataclass
+class RunSummary:
+    """What one call of `play` did."""
+
+    run_dir: Path
+    total: int
+    """Games in the whole tournament."""
+    done_before: int
+    """Games already in the log when this call started."""
+    played: int
+    """Games played and logged by this call."""
+    seconds: float
+    interrupted: bool = False
+    repaired: str | None = None
+    """The warning if a half-written last line was set aside."""
+
+    @property
+    def done(self) -> int:
+        return self.done_before + self.played
+
+    @property
+    def games_per_second(self) -> float:
+        return self.played / self.seconds if self.seconds > 0 else 0.0
+
+
+ProgressCallback = Callable[[int, int, int], None]
+"""Called after every logged game with (games done, games in total, games played by this call)."""
+
+
+@contextmanager
+def _run_log(run_dir: Path) -> Iterator[None]:
+    """Send the arena's log records (workers' included) to `run.log` for the run's duration."""
+    import multiprocessing_logging
+
+    logger = logging.getLogger("arena")
+    handler = logging.FileHandler(run_dir / RUN_LOG, encoding="utf-8")
+    handler.setFormatter(
+        logging.Formatter("%(asctime)s %(process)d %(levelname)s %(name)s: %(message)s")
+    )
+    previous_level = logger.level
+    before = set(logger.handlers)
+    logger.addHandler(handler)
+    if logger.getEffectiveLevel() > logging.INFO:
+        logger.setLevel(logging.INFO)
+    # Wraps the handlers of the "arena" logger (only ours) in a queue that worker processes
+    # forked afterwards write to; a thread of this process writes the file.
+    multiprocessing_logging.install_mp_handler(logger)
+    try:
+        yield
+    finally:
+        for wrapped in [h for h in logger.handlers if h not in before]:
+            logger.removeHandler(wrapped)
+            wrapped.close()
+        handler.close()
+        logger.setLevel(previous_level)
+
+
+def _context(run_dir: Path, config: dict[str, Any], bots: list[BotManifest]) -> WorkerContext:
+    run_id = f"{run_dir.resolve()}:{config['created']}:{os.getpid()}:{time.monotonic_ns()}"
+    return WorkerContext(
+        run_id=run_id,
+        bots=tuple(bots),
+        limits=dict(config["limits"]),
+        game=config["game"],
+        game_config=dict(config["game_config"]),
+        log_dir=run_dir / BOT_LOGS,
+        records_dir=run_dir / RECORDS,
+    )
+
+
+def play(
+    run_dir: Path,
+    config: dict[str, Any],
+    *,
+    workers: int,
+    executor: Executor | None = None,
+    progress: ProgressCallback | None = None,
+    stop_after: int | None = None,
+) -> RunSummary:
+    """Play every game of the tournament that is not yet in the games log, and log each one.
+
+    Ctrl-C stops the workers at once (their bots are closed) and returns with `interrupted`
+    set: every game already logged stays, the games in flight are played again on resume.
+    `stop_after` stops after that many games (for tests and benchmarks).
+    """
+    bots = load_bots(config)
+    for bot in bots:
+        build_bot(bot)
+    (run_dir / RECORDS).mkdir(parents=True, exist_ok=True)
+    (run_dir / BOT_LOGS).mkdir(parents=True, exist_ok=True)
+    log_path = run_dir / LOG_NAME
+    repaired = repair(log_path)
+    done = completed_ids(log_path)
+    names = [bot["name"] for bot in config["bots"]]
+    total = int(config["total_games"])
+    done_before = sum(1 for _ in done)
+    summary = RunSummary(run_dir, total, done_before, 0, 0.0, repaired=repaired)
+    started = time.monotonic()
+    pending = schedule(names, int(config["rounds"]), int(config["seed"]), done)
+    with _run_log(run_dir):
+        if repaired:
+            log.warning(repaired)
+        log.info(
+            "playing %d of %d games with %d workers in %s",
+            total - done_before,
+            total,
+            workers,
+            run_dir,
+        )
+        context = _context(run_dir, config, bots)
+        pool = executor if executor is not None else make_executor(workers)
+        in_flight: set[Future[list[dict[str, Any]]]] = set()
+        limit = max(1, pool.workers) * TASKS_PER_WORKER
+        clean = False
+        try:
+            with GamesLog(log_path) as games_log:
+                exhausted = False
+                while True:
+                    while not exhausted and len(in_flight) < limit:
+                        if stop_after is not None and summary.played + 2 * len(in_flight) >= (
+                            stop_after
+                        ):
+                            exhausted = True
+                            break
+                        task = next(pending, None)
+                        if task is None:
+                            exhausted = True
+                            break
+                        in_flight.add(pool.submit(play_pair, context, task))
+                    if not in_flight:
+                        break
+                    finished, in_flight = wait(in_flight, return_when=FIRST_COMPLETED)
+                    for future in finished:
+                        error = future.exception()
+                        if error is not None:
+                            raise TournamentError(
+                                f"A game failed inside the arena ({type(error).__name__}: "
+                                f"{error}); see {run_dir / RUN_LOG}. Fix it, then resume."
+                            ) from error
+                        for line in future.result():
+                            games_log.append(line)
+                            summary.played += 1
+                            if progress is not None:
+                                progress(summary.done, total, summary.played)
+            clean = True
+        except KeyboardInterrupt:
+            summary.interrupted = True
+            log.warning("interrupted after %d games; stopping the workers", summary.done)
+        finally:
+            summary.seconds = time.monotonic() - started
+            if clean:
+                pool.shutdown(wait=True)
+            else:
+                pool.terminate()
+        log.info(
+            "%s: %d games played in %.1f s (%.1f games/s), %d of %d done",
+            "interrupted" if summary.interrupted else "finished",
+            summary.played,
+            summary.seconds,
+            summary.games_per_second,
+            summary.done,
+            total,
+        )
+    return summary
