@@ -28,6 +28,7 @@ from arena.errors import (
 from arena.games import GameState, get_game
 from arena.outcome import Outcome, Termination
 from arena.players.launch import launch_spec
+from arena.players.limits import SandboxLimits
 from arena.players.manifest import BotManifest
 from arena.players.process import BotProcess
 from arena.players.stderr_log import StderrLog
@@ -50,6 +51,8 @@ class Limits:
     """After `goodbye`, how long the bot may take to exit before its process group is killed."""
     stderr_cap: int = 1 << 20
     """The most a bot's stderr log file receives over the player's life, in bytes."""
+    sandbox: SandboxLimits = field(default_factory=SandboxLimits)
+    """Resource limits (the ceiling a bot.toml may lower) and isolation: players/limits.py."""
 
 
 @dataclass(frozen=True)

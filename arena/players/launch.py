@@ -31,6 +31,10 @@ class LaunchSpec:
     """The complete environment of the process."""
     after_start: list[Callable[[int], None]] = field(default_factory=list)
     """Called with the pid right after the start (e.g. resource.prlimit, joining a cgroup)."""
+    teardown: list[Callable[[], None]] = field(default_factory=list)
+    """Called after the process group is killed (e.g. killing and removing its cgroup)."""
+    notes: list[str] = field(default_factory=list)
+    """Sentences for the bot's log about its launch (sandbox mode, limits cut down)."""
 
 
 def launch_spec(manifest: BotManifest, limits: Limits) -> LaunchSpec:
@@ -39,7 +43,20 @@ def launch_spec(manifest: BotManifest, limits: Limits) -> LaunchSpec:
     # Python bots that forget to flush still work; bytecode stays out of bot folders.
     env["PYTHONUNBUFFERED"] = "1"
     env["PYTHONDONTWRITEBYTECODE"] = "1"
-    return LaunchSpec(argv=manifest.argv, cwd=manifest.folder, env=env)
+    from arena.players import sandbox
+    from arena.players.limits import manifest_limits
+
+    asked = manifest_limits(manifest.extra.get("limits"), manifest.manifest_path)
+    launch = sandbox.prepare(manifest.name, manifest.argv, manifest.folder, limits.sandbox, asked)
+    notes = [f"sandbox: {launch.mode}", *launch.notes]
+    return LaunchSpec(
+        argv=launch.argv,
+        cwd=manifest.folder,
+        env=env,
+        after_start=launch.after_start,
+        teardown=launch.teardown,
+        notes=notes,
+    )
 
 
 def start_process(spec: LaunchSpec, stderr: int) -> subprocess.Popen[bytes]:

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.errors import BotBuildError, BotManifestError
+from arena.players.limits import manifest_limits
 
 MANIFEST = "bot.toml"
 BUILD_TIMEOUT_S = 600
@@ -105,6 +106,7 @@ def load_manifest(path: Path) -> BotManifest:
         raise BotManifestError(f"{toml_path}: `language` must be a string.")
     if not isinstance(default, bool):
         raise BotManifestError(f"{toml_path}: `default` must be true or false.")
+    manifest_limits(data.get("limits"), toml_path)  # checked now, applied at launch
     return BotManifest(
         name=name,
         folder=toml_path.parent.resolve(),

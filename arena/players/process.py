@@ -36,6 +36,8 @@ class BotProcess:
             self.process = start_process(spec, stderr=write_end)
         except OSError as error:
             os.close(read_end)
+            for hook in spec.teardown:
+                hook()
             raise BotStartupError(
                 f"the command {spec.argv[0]!r} could not be started in {spec.cwd}: "
                 f"{error.strerror or error}; check `command` in bot.toml."
@@ -43,6 +45,8 @@ class BotProcess:
         finally:
             os.close(write_end)
         log.note(f"started pid {self.process.pid}: {' '.join(spec.argv)}")
+        for note in spec.notes:
+            log.note(note)
         self._drainer = log.drain(read_end)
         assert self.process.stdin is not None and self.process.stdout is not None
         self.reader = LineReader(self.process.stdout.fileno(), line_cap)
@@ -140,6 +144,8 @@ class BotProcess:
     def _killpg(self) -> None:
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(self.process.pid, signal.SIGKILL)
+        for hook in self.spec.teardown:  # the sandbox's cgroup: grandchildren that left the group
+            hook()
 
     def _reap(self) -> None:
         with contextlib.suppress(subprocess.TimeoutExpired):

@@ -1,0 +1,121 @@
+"""Per-bot resource limits and isolation settings: the tournament's ceiling, a manifest's own.
+
+The tournament configuration holds one `SandboxLimits` (inside `referee.Limits.sandbox`): it
+is the ceiling. A bot's `bot.toml` may ask for *lower* limits in a `[limits]` table, never
+higher: a value above the ceiling is cut down to the ceiling (and the cut is noted in the
+bot's stderr log), so a manifest cannot buy itself more memory than its opponents.
+
+```toml
+[limits]
+memory_mb = 256     # RLIMIT_DATA: heap and data, not address space (node and the JVM start)
+cpu_s = 600         # RLIMIT_CPU over the process's life (it persists across games)
+file_mb = 16        # RLIMIT_FSIZE: the largest file it may write
+open_files = 64     # RLIMIT_NOFILE
+processes = 16      # pids cgroup: processes and threads, the bot's own included
+```
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, fields, replace
+from pathlib import Path
+from typing import Any
+
+from arena.errors import BotManifestError
+
+ISOLATION_MODES = ("auto", "bwrap", "unshare", "none")
+"""`auto` takes the strongest mode this machine allows (bwrap, then unshare, then none)."""
+
+MANIFEST_KEYS = ("memory_mb", "cpu_s", "file_mb", "open_files", "processes")
+"""The keys a bot.toml `[limits]` table may hold."""
+
+
+@dataclass(frozen=True)
+class SandboxLimits:
+    """What one bot process may use, and how it is isolated. None means no limit."""
+
+    memory_mb: int | None = 1024
+    """RLIMIT_DATA in MiB (RLIMIT_AS would stop node and the JVM from starting)."""
+    cpu_s: int | None = None
+    """RLIMIT_CPU in seconds over the process's whole life; off by default because a bot
+    process persists across games, and the move clock already bounds thinking."""
+    file_mb: int | None = 64
+    """RLIMIT_FSIZE in MiB: the largest file the bot may write."""
+    open_files: int | None = 1024
+    """RLIMIT_NOFILE: open file descriptors per process."""
+    processes: int | None = 128
+    """pids.max of the bot's cgroup: processes and threads (the JVM needs a few dozen)."""
+    isolation: str = "auto"
+    """One of ISOLATION_MODES; a mode the machine lacks falls back with a warning."""
+    cgroups: bool = True
+    """Put each bot process in its own cgroup (kills escaped grandchildren, bounds forks)."""
+    tmp_mb: int = 64
+    """Size of the private /tmp under bubblewrap."""
+    hidden: tuple[str, ...] = ()
+    """Extra paths bots must not see (e.g. the results folder); the folder holding the bot's
+    own folder (the other bots) is always hidden under bubblewrap."""
+
+    def __post_init__(self) -> None:
+        if self.isolation not in ISOLATION_MODES:
+            raise ValueError(
+                f"isolation must be one of {', '.join(ISOLATION_MODES)}, not {self.isolation!r}."
+            )
+        for key in MANIFEST_KEYS:
+            value = getattr(self, key)
+            if value is not None and (not isinstance(value, int) or value <= 0):
+                raise ValueError(f"{key} must be a positive integer or None, not {value!r}.")
+
+    def lowered_by(self, asked: Mapping[str, int]) -> tuple[SandboxLimits, list[str]]:
+        """These limits lowered by a manifest's `[limits]`; also the notes on values cut down."""
+        changes: dict[str, Any] = {}
+        notes: list[str] = []
+        for key, value in asked.items():
+            ceiling = getattr(self, key)
+            if ceiling is not None and value > ceiling:
+                notes.append(f"{key} = {value} asked in bot.toml; the tournament allows {ceiling}")
+                continue
+            changes[key] = value
+        return replace(self, **changes), notes
+
+    def rlimits(self) -> dict[str, int]:
+        """The resource limits to set, by `resource` name, in the kernel's units."""
+        out: dict[str, int] = {}
+        if self.memory_mb is not None:
+            out["RLIMIT_DATA"] = self.memory_mb << 20
+        if self.cpu_s is not None:
+            out["RLIMIT_CPU"] = self.cpu_s
+        if self.file_mb is not None:
+            out["RLIMIT_FSIZE"] = self.file_mb << 20
+        if self.open_files is not None:
+            out["RLIMIT_NOFILE"] = self.open_files
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-friendly form for the configuration snapshot of a run."""
+        data = {f.name: getattr(self, f.name) for f in fields(self)}
+        data["hidden"] = list(self.hidden)
+        return data
+
+
+def manifest_limits(table: Any, where: Path | str) -> dict[str, int]:
+    """The `[limits]` table of a bot.toml, checked; BotManifestError with the fix when wrong."""
+    if table is None:
+        return {}
+    if not isinstance(table, dict):
+        raise BotManifestError(
+            f"{where}: `limits` must be a table such as [limits] memory_mb = 256."
+        )
+    out: dict[str, int] = {}
+    for key, value in table.items():
+        if key not in MANIFEST_KEYS:
+            raise BotManifestError(
+                f"{where}: unknown key `{key}` in [limits]; the known keys are "
+                f"{', '.join(MANIFEST_KEYS)}."
+            )
+        if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+            raise BotManifestError(
+                f"{where}: [limits] {key} must be a positive whole number, not {value!r}."
+            )
+        out[key] = value
+    return out
