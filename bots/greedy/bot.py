@@ -30,11 +30,11 @@ UNPLACED_DISCOUNT = 0.5
 DENY = 0.8
 # A Mandala that is not complete will be shared later, after more cards arrive: the
 # current sharing of its Mountain counts for this fraction.
-PROSPECT = 0.5
+PROSPECT = 0.8
 # Value of one card drawn into the hand, and the cost of one card played into a Field
 # (Field cards are discarded when the Mandala is destroyed: they buy claim order only).
-DRAW_VALUE = 0.9
-FIELD_CARD_COST = 0.6
+DRAW_VALUE = 0.5
+FIELD_CARD_COST = 0.3
 # Building a Mountain with a colour I hold many of breaks up a set meant for a Field.
 BUILD_SET_COST = 0.3
 # Discard & Redraw only when nothing else is any good.
