@@ -23,9 +23,8 @@ NORMAL = {Termination.DECK_EXHAUSTED, Termination.SIXTH_RIVER_COLOUR, Terminatio
 
 def check_invariants(state: MandalaState) -> None:
     """The state invariants; cheap enough to run after every move."""
-    total = state.discard[:]
-    for c in state.deck:
-        total[c] += 1
+    deck = state.deck
+    total = [state.discard[c] + deck.count(c) for c in range(6)]
     for seat in (0, 1):
         hand = state.hands[seat]
         size = sum(hand)

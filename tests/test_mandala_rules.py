@@ -573,6 +573,19 @@ def test_r9b_a_6th_river_colour_ends_the_game_after_that_mountain_is_fully_claim
     assert state.mountains[0] == [0] * 6  # no refill
 
 
+def test_r9_a_6th_river_colour_after_exhaustion_ends_the_game_once_with_one_termination() -> None:
+    state = _ready("purple purple", "orange", mountain="yellow black green")
+    state.rivers[0] = [BLACK, GREEN, ORANGE, PURPLE, RED]
+    state.end_triggered = True
+    play(state, build(0, "red"), claim("yellow"), claim("black"), claim("green"))
+    assert state.is_over()
+    assert state.outcome().termination in (
+        Termination.SIXTH_RIVER_COLOUR,
+        Termination.DECK_EXHAUSTED,
+    )
+    assert state.mountains[0] == [0] * 6
+
+
 # ---------------------------------------------------------------- R11, R12: turns
 
 
