@@ -7,7 +7,7 @@ import random
 import pytest
 
 from arena.games.mandala.cards import CARDS_PER_COLOUR, NUM_COLOURS
-from arena.games.mandala.determinize import determinize, unseen_cards
+from arena.games.mandala.determinize import determinize, redeal, unseen_cards
 from arena.games.mandala.state import MandalaState
 
 
@@ -122,3 +122,19 @@ def test_a_view_that_does_not_add_up_is_refused() -> None:
     view["deck_size"] += 1
     with pytest.raises(ValueError, match="does not add up"):
         determinize(view, random.Random(0))
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_redeal_keeps_the_view_and_the_cards(seat: int) -> None:
+    rng = random.Random(200 + seat)
+    for position in POSITIONS:
+        view = position.view(seat)
+        sample = determinize(view, rng)
+        hands = set()
+        for _ in range(3):
+            again = sample.copy()
+            redeal(again, seat, rng)
+            assert again.view(seat) == view
+            assert _all_cards(again) == [CARDS_PER_COLOUR] * NUM_COLOURS
+            hands.add(tuple(again.hands[1 - seat]))
+        assert sample.view(seat) == view  # the template itself is untouched

@@ -1,0 +1,272 @@
+#!/usr/bin/env python3
+"""The ismcts bot: information-set Monte Carlo tree search with the arena's own engine.
+
+Each iteration deals the cards this seat cannot see (the opponent's hand, their 2 setup
+Cup cards, the deck order; R14) at random from the unseen cards, with
+`arena.games.mandala.determinize`, then walks one shared tree (single-observer ISMCTS:
+the tree's edges are moves, a move's statistics count only the iterations where it was
+legal), adds one node, plays the game on with a light policy and backs the result up.
+
+The playouts are "light heuristic": Build Mountain, Grow Field and Discard & Redraw are
+chosen with fixed odds and then uniformly within the kind, claims prefer large piles. A
+playout stops after a fixed number of plies and the position is scored by the projected
+River and Cup worth of both players, so a budget of tens of milliseconds is enough.
+
+Options: `--ms N` per-decision budget (always kept under half the referee's `time_ms`),
+`--iterations N` a fixed number of iterations instead (reproducible with `--seed`).
+It needs the `arena` package: run it with the arena's interpreter (`python3` in bot.toml).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import sys
+import time
+from typing import Any
+
+from arena.games.mandala.cards import BUILD_BASE, CLAIM_BASE, DISCARD_BASE, GROW_BASE
+from arena.games.mandala.determinize import determinize, redeal
+from arena.games.mandala.state import MandalaState
+
+# UCB exploration constant, for rewards in [0, 1].
+EXPLORATION = 0.7
+# Playouts stop after this many plies; the position is then scored (see `evaluate`).
+PLAYOUT_PLIES = 30
+# The playout's odds of each kind of turn action, when the kind is available.
+KIND_WEIGHTS = (0.55, 0.35, 0.10)  # Build Mountain, Grow Field, Discard & Redraw
+# Points of advantage that make a win about 73% likely (the logistic's scale).
+POINT_SCALE = 8.0
+# A Cup card of a colour not in the River yet counts for this fraction of a late slot.
+UNPLACED_WEIGHT = 0.45
+
+
+class Node:
+    """A tree node: the move that led here, its statistics and its children."""
+
+    __slots__ = ("seat", "visits", "reward", "avail", "children")
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat  # the seat that made the move into this node
+        self.visits = 0
+        self.reward = 0.0  # summed rewards for `seat`
+        self.avail = 0  # iterations in which this move was legal at its parent
+        self.children: dict[int, Node] = {}
+
+
+def worth(river: list[int], cup: list[int]) -> float:
+    """Projected end-of-game worth: River colours score their slot; the others, the best
+    free slots (most Cup cards last), discounted because the game may end first."""
+    total = 0.0
+    slot = 0
+    for colour in river:
+        slot += 1
+        total += cup[colour] * slot
+    for n in sorted(cup[c] for c in range(6) if c not in river):
+        slot += 1
+        total += UNPLACED_WEIGHT * n * slot
+    return total
+
+
+def evaluate(state: MandalaState) -> float:
+    """The chance that seat 0 wins, as a number in [0, 1]."""
+    if state.over:
+        s0, s1 = state.score(0), state.score(1)
+        if s0 == s1:
+            c0, c1 = sum(state.cup(0)), sum(state.cup(1))  # R13: fewer Cup cards wins
+            return 0.5 if c0 == c1 else (1.0 if c0 < c1 else 0.0)
+        return 1.0 if s0 > s1 else 0.0
+    diff = worth(state.rivers[0], state.cup(0)) - worth(state.rivers[1], state.cup(1))
+    return 1.0 / (1.0 + math.exp(-diff / POINT_SCALE))
+
+
+def playout_action(state: MandalaState, rng: random.Random) -> int:
+    """A light-heuristic move, made without listing the legal moves (that is the cost).
+
+    Claims: the larger pile, usually. Turns: a random card of the hand picks the colour,
+    then Build Mountain, Grow Field or Discard & Redraw by fixed odds, where legal.
+    """
+    if state.destroying >= 0:
+        mountain = state.mountains[state.destroying]
+        left = [c for c in range(6) if mountain[c]]
+        if rng.random() < 0.75:
+            return CLAIM_BASE + max(left, key=mountain.__getitem__)
+        return CLAIM_BASE + rng.choice(left)
+    seat = state.current
+    hand = state.hands[seat]
+    size = state.hand_sizes[seat]
+    random_ = rng.random
+    pick = int(random_() * size)
+    colour = 0
+    while pick >= hand[colour]:
+        pick -= hand[colour]
+        colour += 1
+    r = random_()
+    first = 1 if random_() < 0.5 else 0
+    if r < KIND_WEIGHTS[0]:
+        for m in (first, 1 - first):
+            f0, f1 = state.fields[m]
+            if not f0[colour] and not f1[colour]:  # the Rule of Color
+                return BUILD_BASE + m * 6 + colour
+    if r < KIND_WEIGHTS[0] + KIND_WEIGHTS[1] and size > 1:
+        for m in (first, 1 - first):
+            if not state.mountains[m][colour] and not state.fields[m][1 - seat][colour]:
+                most = min(hand[colour], size - 1)  # keep one card in hand (R5)
+                count = 1 + int(random_() * most)
+                return GROW_BASE + (m * 6 + colour) * 8 + count - 1
+    if r < 0.97:
+        for m in (first, 1 - first):
+            f0, f1 = state.fields[m]
+            if not f0[colour] and not f1[colour]:
+                return BUILD_BASE + m * 6 + colour
+    return DISCARD_BASE + colour * 8 + hand[colour] - 1
+
+
+def tree_actions(state: MandalaState) -> list[int]:
+    """The legal moves the tree considers: Discard & Redraw only of a whole colour.
+
+    Fewer branches make each of the few hundred iterations count; throwing away part of
+    a colour is rarely better than all of it.
+    """
+    actions = state.legal_actions()
+    if state.destroying >= 0:
+        return actions
+    hand = state.hands[state.current]
+    return [
+        a
+        for a in actions
+        if a < DISCARD_BASE or (a - DISCARD_BASE) % 8 + 1 == hand[(a - DISCARD_BASE) // 8]
+    ]
+
+
+def search(
+    view: dict[str, Any],
+    budget_s: float,
+    iterations: int,
+    rng: random.Random,
+    turn_limit: int = 1000,
+) -> int:
+    """The action code with the most visits at the root after the search."""
+    seat = int(view["seat"])
+    root = Node(1 - seat)
+    template = determinize(view, rng, turn_limit)
+    deadline = time.perf_counter() + budget_s
+    done = 0
+    while True:
+        if iterations > 0:
+            if done >= iterations:
+                break
+        elif time.perf_counter() >= deadline:
+            break
+        done += 1
+        state = template.copy()
+        redeal(state, seat, rng)
+        node = root
+        path = [root]
+        # Selection and expansion.
+        while not state.over:
+            actions = tree_actions(state)
+            decision = state.decision()
+            mover = decision.seat if decision is not None else 0
+            children = node.children
+            untried = [a for a in actions if a not in children]
+            if untried:
+                action = rng.choice(untried)
+                child = Node(mover)
+                children[action] = child
+                for a in actions:
+                    if a in children:
+                        children[a].avail += 1
+                state.apply_action(action)
+                path.append(child)
+                break
+            best_value = -1.0
+            action = actions[0]
+            for a in actions:
+                c = children[a]
+                c.avail += 1
+                value = c.reward / c.visits + EXPLORATION * math.sqrt(math.log(c.avail) / c.visits)
+                if value > best_value:
+                    best_value, action = value, a
+            node = children[action]
+            state.apply_action(action)
+            path.append(node)
+        # Playout.
+        for _ in range(PLAYOUT_PLIES):
+            if state.over:
+                break
+            state.apply_action(playout_action(state, rng))
+        p0 = evaluate(state)
+        for node in path:
+            node.visits += 1
+            node.reward += p0 if node.seat == 0 else 1.0 - p0
+    best = max(root.children.items(), key=lambda item: (item[1].visits, item[1].reward))
+    print(f"ismcts: {done} iterations, best visited {best[1].visits}", file=sys.stderr)
+    return best[0]
+
+
+def decide(
+    message: dict[str, Any],
+    budget_ms: float,
+    iterations: int,
+    rng: random.Random,
+    turn_limit: int = 1000,
+) -> Any:
+    """The reply's move for one `decide` message: an index into legal_moves."""
+    moves = message.get("legal_moves") or []
+    if len(moves) <= 1:
+        return 0
+    view = message["view"]
+    # Never use more than half of what the referee allows, minus a margin for start-up.
+    allowed = float(message.get("time_ms") or 1000)
+    budget = max(1.0, min(budget_ms, allowed / 2 - 20))
+    try:
+        action = search(view, budget / 1000, iterations, rng, turn_limit)
+        move = determinize(view, rng).action_to_move(action)
+        return moves.index(move) if move in moves else move
+    except (KeyError, TypeError, ValueError, IndexError) as error:
+        print(f"ismcts: falling back to move 0 after {error!r}", file=sys.stderr)
+        return 0
+
+
+def send(message: dict[str, Any]) -> None:
+    sys.stdout.write(json.dumps(message, separators=(",", ":")) + "\n")
+    sys.stdout.flush()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--ms", type=float, default=80.0, help="budget per decision (ms)")
+    parser.add_argument("--iterations", type=int, default=0, help="fixed iterations (0: time)")
+    parser.add_argument("--seed", type=int, default=None, help="seed of the sampling")
+    args = parser.parse_args()
+    rng = random.Random(args.seed)
+    turn_limit = 1000  # R12; the game's configuration comes with new_game
+    for line in iter(sys.stdin.readline, ""):
+        line = line.strip()
+        if not line:
+            continue
+        try:
+            message = json.loads(line)
+        except ValueError:
+            print(f"ismcts: ignoring a line that is not JSON: {line[:80]!r}", file=sys.stderr)
+            continue
+        if not isinstance(message, dict):
+            continue
+        kind = message.get("type")
+        if kind == "hello":
+            send({"type": "hello", "name": "ismcts", "version": "1.0"})
+        elif kind == "new_game":
+            config = message.get("config") or {}
+            turn_limit = int(config.get("turn_limit", 1000))
+        elif kind == "decide":
+            move = decide(message, args.ms, args.iterations, rng, turn_limit)
+            send({"type": "move", "move": move})
+        elif kind == "goodbye":
+            return
+
+
+if __name__ == "__main__":
+    main()
