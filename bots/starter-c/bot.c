@@ -19,6 +19,9 @@
 
 #define NAME "starter-c"
 
+/* The six colours, in the order the protocol always uses. */
+static const char *COLOURS[6] = {"black", "green", "orange", "purple", "red", "yellow"};
+
 /* ---- Reading one line of any length ------------------------------------------------ */
 
 /* Read one line from stdin into *buf (grown with realloc as needed), without the '\n'.
@@ -161,7 +164,23 @@ static int choose_move(const char *request) {
         return best < 0 ? 0 : best;
     }
 
-    /* Our turn: build a Mountain (it refills our hand) with the colour we hold fewest of
+    /* Our turn. If our own Field in a Mandala is still empty, grow it with 3 or more cards
+     * of one colour: only a player with cards in their Field keeps what they claim, and the
+     * bigger Field claims first. Our Field is view.mandalas[m].fields[view.seat]. */
+    int seat = (int)number(get(view, "seat"), 0);
+    for (int i = 0; i < n; i++) {
+        const char *move = item(moves, i);
+        if (!is_string(get(move, "action"), "grow_field")) continue;
+        long cards = number(get(move, "count"), 0);
+        int m = (int)number(get(move, "mandala"), 0);
+        const char *field = item(get(item(get(view, "mandalas"), m), "fields"), seat);
+        long in_field = 0;
+        for (int c = 0; c < 6; c++) in_field += number(get(field, COLOURS[c]), 0);
+        if (cards >= 3 && in_field == 0 && cards > best_cards) { best = i; best_cards = cards; }
+    }
+    if (best >= 0) return best;
+
+    /* Otherwise build a Mountain (it refills our hand) with the colour we hold fewest of
      * in view.hand; many cards of one colour are better kept to grow a Field later. */
     const char *hand = get(view, "hand");
     for (int i = 0; i < n; i++) {

@@ -38,9 +38,21 @@ function chooseMove(request) {
     return best;
   }
 
-  // Our turn. Build a Mountain (it refills our hand) with the colour we hold fewest of:
-  // many cards of one colour are better kept to grow a Field later.
+  // Our turn. If our own Field in a Mandala is still empty, grow it with 3 or more cards
+  // of one colour: only a player with cards in their Field gets to keep what they claim,
+  // and the bigger Field claims first. view.seat tells which Field is ours.
   let best = -1;
+  moves.forEach((move, i) => {
+    if (move.action !== "grow_field" || move.count < 3) return;
+    const ourField = view.mandalas[move.mandala].fields[view.seat];
+    const cardsInField = Object.values(ourField).reduce((sum, n) => sum + n, 0);
+    if (cardsInField > 0) return;
+    if (best < 0 || move.count > moves[best].count) best = i;
+  });
+  if (best >= 0) return best;
+
+  // Otherwise build a Mountain (it refills our hand) with the colour we hold fewest of:
+  // many cards of one colour are better kept to grow a Field later.
   moves.forEach((move, i) => {
     if (move.action !== "build_mountain") return;
     if (best < 0 || view.hand[move.colour] < view.hand[moves[best].colour]) best = i;
