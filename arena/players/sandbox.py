@@ -416,15 +416,14 @@ def _retry_pending() -> None:
 
 @atexit.register
 def _cleanup_at_exit() -> None:
+    mine = f"{_BASE_PREFIX}{os.getpid()}"  # a forked child must not touch its parent's groups
     for group in list(_created):
-        _kill_group(group)
-        _rmdir_patiently(group, 0.5)
-    for group in {group.parent for group in list(_created)} | {
-        root / f"{_BASE_PREFIX}{os.getpid()}"
-        for root in (CGROUP_ROOT / "unified", CGROUP_ROOT, CGROUP_ROOT / "pids")
-    }:
+        if group.parent.name == mine:
+            _kill_group(group)
+            _rmdir_patiently(group, 0.5)
+    for root in (CGROUP_ROOT / "unified", CGROUP_ROOT, CGROUP_ROOT / "pids"):
         with contextlib.suppress(OSError):
-            group.rmdir()
+            (root / mine).rmdir()
 
 
 # --- the launch ---
@@ -519,7 +518,9 @@ def prepare(
     limits, notes = ceiling.lowered_by(asked or {})
     mode = isolation_mode(limits.isolation, have)
     if mode != limits.isolation and limits.isolation != "auto":
-        _warn_once(f"isolation {limits.isolation!r} is not available here; bots run under {mode!r}.")
+        _warn_once(
+            f"isolation {limits.isolation!r} is not available here; bots run under {mode!r}."
+        )
     elif mode == "none" and limits.isolation == "auto":
         _warn_once("no sandbox is available here (install bubblewrap): bots run unisolated.")
     if mode == "bwrap" and have.bwrap is not None:
@@ -539,7 +540,9 @@ def prepare(
     elif limits.processes is not None and limits.cgroups:
         _warn_once("no pids cgroup here: the number of a bot's processes is not bounded.")
     if have.shell:
-        steps = [f"echo $$ > {shlex.quote(str(path))}" for path in group.procs_files()] if group else []
+        steps = (
+            [f"echo $$ > {shlex.quote(str(path))}" for path in group.procs_files()] if group else []
+        )
         steps += _ulimit_script(limits, have)
         if steps:
             script = " && ".join([*steps, 'exec "$@"'])

@@ -1,0 +1,28 @@
+"""Prints extra lines after every reply (tolerated: stray output is counted and dropped)."""
+import json
+import sys
+
+from _common import send
+
+
+def hook(event, count):
+    if event == "decide":
+        reply = json.dumps({"type": "move", "move": 0})
+        # One write: the reply, then chatter that nobody asked for.
+        sys.stdout.write(reply + "\n" + "thinking... done\n" + reply + "\n")
+        sys.stdout.flush()
+
+
+def main():
+    # Answers decides only through the hook (it writes the reply and the chatter).
+    for line in sys.stdin:
+        message = json.loads(line)
+        if message.get("type") == "hello":
+            send({"type": "hello", "name": "extra_lines"})
+        elif message.get("type") == "decide":
+            hook("decide", 0)
+        elif message.get("type") == "goodbye":
+            return
+
+
+main()

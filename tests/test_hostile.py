@@ -1,0 +1,310 @@
+"""The hostile battery: every bot in tests/hostile/ plays `random` in a real tournament.
+
+For each: the hostile bot loses with the right termination (or is contained and the game is
+normal), the second game of the pair is played too, no process is left behind, and the
+harm it tries does not reach the machine. Limits are short and on: a 400 ms move clock, a
+256 MiB RLIMIT_DATA, 32 processes. Tests that need a facility this machine lacks (a pids
+cgroup, bubblewrap) skip and say which.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import signal
+import socket
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from arena.execution import InlineExecutor
+from arena.players import sandbox
+from arena.players.manifest import load_manifest
+from arena.tournament import create_run, play
+
+HOSTILE = Path(__file__).parent / "hostile"
+RANDOM = Path(__file__).resolve().parents[1] / "bots" / "random"
+MOVE_MS = 400
+
+FAULTS = {
+    "timeout",
+    "crash",
+    "illegal_move",
+    "malformed_reply",
+    "oversized_output",
+    "startup_failure",
+}
+
+
+def _limits(**sandbox_changes: Any) -> dict[str, Any]:
+    box: dict[str, Any] = {"memory_mb": 256, "processes": 32, "file_mb": 8, "cpu_s": None}
+    box.update(sandbox_changes.pop("sandbox", {}))
+    limits: dict[str, Any] = {
+        "move_ms": MOVE_MS,
+        "startup_ms": 4000,
+        "grace_ms": 300,
+        "stderr_cap": 1 << 16,
+        "sandbox": box,
+    }
+    limits.update(sandbox_changes)
+    return limits
+
+
+class Arena:
+    """A tmp bots folder (random + one hostile bot), a marker for its processes, a run."""
+
+    def __init__(self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.tmp = tmp_path
+        self.bots = tmp_path / "bots"
+        shutil.copytree(RANDOM, self.bots / "random", ignore=shutil.ignore_patterns("__pycache__"))
+        self.marker = f"hostile-{uuid.uuid4().hex}"
+        monkeypatch.setenv("ARENA_HOSTILE_MARKER", self.marker)
+        self.run_dir = tmp_path / "run"
+
+    def add(self, name: str, args: tuple[str, ...] = (), limits_table: str = "") -> None:
+        folder = self.bots / name
+        folder.mkdir()
+        shutil.copy(HOSTILE / f"{name}.py", folder / "bot.py")
+        shutil.copy(HOSTILE / "_common.py", folder / "_common.py")
+        command = json.dumps(["python3", "bot.py", *args])
+        (folder / "bot.toml").write_text(
+            f'name = "{name}"\ncommand = {command}\n{limits_table}\n', encoding="utf-8"
+        )
+
+    def run(self, name: str, **limits: Any) -> list[dict[str, Any]]:
+        """Play one seat-swapped pair (two games); the games log's lines."""
+        bots = [load_manifest(self.bots / name), load_manifest(self.bots / "random")]
+        config = create_run(self.run_dir, bots, rounds=1, seed=7, limits=_limits(**limits))
+        summary = play(self.run_dir, config, workers=0, executor=InlineExecutor())
+        assert summary.played == 2
+        lines = [
+            json.loads(line)
+            for line in (self.run_dir / "games.jsonl").read_text().splitlines()
+            if line.strip()
+        ]
+        assert len(lines) == 2, "the second game of the pair was not played"
+        self.assert_no_leftovers()
+        return lines
+
+    def stderr_log(self, name: str) -> str:
+        return (self.run_dir / "logs" / f"{name}.stderr.log").read_text("utf-8", "replace")
+
+    def leftovers(self) -> list[int]:
+        """Processes (other than this one) started with the marker in their environment."""
+        needle = self.marker.encode()
+        found = []
+        for entry in os.listdir("/proc"):
+            if not entry.isdigit() or int(entry) == os.getpid():
+                continue
+            try:
+                environ = Path(f"/proc/{entry}/environ").read_bytes()
+            except OSError:
+                continue
+            if needle in environ:
+                found.append(int(entry))
+        return found
+
+    def assert_no_leftovers(self) -> None:
+        deadline = time.monotonic() + 5
+        while (left := self.leftovers()) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        for pid in left:  # never leave them to the next test, even when failing
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        assert not left, f"processes left behind: {left}"
+
+
+@pytest.fixture
+def arena(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Arena:
+    return Arena(tmp_path, monkeypatch)
+
+
+def _mode() -> str:
+    return sandbox.isolation_mode("auto")
+
+
+def _hostile_lost(lines: list[dict[str, Any]], name: str, termination: str | set[str]) -> None:
+    wanted = {termination} if isinstance(termination, str) else termination
+    for line in lines:
+        seat = line["players"].index(name)
+        assert line["termination"] in wanted, line["reason"]
+        assert line["faulty_seat"] == seat, line["reason"]
+        assert line["ranks"][seat] > line["ranks"][1 - seat]
+
+
+def _normal(lines: list[dict[str, Any]]) -> None:
+    for line in lines:
+        assert line["termination"] not in FAULTS, line["reason"]
+        assert line["faulty_seat"] is None
+
+
+# --- protocol abuse ---
+
+
+@pytest.mark.parametrize(
+    ("name", "termination"),
+    [
+        ("sleep_move", "timeout"),
+        ("busy_loop", "timeout"),
+        ("no_newline", "timeout"),
+        ("binary_garbage", "malformed_reply"),
+        ("wrong_shape", "malformed_reply"),
+        ("exit_mid_game", "crash"),
+    ],
+)
+def test_a_bot_that_misbehaves_loses_with_the_reason(
+    arena: Arena, name: str, termination: str
+) -> None:
+    arena.add(name)
+    lines = arena.run(name)
+    _hostile_lost(lines, name, termination)
+
+
+def test_a_bot_that_never_answers_hello_fails_to_start(arena: Arena) -> None:
+    arena.add("no_hello")
+    lines = arena.run("no_hello", startup_ms=800)
+    _hostile_lost(lines, "no_hello", "startup_failure")
+
+
+def test_a_bot_that_closes_stdout_loses(arena: Arena) -> None:
+    """A crash; under bubblewrap (whose processes hold a copy of the pipe) a timeout."""
+    arena.add("close_stdout")
+    lines = arena.run("close_stdout")
+    _hostile_lost(lines, "close_stdout", "timeout" if _mode() == "bwrap" else "crash")
+
+
+def test_extra_lines_are_dropped_and_the_game_goes_on(arena: Arena) -> None:
+    arena.add("extra_lines")
+    _normal(arena.run("extra_lines"))
+
+
+def test_a_100_mb_line_is_cut_off_and_the_referee_stays_small(arena: Arena) -> None:
+    arena.add("huge_line")
+    peak_reset = _reset_peak_rss()
+    before = _status_kb("VmHWM" if peak_reset else "VmRSS")
+    lines = arena.run("huge_line")
+    after = _status_kb("VmHWM" if peak_reset else "VmRSS")
+    _hostile_lost(lines, "huge_line", "oversized_output")
+    assert after - before < 40 * 1024, f"the referee grew by {(after - before) // 1024} MiB"
+
+
+def _reset_peak_rss() -> bool:
+    try:
+        Path("/proc/self/clear_refs").write_text("5")
+    except OSError:
+        return False
+    return True
+
+
+def _status_kb(key: str) -> int:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith(key + ":"):
+            return int(line.split()[1])
+    raise AssertionError(f"no {key} in /proc/self/status")
+
+
+def test_a_stderr_flood_is_capped_and_the_game_goes_on(arena: Arena) -> None:
+    arena.add("stderr_flood")
+    _normal(arena.run("stderr_flood"))
+    size = (arena.run_dir / "logs" / "stderr_flood.stderr.log").stat().st_size
+    assert size <= (1 << 16) + 1024
+
+
+# --- processes ---
+
+
+def test_a_grandchild_in_a_new_session_is_killed(arena: Arena) -> None:
+    facilities = sandbox.probe()
+    if not facilities.cgroups and _mode() != "bwrap":
+        pytest.skip("no cgroup and no bubblewrap here: a setsid() grandchild escapes killpg")
+    arena.add("grandchild")
+    lines = arena.run("grandchild")
+    # It exits, but its grandchild holds the pipe open: no end of file, so a timeout.
+    _hostile_lost(lines, "grandchild", {"timeout", "crash"})
+
+
+def test_a_bot_that_ignores_sigterm_and_goodbye_is_killed(arena: Arena) -> None:
+    arena.add("ignore_sigterm")
+    _normal(arena.run("ignore_sigterm"))
+    assert "killed by SIGKILL" in arena.stderr_log("ignore_sigterm")
+
+
+def test_unbounded_memory_stops_at_rlimit_data(arena: Arena) -> None:
+    arena.add("memory_hog")
+    lines = arena.run("memory_hog", move_ms=5000)
+    _hostile_lost(lines, "memory_hog", "crash")
+    assert "MemoryError" in arena.stderr_log("memory_hog")
+
+
+def test_a_fork_bomb_stops_at_the_pids_limit(arena: Arena) -> None:
+    if sandbox.probe().pids_limit is None:
+        pytest.skip("no pids cgroup here: a fork bomb would not be contained")
+    arena.add("fork_bomb")
+    lines = arena.run("fork_bomb")
+    _hostile_lost(lines, "fork_bomb", "timeout")
+    assert "FORK-REFUSED after" in arena.stderr_log("fork_bomb")
+
+
+def test_cpu_time_is_limited_by_rlimit_cpu(arena: Arena) -> None:
+    arena.add("busy_loop")
+    lines = arena.run("busy_loop", move_ms=8000, sandbox={"cpu_s": 1})
+    _hostile_lost(lines, "busy_loop", "crash")
+
+
+def test_file_size_is_limited_by_rlimit_fsize(arena: Arena) -> None:
+    arena.add("big_file")
+    lines = arena.run("big_file", move_ms=5000, sandbox={"file_mb": 1})
+    _hostile_lost(lines, "big_file", "crash")
+    assert (arena.bots / "big_file" / "big.bin").stat().st_size <= 1 << 20
+
+
+def test_a_manifest_lowers_limits_but_cannot_raise_them(arena: Arena) -> None:
+    table = "[limits]\nmemory_mb = 200\nfile_mb = 4\nprocesses = 1000\n"
+    arena.add("limits_probe", limits_table=table)
+    _normal(arena.run("limits_probe"))
+    text = arena.stderr_log("limits_probe")
+    reported = json.loads(text.split("LIMITS ", 1)[1].splitlines()[0])
+    assert reported["RLIMIT_DATA"] == 200 << 20
+    assert reported["RLIMIT_FSIZE"] == 4 << 20
+    assert "processes = 1000 asked in bot.toml; the tournament allows 32" in text
+
+
+# --- the machine ---
+
+
+def test_writes_outside_its_folder_do_not_reach_the_machine(arena: Arena) -> None:
+    if _mode() != "bwrap":
+        pytest.skip("bubblewrap is not available here: the filesystem is not isolated")
+    Path("/tmp/arena-hostile-escaped.txt").unlink(missing_ok=True)
+    original = (arena.bots / "random" / "bot.py").read_bytes()
+    arena.add("write_outside")
+    _normal(arena.run("write_outside"))
+    assert not (arena.tmp / "escaped.txt").exists()
+    assert not Path("/tmp/arena-hostile-escaped.txt").exists()
+    assert (arena.bots / "random" / "bot.py").read_bytes() == original
+
+
+def test_reading_another_bots_folder_fails(arena: Arena) -> None:
+    if _mode() != "bwrap":
+        pytest.skip("bubblewrap is not available here: other bots' folders are readable")
+    arena.add("read_other_bot")
+    _normal(arena.run("read_other_bot"))
+
+
+def test_a_network_connection_fails(arena: Arena) -> None:
+    if _mode() == "none":
+        pytest.skip("neither bubblewrap nor unshare -n works here: bots have the network")
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen()
+        server.settimeout(0.2)
+        arena.add("network", args=(str(server.getsockname()[1]),))
+        lines = arena.run("network")
+        with pytest.raises(TimeoutError):
+            server.accept()
+    _normal(lines)
