@@ -15,6 +15,7 @@ its scheduler has died), so no bot process outlives the tournament.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import gzip
 import json
 import logging
@@ -38,7 +39,7 @@ from arena.schedule import GameSlot, PairTask
 
 if TYPE_CHECKING:
     from arena.players.manifest import BotManifest
-    from arena.referee import GameReport, Player
+    from arena.referee import GameReport, Limits, Player
 
 __all__ = [
     "Executor",
@@ -46,6 +47,7 @@ __all__ = [
     "LocalPoolExecutor",
     "WorkerContext",
     "close_players",
+    "limits_from_json",
     "make_executor",
     "play_pair",
 ]
@@ -121,9 +123,33 @@ def close_players() -> None:
             log.exception("closing player %s failed", getattr(player, "name", "?"))
 
 
+def limits_from_json(data: Mapping[str, Any]) -> Limits:
+    """`arena.referee.Limits` from its JSON snapshot (nested limits included; unknown keys
+    are ignored, missing ones take their defaults)."""
+    from arena.referee import Limits
+
+    limits: Limits = _rebuild(Limits(), data)
+    return limits
+
+
+def _rebuild(default: Any, data: Mapping[str, Any]) -> Any:
+    changes = {}
+    for item in dataclasses.fields(default):
+        if item.name not in data:
+            continue
+        value = data[item.name]
+        current = getattr(default, item.name)
+        if dataclasses.is_dataclass(current) and isinstance(value, Mapping):
+            value = _rebuild(current, value)
+        elif isinstance(current, tuple) and isinstance(value, list):
+            value = tuple(value)
+        changes[item.name] = value
+    return dataclasses.replace(default, **changes)
+
+
 def _players_for(context: WorkerContext, names: tuple[str, ...]) -> list[Player]:
     """This worker's players for `names`, started on first use and kept across games."""
-    from arena.referee import Limits, Player
+    from arena.referee import Player
 
     global _players_run
     if _players_run != context.run_id:
@@ -134,7 +160,7 @@ def _players_for(context: WorkerContext, names: tuple[str, ...]) -> list[Player]
     for name in names:
         player = _players.get(name)
         if player is None:
-            limits = Limits(**context.limits)
+            limits = limits_from_json(context.limits)
             if context.log_dir is not None:
                 player = Player(by_name[name], limits, log_dir=context.log_dir)
             else:

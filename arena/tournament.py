@@ -32,7 +32,13 @@ from typing import Any
 
 from arena import __version__
 from arena.errors import TournamentError
-from arena.execution import Executor, WorkerContext, make_executor, play_pair
+from arena.execution import (
+    Executor,
+    WorkerContext,
+    limits_from_json,
+    make_executor,
+    play_pair,
+)
 from arena.players.manifest import BotManifest, build_bot, load_manifest
 from arena.results.log import LOG_NAME, GamesLog, completed_ids, repair
 from arena.results.report import CONFIG_NAME, load_config, write_atomic
@@ -144,8 +150,6 @@ def create_run(
     `limits` are keyword arguments of `arena.referee.Limits`; the defaults of the others are
     filled in, so the snapshot states every limit played under. A seed of None draws one.
     """
-    from arena.referee import Limits
-
     if (run_dir / CONFIG_NAME).exists():
         raise TournamentError(
             f"{run_dir} already holds a tournament; add --resume to continue it, "
@@ -158,10 +162,11 @@ def create_run(
         raise TournamentError(f"Bot names must be unique in a tournament: {names}.")
     if rounds < 1:
         raise TournamentError(f"--rounds must be at least 1, not {rounds}.")
-    try:
-        full_limits = dataclasses.asdict(Limits(**limits))
-    except TypeError as error:
-        raise TournamentError(f"Unknown limit: {error}.") from None
+    full_limits = dataclasses.asdict(limits_from_json(limits))
+    sandbox = full_limits.get("sandbox")
+    if isinstance(sandbox, dict) and isinstance(sandbox.get("hidden"), list | tuple):
+        # Bots must not read the results (other bots' records and logs) while they play.
+        sandbox["hidden"] = [*sandbox["hidden"], str(run_dir.resolve())]
     ordered = sorted(bots, key=lambda bot: bot.name)
     config = {
         "format": CONFIG_FORMAT,

@@ -166,8 +166,8 @@ def seats_chart(seats: pd.DataFrame, order: Sequence[str], path: Path) -> None:
                 lo, hi = wilson(points, n)
                 rate = points / n if n else math.nan
                 rates.append(rate)
-                lows.append(rate - lo if n else 0.0)
-                highs.append(hi - rate if n else 0.0)
+                lows.append(max(0.0, rate - lo) if n else 0.0)
+                highs.append(max(0.0, hi - rate) if n else 0.0)
             positions = [i + (k - (len(seat_numbers) - 1) / 2) * width for i in range(len(groups))]
             axes.bar(
                 positions,

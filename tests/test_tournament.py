@@ -1,0 +1,210 @@
+"""Tournaments end to end with real subprocess bots: run, determinism, resume, Ctrl-C, the CLI."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+from click.testing import CliRunner
+from tournament_support import make_bots, processes_with, read_lines
+
+from arena.cli.main import main
+from arena.results.log import TIMING_KEYS
+from arena.schedule import schedule
+
+ARENA = [sys.executable, "-c", "from arena.cli.main import main; main()"]
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+def field(tmp_path: Path, delay_ms: float = 0.0, marker: str = "") -> Path:
+    """alpha (seeded random), beta (first move), gamma (last move), and crashy (not default)."""
+    extra = ["--delay-ms", str(delay_ms)] if delay_ms else []
+    if marker:
+        extra += ["--marker", marker]
+    return make_bots(
+        tmp_path / "bots",
+        {
+            "alpha": ["--strategy", "seeded", *extra],
+            "beta": ["--strategy", "first", *extra],
+            "gamma": ["--strategy", "last", *extra],
+            "crashy": ["--crash-at", "3", *extra],
+        },
+        hidden=("crashy",),
+    )
+
+
+def run(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(main, ["run", *args], catch_exceptions=False)
+    return result.exit_code, result.output
+
+
+def expected_ids(bots: list[str], rounds: int, seed: int) -> list[str]:
+    return [s.game_id for task in schedule(bots, rounds, seed) for s in task.games]
+
+
+def wait_for(condition, timeout: float = 60.0) -> bool:  # type: ignore[no-untyped-def]
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def test_a_small_tournament_end_to_end(tmp_path: Path) -> None:
+    bots, out = field(tmp_path), tmp_path / "run"
+    code, output = run("--bots", str(bots), "--rounds", "2", "--workers", "2", "--seed", "5",
+                       "--out", str(out))  # fmt: skip
+    assert code == 0, output
+    assert "12 of 12 games played" in output and f"Results: {out}" in output
+    lines = read_lines(out / "games.jsonl")
+    ids = [line["game_id"] for line in lines]
+    assert sorted(ids) == expected_ids(["alpha", "beta", "gamma"], 2, 5)  # crashy left out
+    for line in lines:
+        assert line["termination"] in {"deck_exhausted", "sixth_river_colour", "turn_limit"}
+        record = json.loads(gzip.decompress((out / "records" / f"{line['game_id']}.json.gz")
+                                            .read_bytes()))  # fmt: skip
+        assert record["game_id"] == line["game_id"] and record["players"] == line["players"]
+        assert len(record["moves"]) == sum(line["decisions"])  # type: ignore[arg-type]
+    config = json.loads((out / "config.json").read_text())
+    assert [b["name"] for b in config["bots"]] == ["alpha", "beta", "gamma"]
+    assert config["seed"] == 5 and config["rounds"] == 2 and config["total_games"] == 12
+    assert len(config["bots"][0]["hash"]) == 64
+    assert {"python", "arena", "packages"} <= set(config["versions"])
+    for name in ("ratings.csv", "leaderboard.md", "run.log"):
+        assert (out / name).is_file(), name
+    assert "finished: 12 games played" in (out / "run.log").read_text()
+    pngs = sorted(out.glob("*.png"))
+    assert len(pngs) == 5 and all(p.read_bytes()[:8] == PNG_MAGIC for p in pngs)
+    # Each worker keeps its bot processes across games: at most one start per worker.
+    for bot in ("alpha", "beta", "gamma"):
+        starts = (out / "logs" / f"{bot}.stderr.log").read_text().count("started pid")
+        assert 1 <= starts <= 2, (bot, starts)
+
+
+def test_the_same_seed_gives_the_same_tables(tmp_path: Path) -> None:
+    bots = field(tmp_path)
+    one, two = tmp_path / "one", tmp_path / "two"
+    assert run("--bots", str(bots), "--rounds", "2", "--workers", "2", "--seed", "11",
+               "--out", str(one), "--no-charts")[0] == 0  # fmt: skip
+    assert run("--bots", str(bots), "--rounds", "2", "--workers", "1", "--seed", "11",
+               "--out", str(two), "--no-charts")[0] == 0  # fmt: skip
+    assert (one / "ratings.csv").read_text() == (two / "ratings.csv").read_text()
+
+    def games(folder: Path) -> list[dict[str, object]]:
+        lines = sorted(read_lines(folder / "games.jsonl"), key=lambda g: str(g["game_id"]))
+        return [{k: v for k, v in g.items() if k not in TIMING_KEYS} for g in lines]
+
+    assert games(one) == games(two)
+
+
+def test_named_bots_and_failures_by_reason(tmp_path: Path) -> None:
+    bots, out = field(tmp_path), tmp_path / "run"
+    code, output = run("alpha", "crashy", "--bots", str(bots), "--rounds", "1", "--workers",
+                       "0", "--seed", "2", "--out", str(out), "--no-charts")  # fmt: skip
+    assert code == 0, output
+    rows = {row.split(",")[1]: row for row in (out / "ratings.csv").read_text().splitlines()}
+    assert rows["crashy"].endswith(",crash 2")
+    assert rows["alpha"].split(",")[0] == "1"
+    lines = read_lines(out / "games.jsonl")
+    assert all(line["termination"] == "crash" for line in lines)
+
+
+def test_resume_refuses_conflicting_options_and_plays_nothing_twice(tmp_path: Path) -> None:
+    bots, out = field(tmp_path), tmp_path / "run"
+    base = ["--bots", str(bots), "--workers", "0", "--out", str(out), "--no-charts"]
+    assert run(*base, "--rounds", "1", "--seed", "3")[0] == 0
+    code, output = run(*base, "--rounds", "1", "--seed", "3")
+    assert code == 1 and "already holds a tournament; add --resume" in output
+    code, output = run(*base, "--resume", "--rounds", "4", "--seed", "9")
+    assert code == 1
+    assert "Cannot resume" in output and "--rounds 4 (the run has 1)" in output
+    assert "--seed 9 (the run has 3)" in output
+    before = (out / "games.jsonl").read_text()
+    code, output = run(*base, "--resume", "--rounds", "1")
+    assert code == 0, output
+    assert (out / "games.jsonl").read_text() == before
+
+
+def test_resume_after_kill_9_loses_nothing_and_repeats_nothing(tmp_path: Path) -> None:
+    marker = f"arena-test-{uuid.uuid4().hex}"
+    bots, out = field(tmp_path, delay_ms=3, marker=marker), tmp_path / "run"
+    command = [*ARENA, "run", "--bots", str(bots), "--rounds", "4", "--workers", "2",
+               "--seed", "8", "--out", str(out), "--no-charts"]  # fmt: skip
+    log = out / "games.jsonl"
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        assert wait_for(lambda: log.exists() and log.read_text().count("\n") >= 4)
+        process.kill()
+        process.wait(10)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    # The workers notice their scheduler is gone and close their bots.
+    assert wait_for(lambda: not processes_with(marker), timeout=20), processes_with(marker)
+    logged = read_lines(log)
+    assert 4 <= len(logged) < 24
+    with log.open("ab") as file:  # as if the kill had cut a write in half
+        file.write(b'{"seq": 99, "game_id": "r0004-p0000')
+    code, output = run("--resume", "--out", str(out), "--workers", "2", "--no-charts")
+    assert code == 0, output
+    assert "half-written" in output
+    assert (out / "games.jsonl.partial").exists()
+    ids = [str(line["game_id"]) for line in read_lines(log)]
+    assert len(ids) == len(set(ids)) == 24
+    assert sorted(ids) == expected_ids(["alpha", "beta", "gamma"], 4, 8)
+    assert read_lines(log)[: len(logged)] == logged  # the old lines are untouched
+
+
+def test_ctrl_c_stops_cleanly_and_leaves_no_bot_behind(tmp_path: Path) -> None:
+    marker = f"arena-test-{uuid.uuid4().hex}"
+    bots, out = field(tmp_path, delay_ms=3, marker=marker), tmp_path / "run"
+    command = [*ARENA, "run", "--bots", str(bots), "--rounds", "6", "--workers", "2",
+               "--seed", "4", "--out", str(out), "--no-charts"]  # fmt: skip
+    log = out / "games.jsonl"
+    # A terminal's Ctrl-C signals the whole foreground process group: scheduler and workers.
+    process = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True
+    )
+    try:
+        assert wait_for(lambda: log.exists() and log.read_text().count("\n") >= 2)
+        os.killpg(process.pid, signal.SIGINT)
+        _, stderr = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 130, stderr
+    assert b"arena run --resume --out" in stderr
+    assert wait_for(lambda: not processes_with(marker), timeout=20), processes_with(marker)
+    ids = [line["game_id"] for line in read_lines(log)]
+    assert len(ids) == len(set(ids)) and 2 <= len(ids) < 36
+
+
+def test_leaderboard_command(tmp_path: Path) -> None:
+    bots, results = field(tmp_path), tmp_path / "results"
+    out = results / "run-1"
+    assert run("--bots", str(bots), "--rounds", "1", "--workers", "0", "--seed", "1",
+               "--out", str(out), "--no-charts")[0] == 0  # fmt: skip
+    runner = CliRunner()
+    named = runner.invoke(main, ["leaderboard", str(out)])
+    newest = runner.invoke(main, ["leaderboard", "--results", str(results)])
+    assert named.exit_code == 0 and newest.exit_code == 0
+    assert named.output == newest.output
+    assert "6 of 6 games played" in named.output and "| 1 |" in named.output
+    missing = runner.invoke(main, ["leaderboard", "--results", str(tmp_path / "none")])
+    assert missing.exit_code == 1 and "No tournament found" in missing.output
+
+
+def test_commands_have_help() -> None:
+    runner = CliRunner()
+    for command in ("run", "leaderboard"):
+        result = runner.invoke(main, [command, "--help"])
+        assert result.exit_code == 0 and len(result.output) > 200
+    assert "--resume" in runner.invoke(main, ["run", "--help"]).output
