@@ -14,7 +14,7 @@ played. The score is the sum of a few simple terms, each explained where it is c
 * Discard & Redraw is a last resort.
 
 It reads only the view and the legal moves it is sent; it keeps no memory between
-decisions (R14 makes that safe). A decision takes well under a millisecond.
+decisions (R14 makes that safe). A decision typically takes a fraction of a millisecond.
 """
 
 import json
