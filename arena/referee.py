@@ -279,6 +279,7 @@ class _Game:
         self.decisions = [0] * len(players)
         self.bank_ms = [float(p.limits.time_bank_ms) for p in players]
         self.requests = 0
+        self.codec = _codec(spec.game)
 
     # Step 1: every bot running and greeted (processes start in parallel).
     def start_players(self) -> None:
@@ -323,26 +324,23 @@ class _Game:
         move_ms = player.limits.move_ms
         allowed_ms = move_ms + int(self.bank_ms[seat])
         actions = state.legal_actions()
-        moves = [state.action_to_move(action) for action in actions]
         self.requests += 1
-        message = protocol.decide(
+        data = protocol.encode_decide(
             self.spec.game_id,
             self.requests,
             kind,
             state.view(seat),
-            moves,
+            self.codec.moves_json(state, actions),
             allowed_ms,
-            **player.extra_fields,
+            player.extra_fields,
         )
-        when = f"at turn {state.turn} ({kind} decision, request {self.requests})"
-        data = protocol.encode(message)
         sent = time.monotonic()
         try:
             line = player.request(data, sent + allowed_ms / 1000)
         except BotTimeoutError as error:
-            raise _fault(seat, player, _timed_out(error, allowed_ms), when) from None
+            raise _fault(seat, player, _timed_out(error, allowed_ms), self._when(kind)) from None
         except BotFaultError as error:
-            raise _fault(seat, player, error, when) from None
+            raise _fault(seat, player, error, self._when(kind)) from None
         think_ms = (time.monotonic() - sent) * 1000
         self.think_ms[seat] += think_ms
         self.decisions[seat] += 1
@@ -350,16 +348,19 @@ class _Game:
             self.bank_ms[seat] -= think_ms - move_ms
             if self.bank_ms[seat] < 0:
                 late = _timed_out(BotTimeoutError("the reply came too late."), allowed_ms)
-                raise _fault(seat, player, late, when, line)
+                raise _fault(seat, player, late, self._when(kind), line)
         try:
             action = protocol.parse_move(line, state, actions)
         except (MalformedReplyError, GameError) as error:
-            raise _fault(seat, player, error, when, line) from None
-        move = moves[actions.index(action)]
+            raise _fault(seat, player, error, self._when(kind), line) from None
+        move = self.codec.move(state, action)
         state.apply_action(action)
         self.moves.append(
             {"seat": seat, "kind": kind, "move": move, "think_ms": round(think_ms, 3)}
         )
+
+    def _when(self, kind: str) -> str:
+        return f"at turn {self.state.turn} ({kind} decision, request {self.requests})"
 
     # Step 4: each bot still in good standing hears the result.
     def tell_result(self, outcome: Outcome, faulty: int | None) -> None:
@@ -372,6 +373,17 @@ class _Game:
                 player.send(message, time.monotonic() + player.limits.move_ms / 1000)
             except BotFaultError:
                 player.kill()  # the result stands; the bot restarts next game
+
+
+_CODECS: dict[str, protocol.MoveCodec] = {}
+
+
+def _codec(game: str) -> protocol.MoveCodec:
+    """One move codec per game name, shared by every game played in this process."""
+    codec = _CODECS.get(game)
+    if codec is None:
+        codec = _CODECS[game] = protocol.MoveCodec()
+    return codec
 
 
 def _timed_out(error: BotTimeoutError, allowed_ms: int) -> BotTimeoutError:

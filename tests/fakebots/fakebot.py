@@ -5,8 +5,8 @@
 
 Faults: --hang --slow MS --crash --garbage --wrong-shape --illegal --oversized
 --no-newline --close-stdout --fail-start --no-hello --chatty --ignore-goodbye.
-Other flags: --move-object (answer with the move itself), --spawn-child FILE (start a
-sleeping child and write its pid to FILE), --stderr-spam BYTES, --name NAME.
+Other flags: --move-object (answer with the move itself), --spawn-child SECONDS (start
+`sleep SECONDS`, a child that must not outlive the bot), --stderr-spam BYTES, --name NAME.
 """
 
 import argparse
@@ -51,9 +51,7 @@ def main():
         print("fakebot: cannot load my model file weights.bin", file=sys.stderr)
         sys.exit(2)
     if args.spawn_child:
-        child = subprocess.Popen(["sleep", "60"])
-        with open(args.spawn_child, "w") as handle:
-            handle.write(str(child.pid))
+        subprocess.Popen(["sleep", args.spawn_child])  # must be gone after teardown
     if args.stderr_spam:
         sys.stderr.write("x" * args.stderr_spam + "\n")
         sys.stderr.flush()

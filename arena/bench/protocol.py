@@ -1,0 +1,223 @@
+"""`arena bench protocol`: what a decision costs over the pipe, and persistent vs fresh bots.
+
+Figures, side by side: the raw round trip of the referee's real request lines through a
+pipe to a trivial compiled bot; the referee's whole cost per decision with that bot
+(engine, view, JSON, pipe, checks); games per second; and games per second with the Python
+`random` bot kept running across games versus started afresh for every game.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import click
+
+from arena import protocol
+from arena.games import get_game
+from arena.players.manifest import BotManifest, default_bots_dir, load_manifest
+from arena.referee import GameSpec, Limits, Player, play_game
+
+TRIVIAL_BOT_C = r"""
+#include <stdio.h>
+#include <string.h>
+/* Answers hello, plays legal move 0 at every decide, exits at goodbye. */
+int main(void) {
+    static char line[1 << 21];
+    while (fgets(line, sizeof line, stdin)) {
+        if (strstr(line, "\"type\":\"decide\"")) fputs("{\"move\":0}\n", stdout);
+        else if (strstr(line, "\"type\":\"hello\"")) fputs("{\"type\":\"hello\",\"name\":\"zero\"}\n", stdout);
+        else if (strstr(line, "\"type\":\"goodbye\"")) return 0;
+        else continue;
+        fflush(stdout);
+    }
+    return 0;
+}
+"""
+
+TRIVIAL_BOT_PY = r"""
+import sys
+for line in sys.stdin:
+    if '"type":"decide"' in line: sys.stdout.write('{"move":0}\n')
+    elif '"type":"hello"' in line: sys.stdout.write('{"type":"hello","name":"zero"}\n')
+    elif '"type":"goodbye"' in line: break
+    else: continue
+    sys.stdout.flush()
+"""
+
+
+def trivial_bot(folder: Path) -> tuple[BotManifest, str]:
+    """The always-move-0 bot, compiled with `cc` when there is one, else in Python."""
+    if shutil.which("cc"):
+        (folder / "bot.c").write_text(TRIVIAL_BOT_C)
+        subprocess.run(["cc", "-O2", "-o", "bot", "bot.c"], cwd=folder, check=True)
+        return BotManifest(name="zero", folder=folder, command=("./bot",)), "C"
+    (folder / "bot.py").write_text(TRIVIAL_BOT_PY)
+    return BotManifest(name="zero", folder=folder, command=("python3", "-S", "bot.py")), "Python"
+
+
+def sample_requests(count: int = 200) -> list[bytes]:
+    """Real `decide` lines, as the referee encodes them, from games where seat plays move 0."""
+    requests: list[bytes] = []
+    seed = 0
+    while len(requests) < count:
+        state = get_game("mandala").new_state(seed)
+        while (decision := state.decision()) is not None and len(requests) < count:
+            actions = state.legal_actions()
+            moves = [state.action_to_move(a) for a in actions]
+            message = protocol.decide(
+                "bench", len(requests), decision.kind, state.view(decision.seat), moves, 1000
+            )
+            requests.append(protocol.encode(message))
+            state.apply_action(actions[0])
+        seed += 1
+    return requests
+
+
+def raw_round_trip_us(bot: BotManifest, requests: list[bytes], rounds: int) -> float:
+    """Mean µs to write a request line and read the reply line, with no referee at all."""
+    process = subprocess.Popen(
+        bot.argv, cwd=bot.folder, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0
+    )
+    assert process.stdin is not None and process.stdout is not None
+    out, inp = process.stdin.fileno(), process.stdout.fileno()
+
+    def exchange(data: bytes) -> None:
+        os.write(out, data)
+        buffer = b""
+        while not buffer.endswith(b"\n"):
+            chunk = os.read(inp, 65536)
+            if not chunk:
+                raise RuntimeError("the trivial bot exited")
+            buffer += chunk
+
+    try:
+        exchange(protocol.encode(protocol.hello("mandala", 2)))
+        for data in requests[:50]:
+            exchange(data)  # warm-up
+        started = time.perf_counter()
+        for index in range(rounds):
+            exchange(requests[index % len(requests)])
+        return (time.perf_counter() - started) / rounds * 1e6
+    finally:
+        process.kill()
+        process.wait()
+
+
+def engine_us_per_decision(games: int) -> float:
+    """The referee's in-process share of a decision: legal moves, view, encode, parse, apply."""
+    decisions, started = 0, time.perf_counter()
+    for seed in range(games):
+        state = get_game("mandala").new_state(seed)
+        while (decision := state.decision()) is not None:
+            actions = state.legal_actions()
+            moves = [state.action_to_move(a) for a in actions]
+            protocol.encode(
+                protocol.decide(
+                    "bench", decisions, decision.kind, state.view(decision.seat), moves, 1000
+                )
+            )
+            action = protocol.parse_move(b'{"move":0}', state, actions)
+            state.apply_action(action)
+            decisions += 1
+    return (time.perf_counter() - started) / decisions * 1e6
+
+
+def play_games(
+    bots: tuple[BotManifest, BotManifest], games: int, persistent: bool, log_dir: Path
+) -> tuple[float, int]:
+    """(seconds, decisions) for `games` games, one session or a fresh process per game."""
+    limits = Limits(grace_ms=1000)
+    players: list[Player] = []
+    decisions, started = 0, time.perf_counter()
+    for index in range(games):
+        if not players:
+            players = [
+                Player(bots[0], limits, log_dir),
+                Player(bots[1], limits, log_dir, log_name=f"{bots[1].name}-2"),
+            ]
+        report = play_game(GameSpec(game_id=f"b{index}", seed=index), players)
+        if report.outcome.faulty_seat is not None:
+            raise click.ClickException(f"Benchmark game failed: {report.outcome.reason}")
+        decisions += sum(report.decisions)
+        if not persistent:
+            for player in players:
+                player.close()
+            players = []
+    for player in players:
+        player.close()
+    return time.perf_counter() - started, decisions
+
+
+def measure(rounds: int, games: int, python_games: int) -> dict[str, Any]:
+    """Every figure of the benchmark, as one dict."""
+    figures: dict[str, Any] = {}
+    with tempfile.TemporaryDirectory(prefix="arena-bench-") as tmp:
+        folder = Path(tmp)
+        bot, language = trivial_bot(folder)
+        figures["trivial_bot"] = language
+        requests = sample_requests()
+        figures["request_bytes_mean"] = round(sum(map(len, requests)) / len(requests))
+        figures["raw_round_trip_us"] = raw_round_trip_us(bot, requests, rounds)
+        figures["engine_us_per_decision"] = engine_us_per_decision(max(games // 2, 5))
+        seconds, decisions = play_games((bot, bot), games, True, folder / "logs")
+        figures["referee_us_per_decision"] = seconds / decisions * 1e6
+        figures["decisions_per_game"] = decisions / games
+        figures["trivial_games_per_s"] = games / seconds
+        figures["referee_vs_raw"] = (
+            figures["referee_us_per_decision"] / figures["raw_round_trip_us"]
+        )
+        random_bot = load_manifest(default_bots_dir() / "random")
+        pair = (random_bot, random_bot)
+        seconds, _ = play_games(pair, python_games, True, folder / "logs")
+        figures["random_persistent_games_per_s"] = python_games / seconds
+        fresh_games = max(python_games // 10, 4)
+        seconds, _ = play_games(pair, fresh_games, False, folder / "logs")
+        figures["random_fresh_games_per_s"] = fresh_games / seconds
+        figures["persistent_speedup"] = (
+            figures["random_persistent_games_per_s"] / figures["random_fresh_games_per_s"]
+        )
+    figures["python"] = sys.version.split()[0]
+    return figures
+
+
+@click.command("protocol")
+@click.option("--rounds", default=20000, show_default=True, help="Raw echo round trips.")
+@click.option("--games", default=200, show_default=True, help="Games with the trivial bot.")
+@click.option(
+    "--python-games",
+    default=200,
+    show_default=True,
+    help="Games with bots/random kept running (a tenth as many started afresh).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the figures as one JSON object.")
+def protocol_bench(rounds: int, games: int, python_games: int, as_json: bool) -> None:
+    """Per-decision cost of the referee against a raw pipe round trip; persistent vs fresh bots."""
+    figures = measure(rounds, games, python_games)
+    if as_json:
+        click.echo(json.dumps(figures))
+        return
+    ratio, speedup = figures["referee_vs_raw"], figures["persistent_speedup"]
+    lines = [
+        f"trivial bot: {figures['trivial_bot']}; requests {figures['request_bytes_mean']} bytes "
+        f"on average; {figures['decisions_per_game']:.0f} decisions per game",
+        f"raw round trip (write request, read reply)   {figures['raw_round_trip_us']:8.1f} µs",
+        f"referee in-process share (engine, JSON)      {figures['engine_us_per_decision']:8.1f} µs",
+        f"referee cost per decision (whole game loop)  "
+        f"{figures['referee_us_per_decision']:8.1f} µs   "
+        f"{ratio:.2f}x raw  (target <= 3x: {'met' if ratio <= 3 else 'MISSED'})",
+        f"games per second, trivial bot                {figures['trivial_games_per_s']:8.1f}",
+        f"games per second, bots/random persistent     "
+        f"{figures['random_persistent_games_per_s']:8.1f}",
+        f"games per second, bots/random fresh per game {figures['random_fresh_games_per_s']:8.1f}"
+        f"   persistent is {speedup:.1f}x faster (target >= 25x: "
+        f"{'met' if speedup >= 25 else 'MISSED'})",
+    ]
+    click.echo("\n".join(lines))
