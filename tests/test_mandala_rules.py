@@ -651,7 +651,12 @@ def test_r13_rulebook_example_anna_scores_53_points() -> None:
     assert outcome.termination is Termination.SIXTH_RIVER_COLOUR
     assert state.rivers[0] == [BLACK, GREEN, ORANGE, PURPLE, RED, YELLOW]
     assert names(state.cup(0)) == {
-        "black": 4, "green": 2, "orange": 4, "purple": 3, "red": 3, "yellow": 1,
+        "black": 4,
+        "green": 2,
+        "orange": 4,
+        "purple": 3,
+        "red": 3,
+        "yellow": 1,
     }
     assert outcome.scores == (53, 0)
     assert outcome.ranks == (0, 1) and outcome.winners == (0,)
@@ -774,8 +779,7 @@ def test_r14_the_view_holds_everything_the_seat_has_seen() -> None:
     json.dumps(view)
     assert view["seat"] == 0 and view["turn"] == 9 and view["to_move"] == 1
     assert view["decision"] == "turn" and view["deciding_seat"] == 1
-    assert view["hand"] == {"black": 1, "green": 2, "orange": 0, "purple": 0, "red": 0,
-                            "yellow": 0}
+    assert view["hand"] == {"black": 1, "green": 2, "orange": 0, "purple": 0, "red": 0, "yellow": 0}
     assert names(counts(view["cup"])) == {"yellow": 2, "purple": 1}
     assert view["deck_size"] == 4
     assert names(counts(view["discard"])) == {"orange": 1, "red": 1}
@@ -793,7 +797,7 @@ def test_r14_the_view_holds_everything_the_seat_has_seen() -> None:
     for pile in (view["hand"], view["cup"], view["discard"], opp["cup_claimed"]):
         assert list(pile) == list(COLOURS)  # every pile names all six colours
     text = json.dumps(view)
-    assert "cup_setup" not in text and "deck\"" not in text
+    assert "cup_setup" not in text and 'deck"' not in text
 
 
 # ---------------------------------------------------------------- moves: errors and JSON
@@ -865,9 +869,14 @@ def test_illegal_moves_during_a_destruction_give_their_exact_sentences() -> None
             "'action' must be one of build_mountain, grow_field, discard_redraw, claim, "
             "not 'pass'.",
         ),
-        ({}, "'action' must be one of build_mountain, grow_field, discard_redraw, claim, "
-             "not None."),
-        ({"action": "grow_field", "mandala": 0, "colour": "red"}, "A grow_field move needs 'count'."),
+        (
+            {},
+            "'action' must be one of build_mountain, grow_field, discard_redraw, claim, not None.",
+        ),
+        (
+            {"action": "grow_field", "mandala": 0, "colour": "red"},
+            "A grow_field move needs 'count'.",
+        ),
         ({"action": "build_mountain"}, "A build_mountain move needs 'mandala', 'colour'."),
         (
             {"action": "claim", "colour": "pink"},
@@ -1006,3 +1015,27 @@ def test_seat_legal_moves_are_offered_only_to_the_deciding_seat_kind() -> None:
     assert state.view(1)["to_move"] == 0  # whose turn it was
     assert set(range(NUM_ACTIONS)) >= set(state.legal_actions())
     assert PURPLE not in [a - 156 for a in state.legal_actions()]
+
+
+def test_r14_after_a_reshuffle_the_view_recalls_the_new_deck_for_a_bot_without_memory() -> None:
+    """R3 + R14: the reshuffled discard pile was face up, so the view keeps what it held,
+    what this seat drew from it, how many the opponent drew, and the refills."""
+    state = position(
+        hands=("red red green", "black"),
+        deck=["yellow"],
+        discard="purple purple orange",
+        current=0,
+    )
+    assert state.view(0)["since_reshuffle"] is None
+    state.apply_move({"action": "discard_redraw", "colour": "green", "count": 1})
+    # Seat 0 drew the yellow (the last card: exhaustion, R3), then the discard pile
+    # (purple purple orange green) was shuffled into the deck.
+    mine = state.view(0)["since_reshuffle"]
+    theirs = state.view(1)["since_reshuffle"]
+    assert mine is not None and theirs is not None
+    assert names(counts(mine["deck"])) == {"purple": 2, "orange": 1, "green": 1}
+    assert mine == theirs
+    state.apply_move({"action": "discard_redraw", "colour": "black", "count": 1})
+    mine, theirs = state.view(0)["since_reshuffle"], state.view(1)["since_reshuffle"]
+    assert mine["drawn_by_opponent"] == 1 and sum(mine["drawn_by_you"].values()) == 0
+    assert theirs["drawn_by_opponent"] == 0 and sum(theirs["drawn_by_you"].values()) == 1

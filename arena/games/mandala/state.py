@@ -72,6 +72,7 @@ class MandalaState(GameState):
         "destroying",
         "claimer",
         "completed_by",
+        "reshuffled",
     )
 
     num_players: int
@@ -96,6 +97,8 @@ class MandalaState(GameState):
     destroying: int
     claimer: int
     completed_by: int
+    reshuffled: list[list[int]] | None
+    """Since the last reshuffle (R3): [that deck, seat 0's draws, seat 1's draws, refills]."""
 
     # ------------------------------------------------------------------ set-up
 
@@ -125,6 +128,7 @@ class MandalaState(GameState):
         state.destroying = -1
         state.claimer = -1
         state.completed_by = -1
+        state.reshuffled = None
         return state
 
     @classmethod
@@ -175,6 +179,8 @@ class MandalaState(GameState):
         other.destroying = self.destroying
         other.claimer = self.claimer
         other.completed_by = self.completed_by
+        reshuffled = self.reshuffled
+        other.reshuffled = None if reshuffled is None else [pile[:] for pile in reshuffled]
         return other
 
     # ------------------------------------------------------------------ the deck
@@ -188,16 +194,20 @@ class MandalaState(GameState):
         """The discard pile, shuffled, becomes the deck (R3, R4)."""
         discard = self.discard
         cards = [colour for colour in _SIX for _ in range(discard[colour])]
+        # R14: the discard pile was face up, so both players know what the new deck holds.
+        self.reshuffled = [discard, [0] * 6, [0] * 6, [0] * 6]
         self.discard = [0] * 6
         self._shuffle_into_deck(cards)
 
-    def _draw(self) -> int:
-        """Take the top card, or -1 when deck and discard are both empty (R4: skipped)."""
+    def _draw(self, seat: int) -> int:
+        """Take the top card for `seat` (-1: a Mountain refill); -1 when none is left (R4)."""
         if not self.deck:
             if not any(self.discard):
                 return -1
             self._reshuffle_discard()  # R4: a later draw first reshuffles the discard
         colour = self.deck.pop()
+        if self.reshuffled is not None:
+            self.reshuffled[1 + seat if seat >= 0 else 3][colour] += 1
         if not self.deck:
             self.end_triggered = True  # R3: exhausted when its last card is taken
             if any(self.discard):
@@ -207,13 +217,13 @@ class MandalaState(GameState):
     def _draw_to_hand(self, seat: int, count: int) -> None:
         hand = self.hands[seat]
         deck = self.deck
-        if count < len(deck):  # the common case: no exhaustion on the way
+        if count < len(deck) and self.reshuffled is None:  # the common case
             for _ in range(count):
                 hand[deck.pop()] += 1
             self.hand_sizes[seat] += count
             return
         for _ in range(count):
-            colour = self._draw()
+            colour = self._draw(seat)
             if colour < 0:
                 return
             hand[colour] += 1
@@ -369,7 +379,7 @@ class MandalaState(GameState):
             return
         mountain = self.mountains[mandala]
         for _ in range(2):  # R10: the refill ignores the Rule of Color
-            colour = self._draw()  # may exhaust the deck (R3)
+            colour = self._draw(-1)  # may exhaust the deck (R3)
             if colour >= 0:
                 mountain[colour] += 1
         self._end_turn()
@@ -389,6 +399,8 @@ class MandalaState(GameState):
         self._finish(Termination.TURN_LIMIT)  # R12
 
     def _finish(self, termination: Termination) -> None:
+        if termination is not Termination.TURN_LIMIT:
+            self.turns += 1  # the turn whose destruction ended the game counts as played
         self.over = True
         self.termination = termination
 
@@ -466,6 +478,7 @@ class MandalaState(GameState):
             "deck_size": len(self.deck),
             "discard": pile_json(self.discard),
             "end_triggered": self.end_triggered,
+            "since_reshuffle": self._since_reshuffle(seat),
             "mandalas": [
                 {
                     "mountain": pile_json(self.mountains[m]),
@@ -479,6 +492,18 @@ class MandalaState(GameState):
                 if self.destroying >= 0
                 else None
             ),
+        }
+
+    def _since_reshuffle(self, seat: int) -> dict[str, Any] | None:
+        """R14: what this seat saw of the deck since the last reshuffle, so memory adds nothing."""
+        if self.reshuffled is None:
+            return None
+        deck, *drawn, refills = self.reshuffled
+        return {
+            "deck": pile_json(deck),
+            "drawn_by_you": pile_json(drawn[seat]),
+            "drawn_by_opponent": sum(drawn[1 - seat]),
+            "refills": pile_json(refills),
         }
 
 
