@@ -1,0 +1,133 @@
+"""`arena bench sandbox`: what each layer of the sandbox costs per bot start and per move.
+
+Every mode starts the same bots through the real launch path (`launch_spec`, `BotProcess`):
+`cat` (the start-up cost of the sandbox alone, and an echo round trip per move) and the
+bundled `random` bot (a real Python bot's start, up to its `hello`).
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import click
+
+from arena import protocol
+from arena.players import sandbox
+from arena.players.limits import SandboxLimits
+from arena.players.manifest import BotManifest, default_bots_dir, load_manifest
+from arena.players.process import BotProcess
+from arena.players.stderr_log import StderrLog
+
+MODES: dict[str, SandboxLimits] = {
+    "plain": SandboxLimits(
+        memory_mb=None, file_mb=None, open_files=None, processes=None, isolation="none",
+        cgroups=False,
+    ),
+    "rlimits": SandboxLimits(isolation="none", cgroups=False),
+    "rlimits+cgroup": SandboxLimits(isolation="none"),
+    "unshare": SandboxLimits(isolation="unshare"),
+    "bwrap": SandboxLimits(isolation="bwrap"),
+}  # fmt: skip
+"""From nothing to everything; each mode adds one layer (bwrap/unshare include the cgroup)."""
+
+
+def _available(name: str, limits: SandboxLimits) -> bool:
+    have = sandbox.probe()
+    if limits.cgroups and not have.cgroups:
+        return False
+    return sandbox.isolation_mode(limits.isolation, have) == limits.isolation or (
+        limits.isolation == "none"
+    )
+
+
+def _start(manifest: BotManifest, limits: SandboxLimits) -> BotProcess:
+    from arena.players.launch import launch_spec
+    from arena.referee import Limits
+
+    spec = launch_spec(manifest, Limits(sandbox=limits))
+    return BotProcess(spec, StderrLog(None, 1 << 16), 1 << 20)
+
+
+def _measure_mode(
+    limits: SandboxLimits, cat: BotManifest, bot: BotManifest, starts: int, moves: int
+) -> dict[str, float]:
+    start_ms: list[float] = []
+    stop_ms: list[float] = []
+    for _ in range(starts):
+        began = time.perf_counter()
+        process = _start(cat, limits)
+        process.send(b"ping\n", time.monotonic() + 10)
+        process.read_line(time.monotonic() + 10)
+        start_ms.append((time.perf_counter() - began) * 1000)
+        began = time.perf_counter()
+        process.kill()
+        stop_ms.append((time.perf_counter() - began) * 1000)
+    process = _start(cat, limits)
+    line = b'{"type": "decide", "view": {"hand": {"red": 2}}}\n'
+    trips: list[float] = []
+    for _ in range(moves):
+        began = time.perf_counter()
+        process.send(line, time.monotonic() + 10)
+        process.read_line(time.monotonic() + 10)
+        trips.append((time.perf_counter() - began) * 1e6)
+    process.kill()
+    hello = protocol.encode(protocol.hello("mandala", 2))
+    hello_ms: list[float] = []
+    for _ in range(max(1, starts // 4)):
+        began = time.perf_counter()
+        process = _start(bot, limits)
+        process.send(hello, time.monotonic() + 20)
+        process.read_line(time.monotonic() + 20)
+        hello_ms.append((time.perf_counter() - began) * 1000)
+        process.kill()
+    return {
+        "start_ms": round(statistics.median(start_ms), 2),
+        "teardown_ms": round(statistics.median(stop_ms), 2),
+        "python_hello_ms": round(statistics.median(hello_ms), 1),
+        "move_us": round(statistics.median(trips), 1),
+    }
+
+
+def measure(starts: int = 20, moves: int = 2000) -> dict[str, Any]:
+    """Median costs of every mode this machine allows; missing modes are listed as such."""
+    bot = load_manifest(default_bots_dir() / "random")
+    results: dict[str, Any] = {}
+    with tempfile.TemporaryDirectory(prefix="arena-bench-") as folder:
+        cat = BotManifest(name="cat", folder=Path(folder), command=("cat",))
+        for name, limits in MODES.items():
+            if not _available(name, limits):
+                results[name] = None
+                continue
+            results[name] = _measure_mode(limits, cat, bot, starts, moves)
+    return {"starts": starts, "moves": moves, "modes": results, "report": sandbox.sandbox_report()}
+
+
+@click.command()
+@click.option("--starts", default=20, show_default=True, help="Process starts per mode.")
+@click.option("--moves", default=2000, show_default=True, help="Round trips per mode.")
+@click.option("--json", "as_json", is_flag=True, help="Print the figures as one JSON object.")
+def sandbox_bench(starts: int, moves: int, as_json: bool) -> None:
+    """The cost of each sandbox layer: per bot start, per teardown, per move."""
+    figures = measure(starts, moves)
+    if as_json:
+        click.echo(json.dumps(figures))
+        return
+    click.echo(f"sandbox benchmark: medians of {starts} starts and {moves} round trips per mode")
+    click.echo(
+        f"  {'mode':<16}{'start (cat)':>13}{'teardown':>11}{'hello (python)':>16}{'per move':>11}"
+    )
+    for name, row in figures["modes"].items():
+        if row is None:
+            click.echo(f"  {name:<16}{'not available on this machine':>51}")
+            continue
+        click.echo(
+            f"  {name:<16}{row['start_ms']:>10.2f} ms{row['teardown_ms']:>8.2f} ms"
+            f"{row['python_hello_ms']:>13.1f} ms{row['move_us']:>8.1f} us"
+        )
+    for warning in figures["report"]["warnings"]:
+        click.echo(f"  note: {warning}")
