@@ -27,6 +27,7 @@ import socket
 import tempfile
 import threading
 import time
+import tracemalloc
 from collections.abc import Callable, Mapping
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -256,6 +257,8 @@ def _init_worker(parent: int) -> None:
     """Pool worker start-up: the scheduler alone handles Ctrl-C; bots are closed on every exit."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, _on_sigterm)
+    if tracemalloc.is_tracing():  # a benchmark measures the scheduler, not its workers
+        tracemalloc.stop()
     multiprocessing.util.Finalize(None, close_players, exitpriority=100)
     threading.Thread(target=_watch_parent, args=(parent,), name="watch-parent", daemon=True).start()
 

@@ -9,6 +9,7 @@ from arena.cli.lazy import LazyGroup
 # Each benchmark registers here with one line: name -> "module:attribute".
 BENCHMARKS: dict[str, str] = {
     "engine": "arena.bench.engine:engine",
+    "tournament": "arena.bench.tournament:tournament_bench",
     "sandbox": "arena.bench.sandbox:sandbox_bench",
     "protocol": "arena.bench.protocol:protocol_bench",
 }
