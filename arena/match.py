@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from arena.players.manifest import BotManifest, build_bot
+from arena.players.sandbox import check_command
 from arena.referee import GameReport, GameSpec, Limits, Player, play_game
 
 
@@ -82,6 +83,7 @@ def play_match(
     """Play `games` games of A against B in seat-swapped pairs; write each record to `out_dir`."""
     for bot in (bot_a, bot_b):
         build_bot(bot)
+        check_command(bot)  # a missing program is the user's error, not a game result
     out_dir.mkdir(parents=True, exist_ok=True)
     same = bot_a.name == bot_b.name
     players = [

@@ -181,8 +181,14 @@ def create_run(
         "command_line": sys.argv,
         "versions": _versions(),
     }
-    run_dir.mkdir(parents=True, exist_ok=True)
-    write_atomic(run_dir / CONFIG_NAME, json.dumps(config, indent=2) + "\n")
+    try:
+        run_dir.mkdir(parents=True, exist_ok=True)
+        write_atomic(run_dir / CONFIG_NAME, json.dumps(config, indent=2) + "\n")
+    except OSError as error:
+        raise TournamentError(
+            f"Cannot write the results folder {run_dir}: {error.strerror or error}; "
+            "choose another --out."
+        ) from None
     return config
 
 

@@ -85,6 +85,11 @@ def play(
         summary = play_match(manifest_a, manifest_b, games, seed, limits, out_dir, show)
     except ArenaError as error:
         raise click.ClickException(str(error)) from None
+    except OSError as error:  # e.g. --out cannot be made
+        raise click.ClickException(
+            f"Cannot write {error.filename or out_dir}: {error.strerror or error}; "
+            "choose another --out."
+        ) from None
     click.echo(format_summary(summary, seed))
 
 

@@ -92,7 +92,7 @@ def _field(bots_dir: Path | None, names: tuple[str, ...]) -> list[Any]:
 
     directory = bots_dir or default_bots_dir()
     if names:
-        return [resolve_bot(name, directory) for name in names]
+        return _runnable([resolve_bot(name, directory) for name in names])
     found = discover_bots(directory)
     field = [bot for bot in found if bot.default]
     if len(field) < 2:
@@ -100,6 +100,17 @@ def _field(bots_dir: Path | None, names: tuple[str, ...]) -> list[Any]:
             f"{directory} has {len(field)} bot(s) in its default field; a tournament needs two "
             "(name bots on the command line, or use --bots DIR)."
         )
+    return _runnable(field)
+
+
+def _runnable(field: list[Any]) -> list[Any]:
+    """Build every bot and check its program exists, before anything is written."""
+    from arena.players.manifest import build_bot
+    from arena.players.sandbox import check_command
+
+    for bot in field:
+        build_bot(bot)
+        check_command(bot)
     return field
 
 

@@ -36,10 +36,13 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from arena.errors import BotStartupError
+from arena.errors import BotManifestError, BotStartupError
 from arena.players.limits import SandboxLimits
+
+if TYPE_CHECKING:
+    from arena.players.manifest import BotManifest
 
 log = logging.getLogger("arena.sandbox")
 
@@ -554,21 +557,36 @@ def prepare(
     return launch
 
 
-def _check_program(argv: list[str], folder: Path) -> None:
-    """BotStartupError now if the program cannot run (the wrapper would hide why)."""
+def _program_problem(argv: list[str], folder: Path) -> str | None:
+    """Why the program of `argv` cannot be run from `folder`, or None when it can."""
     program = argv[0] if argv else ""
     path = (folder / program) if "/" in program else None
     found = str(path) if path is not None else shutil.which(program)
     if found is None or not os.path.isfile(found):
-        problem = "No such file or directory"
-    elif not os.access(found, os.X_OK):
-        problem = "Permission denied (not executable)"
-    else:
-        return
-    raise BotStartupError(
-        f"the command {program!r} could not be started in {folder}: {problem}; "
-        "check `command` in bot.toml."
-    )
+        return "No such file or directory"
+    if not os.access(found, os.X_OK):
+        return "Permission denied (not executable)"
+    return None
+
+
+def _check_program(argv: list[str], folder: Path) -> None:
+    """BotStartupError now if the program cannot run (the wrapper would hide why)."""
+    problem = _program_problem(argv, folder)
+    if problem is not None:
+        raise BotStartupError(
+            f"the command {argv[0]!r} could not be started in {folder}: {problem}; "
+            "check `command` in bot.toml."
+        )
+
+
+def check_command(bot: BotManifest) -> None:
+    """Before play (after the build): BotManifestError if the bot's program cannot be run."""
+    problem = _program_problem(bot.argv, bot.folder)
+    if problem is not None:
+        raise BotManifestError(
+            f"Bot {bot.name!r} cannot start: its program {bot.command[0]!r} "
+            f"({problem.lower()}) in {bot.folder}; fix `command` in {bot.manifest_path}."
+        )
 
 
 def _prlimit(limits: SandboxLimits, pid: int) -> None:

@@ -1,0 +1,126 @@
+"""Bad input from people, through the CLI: one clear sentence, a non-zero exit, nothing written."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from arena.cli.main import main
+
+RANDOM = str(Path(__file__).resolve().parents[1] / "bots" / "random")
+
+
+def _bot(folder: Path, toml: str, files: dict[str, str] | None = None) -> str:
+    folder.mkdir(parents=True)
+    (folder / "bot.toml").write_text(toml, encoding="utf-8")
+    for name, text in (files or {}).items():
+        (folder / name).write_text(text, encoding="utf-8")
+    return str(folder)
+
+
+@pytest.fixture
+def runner(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> CliRunner:
+    monkeypatch.chdir(tmp_path)  # anything written by mistake would land here
+    return CliRunner()
+
+
+def _fails(runner: CliRunner, args: list[str], sentence: str) -> str:
+    result = runner.invoke(main, args)
+    assert result.exit_code != 0, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    assert sentence in result.output, result.output
+    assert "Traceback" not in result.output
+    return result.output
+
+
+def _nothing_written(out: Path) -> None:
+    assert not (out / "config.json").exists()
+    assert not (out / "games.jsonl").exists()
+
+
+@pytest.mark.parametrize("command", ["check", "play", "run"])
+def test_a_manifest_that_is_not_toml(runner: CliRunner, tmp_path: Path, command: str) -> None:
+    bad = _bot(tmp_path / "bad", 'name = "bad"\ncommand = [\n')
+    args = {"check": [bad], "play": [bad, RANDOM], "run": [bad, RANDOM]}[command]
+    out = tmp_path / "out"
+    extra = [] if command == "check" else ["--out", str(out)]
+    _fails(runner, [command, *args, *extra], "is not valid TOML")
+    _nothing_written(out)
+
+
+def test_a_manifest_without_command(runner: CliRunner, tmp_path: Path) -> None:
+    bad = _bot(tmp_path / "bad", 'name = "bad"\n')
+    _fails(runner, ["play", bad, RANDOM, "--out", str(tmp_path / "out")], "`command` is missing")
+
+
+def test_a_manifest_with_bad_limits(runner: CliRunner, tmp_path: Path) -> None:
+    bad = _bot(
+        tmp_path / "bad", 'name = "bad"\ncommand = ["./bot"]\n[limits]\nmemory_mb = "lots"\n'
+    )
+    _fails(runner, ["check", bad], "[limits] memory_mb must be a positive whole number")
+    other = _bot(tmp_path / "other", 'name = "other"\ncommand = ["./bot"]\n[limits]\ngpu = 1\n')
+    _fails(runner, ["check", other], "unknown key `gpu` in [limits]")
+
+
+@pytest.mark.parametrize("command", ["play", "run"])
+def test_a_missing_command(runner: CliRunner, tmp_path: Path, command: str) -> None:
+    bot = _bot(tmp_path / "nocmd", 'name = "nocmd"\ncommand = ["./does-not-exist"]\n')
+    out = tmp_path / "out"
+    _fails(
+        runner,
+        [command, bot, RANDOM, "--out", str(out)],
+        "Bot 'nocmd' cannot start: its program './does-not-exist' (no such file or directory)",
+    )
+    _nothing_written(out)
+
+
+@pytest.mark.parametrize("command", ["play", "run"])
+def test_an_unbuildable_bot(runner: CliRunner, tmp_path: Path, command: str) -> None:
+    bot = _bot(
+        tmp_path / "nobuild",
+        'name = "nobuild"\ncommand = ["./bot"]\nbuild = ["sh", "-c", "echo no compiler; exit 3"]\n',
+    )
+    out = tmp_path / "out"
+    _fails(runner, [command, bot, RANDOM, "--out", str(out)], "Bot 'nobuild' failed to build")
+    _nothing_written(out)
+
+
+def test_two_bots_with_one_name(runner: CliRunner, tmp_path: Path) -> None:
+    toml = 'name = "twin"\ncommand = ["python3", "bot.py"]\n'
+    _bot(tmp_path / "bots" / "a", toml)
+    _bot(tmp_path / "bots" / "b", toml)
+    out = tmp_path / "out"
+    _fails(
+        runner, ["run", "--bots", str(tmp_path / "bots"), "--out", str(out)], "Two bots are named"
+    )
+    _nothing_written(out)
+
+
+def test_an_empty_bots_folder(runner: CliRunner, tmp_path: Path) -> None:
+    (tmp_path / "empty").mkdir()
+    out = tmp_path / "out"
+    _fails(
+        runner,
+        ["run", "--bots", str(tmp_path / "empty"), "--out", str(out)],
+        "has 0 bot(s) in its default field",
+    )
+    _nothing_written(out)
+
+
+@pytest.mark.parametrize("command", ["play", "run"])
+def test_an_output_folder_that_cannot_be_written(
+    runner: CliRunner, tmp_path: Path, command: str
+) -> None:
+    (tmp_path / "a-file").write_text("not a folder")
+    out = tmp_path / "a-file" / "results"
+    greedy = str(Path(RANDOM).parent / "greedy")
+    _fails(runner, [command, RANDOM, greedy, "--out", str(out)], "Not a directory")
+
+
+@pytest.mark.parametrize("command", ["play", "check", "run", "leaderboard"])
+def test_unknown_options(runner: CliRunner, command: str) -> None:
+    result = runner.invoke(main, [command, "--frobnicate"])
+    assert result.exit_code == 2
+    assert "No such option: --frobnicate" in result.output or "--frobnicate" in result.output
