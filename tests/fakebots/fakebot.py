@@ -6,12 +6,14 @@
 Faults: --hang --slow MS --crash --garbage --wrong-shape --illegal --oversized
 --no-newline --close-stdout --fail-start --no-hello --chatty --ignore-goodbye.
 Other flags: --move-object (answer with the move itself), --spawn-child SECONDS (start
-`sleep SECONDS`, a child that must not outlive the bot), --stderr-spam BYTES, --name NAME.
+`sleep SECONDS`, a child that must not outlive the bot), --stderr-spam BYTES, --name NAME,
+--random SEED (play uniformly random legal moves).
 """
 
 import argparse
 import json
 import os
+import random
 import subprocess
 import sys
 import time
@@ -29,6 +31,7 @@ def main():
     parser.add_argument("--name", default="fakebot")
     parser.add_argument("--spawn-child", default=None)
     parser.add_argument("--stderr-spam", type=int, default=0)
+    parser.add_argument("--random", type=int, default=None, help="play random moves (a seed)")
     for flag in [
         "hang",
         "crash",
@@ -57,6 +60,7 @@ def main():
         sys.stderr.flush()
 
     decides = 0
+    rng = None if args.random is None else random.Random(args.random)
     for line in sys.stdin:
         message = json.loads(line)
         kind = message.get("type")
@@ -70,7 +74,8 @@ def main():
                 continue
             if args.slow:
                 time.sleep(args.slow / 1000)
-            move = message["legal_moves"][0] if args.move_object else 0
+            index = 0 if rng is None else rng.randrange(len(message["legal_moves"]))
+            move = message["legal_moves"][index] if args.move_object else index
             send(json.dumps({"type": "move", "move": move, "comment": "first legal move"}))
         elif kind == "goodbye":
             if args.ignore_goodbye:

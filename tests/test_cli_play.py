@@ -1,0 +1,154 @@
+"""`arena play`, `arena check` and `arena replay` through click's CliRunner."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from arena.cli.main import main
+from arena.record import replay
+from tests.referee_support import fake_bot
+
+FAST = ["--time-limit", "10000"]
+
+
+@pytest.fixture
+def bots(tmp_path: Path) -> Path:
+    root = tmp_path / "bots"
+    fake_bot(root, "first")
+    fake_bot(root, "objects", "--move-object", "--random", "3")
+    fake_bot(root, "chatty", "--chatty")
+    fake_bot(root, "crashy", "--crash", "--after", "3")
+    fake_bot(root, "stubborn", "--ignore-goodbye")
+    return root
+
+
+def run(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(main, list(args), catch_exceptions=False)
+    return result.exit_code, result.output
+
+
+def test_play_writes_seat_swapped_records_and_a_summary(bots: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    code, output = run(
+        "play",
+        str(bots / "first"),
+        str(bots / "objects"),
+        "--games",
+        "4",
+        "--seed",
+        "11",
+        "--out",
+        str(out),
+        *FAST,
+    )
+    assert code == 0, output
+    assert "first vs objects: 4 games" in output
+    assert "failures: none" in output
+    records = [json.loads((out / f"g000{i}.json").read_text()) for i in range(1, 5)]
+    assert [r["seed"] for r in records] == [11, 11, 12, 12]
+    assert [r["players"] for r in records] == [["first", "objects"], ["objects", "first"]] * 2
+    for record in records:
+        assert replay(record).outcome().scores == tuple(record["outcome"]["scores"])
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["games"] == 4
+    assert (out / "logs" / "first.stderr.log").exists()
+
+
+def test_play_reports_failures_by_reason(bots: Path, tmp_path: Path) -> None:
+    code, output = run(
+        "play",
+        str(bots / "first"),
+        str(bots / "crashy"),
+        "-n",
+        "2",
+        "--out",
+        str(tmp_path / "o"),
+        *FAST,
+    )
+    assert code == 0, output
+    assert "failures of crashy: crash 2" in output
+    assert "Seat 1 (crashy) crashed at turn" in output
+
+
+def test_play_with_an_unknown_bot_is_one_sentence(tmp_path: Path) -> None:
+    code, output = run("play", str(tmp_path / "nothing-here"), "random")
+    assert code == 1
+    assert output.startswith("Error: No bot ")
+
+
+def test_replay_tells_the_game(bots: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    assert (
+        run(
+            "play", str(bots / "first"), str(bots / "objects"), "-n", "1", "--out", str(out), *FAST
+        )[0]
+        == 0
+    )
+    code, output = run("replay", str(out / "g0001.json"))
+    assert code == 0, output
+    assert "Turn   1: seat 0 (first) " in output
+    assert "River of seat 0 (first):" in output
+    assert "Scores: seat 0 (first) " in output
+    assert "Warning" not in output
+
+
+def test_replay_refuses_what_is_not_a_record(tmp_path: Path) -> None:
+    path = tmp_path / "x.json"
+    path.write_text("[1, 2]")
+    code, output = run("replay", str(path))
+    assert code == 1 and "is not a game record" in output
+
+
+def test_check_passes_a_conforming_bot(bots: Path, tmp_path: Path) -> None:
+    code, output = run(
+        "check",
+        str(bots / "first"),
+        "--opponent",
+        str(bots / "objects"),
+        "--out",
+        str(tmp_path / "c"),
+        "-n",
+        "2",
+        *FAST,
+    )
+    assert code == 0, output
+    for step in ("manifest", "handshake", "unknown message", "games", "timing", "goodbye"):
+        assert f"PASS  {step}:" in output
+    assert "claim" in output  # claim decisions were exercised
+    assert "is ready for a tournament" in output
+
+
+@pytest.mark.parametrize(
+    ("bot", "failure"),
+    [
+        ("chatty", "FAIL  unknown message: it answered a message of an unknown type"),
+        ("crashy", "FAIL  games: game 1"),
+        ("stubborn", "FAIL  goodbye: it was still running"),
+    ],
+)
+def test_check_says_exactly_what_to_fix(bots: Path, tmp_path: Path, bot: str, failure: str) -> None:
+    code, output = run(
+        "check",
+        str(bots / bot),
+        "--opponent",
+        str(bots / "first"),
+        "--out",
+        str(tmp_path / "c"),
+        "-n",
+        "2",
+        *FAST,
+    )
+    assert code == 1
+    assert failure in output
+    assert "fix: " in output
+
+
+@pytest.mark.parametrize("command", ["play", "check", "replay"])
+def test_every_command_has_help(command: str) -> None:
+    code, output = run(command, "--help")
+    assert code == 0
+    assert len(output.splitlines()) > 3

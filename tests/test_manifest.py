@@ -1,0 +1,119 @@
+"""Bot manifests: loading bot.toml, discovering a folder of bots, building once."""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+from arena.errors import BotBuildError, BotManifestError
+from arena.players.manifest import build_bot, discover_bots, load_manifest, resolve_bot
+
+BROKEN_BUILD = Path(__file__).parent / "fakebots" / "broken-build"
+
+
+def write_bot(root: Path, folder: str, toml: str) -> Path:
+    path = root / folder
+    path.mkdir(parents=True)
+    (path / "bot.toml").write_text(toml)
+    return path
+
+
+def test_a_manifest_with_every_field(tmp_path: Path) -> None:
+    folder = write_bot(
+        tmp_path,
+        "g",
+        'name = "greedy"\ndescription = "d"\n'
+        'command = ["python3", "bot.py", "--fast"]\nbuild = "make bot"\n'
+        'language = "python"\ndefault = false\n[limits]\nmemory_mb = 256\n',
+    )
+    bot = load_manifest(folder)
+    assert bot.name == "greedy" and bot.description == "d" and bot.language == "python"
+    assert bot.command == ("python3", "bot.py", "--fast")
+    assert bot.argv == [sys.executable, "bot.py", "--fast"]
+    assert bot.build == ("make", "bot")
+    assert bot.default is False
+    assert bot.folder == folder.resolve()
+    assert bot.extra == {"limits": {"memory_mb": 256}}
+    assert load_manifest(folder / "bot.toml") == bot
+
+
+def test_a_string_command_is_split_like_a_shell(tmp_path: Path) -> None:
+    folder = write_bot(tmp_path, "c", 'name = "c"\ncommand = "./bot --name \'two words\'"\n')
+    assert load_manifest(folder).argv == ["./bot", "--name", "two words"]
+
+
+@pytest.mark.parametrize(
+    ("toml", "words"),
+    [
+        ('command = ["./bot"]\n', "`name` must be a string"),
+        ('name = "a b"\ncommand = ["./bot"]\n', "`name` must be a string"),
+        ('name = "x"\n', "`command` is missing"),
+        ('name = "x"\ncommand = []\n', "`command` is empty"),
+        ('name = "x"\ncommand = [1]\n', "`command` must be a list of strings"),
+        ('name = "x"\ncommand = ["./bot"]\ndefault = "yes"\n', "`default` must be true or false"),
+        ('name = "x\ncommand = 1\n', "is not valid TOML"),
+    ],
+)
+def test_a_wrong_manifest_says_what_to_fix(tmp_path: Path, toml: str, words: str) -> None:
+    folder = write_bot(tmp_path, "x", toml)
+    with pytest.raises(BotManifestError, match=words.replace("[", r"\[")):
+        load_manifest(folder)
+
+
+def test_a_folder_without_manifest(tmp_path: Path) -> None:
+    with pytest.raises(BotManifestError, match="has no bot.toml"):
+        load_manifest(tmp_path)
+
+
+def test_discover_sorts_by_name_and_refuses_twins(tmp_path: Path) -> None:
+    write_bot(tmp_path, "z", 'name = "alpha"\ncommand = ["./a"]\n')
+    write_bot(tmp_path, "a", 'name = "beta"\ncommand = ["./b"]\n')
+    (tmp_path / "README.md").write_text("not a bot")
+    (tmp_path / "notes").mkdir()
+    assert [bot.name for bot in discover_bots(tmp_path)] == ["alpha", "beta"]
+    write_bot(tmp_path, "m", 'name = "alpha"\ncommand = ["./c"]\n')
+    with pytest.raises(BotManifestError, match="Two bots are named 'alpha'"):
+        discover_bots(tmp_path)
+
+
+def test_resolve_a_bot_by_folder_or_by_name(tmp_path: Path) -> None:
+    folder = write_bot(tmp_path, "folder-name", 'name = "nick"\ncommand = ["./a"]\n')
+    assert resolve_bot(str(folder)).name == "nick"
+    assert resolve_bot("nick", tmp_path).name == "nick"
+    assert resolve_bot("folder-name", tmp_path).name == "nick"
+    with pytest.raises(BotManifestError, match=r"No bot 'ghost'.*\(known: nick\)"):
+        resolve_bot("ghost", tmp_path)
+
+
+@pytest.mark.skipif(shutil.which("cc") is None, reason="no C compiler")
+def test_a_failing_build_names_the_bot_and_shows_the_compiler(tmp_path: Path) -> None:
+    folder = tmp_path / "broken-build"
+    shutil.copytree(BROKEN_BUILD, folder)
+    with pytest.raises(BotBuildError) as raised:
+        build_bot(load_manifest(folder))
+    text = str(raised.value)
+    assert text.startswith("Bot 'broken-build' failed to build: `cc -o bot bot.c` exited")
+    assert "error" in text and "syntax" in text
+
+
+def test_a_build_runs_once(tmp_path: Path) -> None:
+    folder = write_bot(
+        tmp_path,
+        "b",
+        'name = "b"\ncommand = ["./a"]\nbuild = ["sh", "-c", "echo built >> count.txt"]\n',
+    )
+    bot = load_manifest(folder)
+    build_bot(bot)
+    build_bot(bot)
+    assert (folder / "count.txt").read_text() == "built\n"
+    with pytest.raises(BotBuildError, match="the program 'no-such-compiler'"):
+        build_bot(
+            load_manifest(
+                write_bot(
+                    tmp_path, "n", 'name = "n"\ncommand = ["./a"]\nbuild = ["no-such-compiler"]\n'
+                )
+            )
+        )

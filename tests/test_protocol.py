@@ -1,0 +1,190 @@
+"""Protocol v1: the referee's messages match bots/protocol.schema.json; replies parse exactly."""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from jsonschema import Draft202012Validator
+
+from arena import protocol
+from arena.errors import IllegalMoveError, MalformedReplyError, MoveFormatError
+from arena.games import GameState, get_game
+from arena.outcome import Outcome, Termination
+from arena.players.launch import LaunchSpec
+from arena.players.manifest import load_manifest
+from arena.players.process import BotProcess
+from arena.players.stderr_log import StderrLog
+
+ROOT = Path(__file__).resolve().parents[1]
+SCHEMA_PATH = ROOT / "bots" / "protocol.schema.json"
+
+
+def validator(part: str) -> Draft202012Validator:
+    if not SCHEMA_PATH.exists():
+        pytest.skip("bots/protocol.schema.json is not written yet")
+    schema = json.loads(SCHEMA_PATH.read_text())
+    return Draft202012Validator({"$ref": f"#/$defs/{part}", "$defs": schema["$defs"]})
+
+
+def states_with_claims(every: int = 1) -> list[GameState]:
+    """Positions from a few games: every claim decision, and every `every`-th position."""
+    found: list[GameState] = []
+    choose = random.Random(5).choice
+    for seed in range(3):
+        state = get_game("mandala").new_state(seed)
+        while state.decision() is not None:
+            found.append(state.copy())
+            state.apply_action(choose(state.legal_actions()))
+    claims = [s for s in found if s.decision().kind == "claim"]  # type: ignore[union-attr]
+    assert claims
+    return found[::every] + claims
+
+
+def decide_bytes(state: GameState, request: int, extra: dict[str, Any] | None = None) -> bytes:
+    decision = state.decision()
+    assert decision is not None
+    actions = state.legal_actions()
+    codec = protocol.MoveCodec()
+    return protocol.encode_decide(
+        "g1",
+        request,
+        decision.kind,
+        state.view(decision.seat),
+        codec.moves_json(state, actions),
+        1000,
+        extra,
+    )
+
+
+def test_every_referee_message_matches_the_schema() -> None:
+    check = validator("referee_message")
+    outcome = Outcome((12, 7), (0, 1), Termination.TIMEOUT, "Seat 1 (x) timed out.", 1)
+    messages = [
+        protocol.hello("mandala", 2),
+        protocol.new_game("g1", 0, 2, {"turn_limit": 1000}, 1000, 0),
+        protocol.game_over("g1", 1, outcome.to_json()),
+        protocol.goodbye(),
+    ]
+    for index, state in enumerate(states_with_claims(3)):
+        messages.append(json.loads(decide_bytes(state, index)))
+    for message in messages:
+        check.validate(message)
+        assert protocol.encode(message).endswith(b"\n")
+        assert protocol.encode(message).count(b"\n") == 1
+
+
+def test_the_fast_decide_encoding_equals_the_builder() -> None:
+    for state in states_with_claims(4):
+        decision = state.decision()
+        assert decision is not None
+        moves = state.legal_moves()
+        built = protocol.decide("g1", 5, decision.kind, state.view(decision.seat), moves, 1000)
+        assert json.loads(decide_bytes(state, 5)) == built
+        extra = {"x_unknown": [1, {"a": None}]}
+        assert json.loads(decide_bytes(state, 5, extra)) == {**built, **extra}
+
+
+def test_messages_carry_unknown_fields_when_asked() -> None:
+    message = protocol.hello("mandala", 2, x_future={"a": 1})
+    assert message["x_future"] == {"a": 1}
+    validator("referee_message").validate(message)
+
+
+@pytest.fixture
+def turn_state() -> GameState:
+    return get_game("mandala").new_state(1)
+
+
+def test_a_move_by_index_or_by_the_move_itself(turn_state: GameState) -> None:
+    actions = turn_state.legal_actions()
+    assert protocol.parse_move(b'{"type":"move","move":2}', turn_state, actions) == actions[2]
+    assert protocol.parse_move(b'{"move":0,"comment":"hi"}', turn_state, actions) == actions[0]
+    move = json.dumps({"move": turn_state.action_to_move(actions[3])}).encode()
+    assert protocol.parse_move(move, turn_state, actions) == actions[3]
+
+
+BAD_REPLIES = [
+    (
+        b"not json",
+        MalformedReplyError,
+        "the reply is not valid JSON (Expecting value at column 1): 'not json'; send "
+        '{"move": <index into legal_moves>} or {"move": {...a legal move...}} on one line.',
+    ),
+    (b"\xff\xfe", MalformedReplyError, "the reply is not valid UTF-8"),
+    (b"[0]", MalformedReplyError, "the reply is a JSON array, not an object: '[0]'"),
+    (b'{"type":"move"}', MalformedReplyError, 'the reply has no "move" field'),
+    (
+        b'{"type":"hello","move":0}',
+        MalformedReplyError,
+        'the reply has type "hello", expected "move"',
+    ),
+    (b'{"move":true}', MalformedReplyError, 'the "move" is a boolean, not an index'),
+    (b'{"move":"0"}', MalformedReplyError, 'the "move" is a string, not an index'),
+    (b'{"move":1.0}', MalformedReplyError, 'the "move" is a number, not an index'),
+    (b'{"move":-1}', IllegalMoveError, "move index -1 is out of range: there are"),
+    (b'{"move":{"action":"fly"}}', MoveFormatError, "'action' must be one of"),
+    (
+        b'{"move":{"action":"claim","colour":"red"}}',
+        IllegalMoveError,
+        "No Mandala is being destroyed, so there is nothing to claim.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("line", "error", "words"), BAD_REPLIES)
+def test_a_bad_reply_is_refused_with_a_sentence(
+    turn_state: GameState, line: bytes, error: type[Exception], words: str
+) -> None:
+    with pytest.raises(error) as raised:
+        protocol.parse_move(line, turn_state, turn_state.legal_actions())
+    assert words in str(raised.value)
+
+
+def test_an_index_past_the_end_names_the_range(turn_state: GameState) -> None:
+    actions = turn_state.legal_actions()
+    with pytest.raises(IllegalMoveError) as raised:
+        protocol.parse_move(b'{"move":%d}' % len(actions), turn_state, actions)
+    assert str(raised.value) == (
+        f"move index {len(actions)} is out of range: there are {len(actions)} legal moves, "
+        f"numbered 0 to {len(actions) - 1}."
+    )
+
+
+def test_hello_replies() -> None:
+    assert protocol.parse_hello(b'{"type":"hello","name":"x","version":"2"}') == protocol.Hello(
+        "x", "2"
+    )
+    assert protocol.parse_hello(b'{"type":"hello"}') == protocol.Hello(None, None)
+    with pytest.raises(MalformedReplyError, match='has type "move", expected "hello"'):
+        protocol.parse_hello(b'{"type":"move","move":0}')
+    with pytest.raises(MalformedReplyError, match='"name" in "hello" is a number'):
+        protocol.parse_hello(b'{"type":"hello","name":3}')
+
+
+@pytest.mark.parametrize("bot", ["random", "greedy"])
+def test_the_bundled_bots_replies_match_the_schema(bot: str, tmp_path: Path) -> None:
+    folder = ROOT / "bots" / bot
+    if not (folder / "bot.toml").exists():
+        pytest.skip(f"bots/{bot} is not written yet")
+    manifest = load_manifest(folder)
+    spec = LaunchSpec(argv=manifest.argv, cwd=manifest.folder, env={"PATH": "/usr/bin:/bin"})
+    process = BotProcess(spec, StderrLog(tmp_path / "err.log", 1 << 20), 1 << 20)
+    check = validator("bot_message")
+    try:
+        deadline = time.monotonic() + 30
+        hello = process.handshake("mandala", 2, deadline, 30_000)
+        assert hello.name
+        process.send(protocol.encode(protocol.new_game("g1", 0, 2, {}, 1000, 0)), deadline)
+        for index, state in enumerate(states_with_claims(2)):
+            process.send(decide_bytes(state, index), deadline)
+            reply = json.loads(process.read_line(deadline))
+            check.validate(reply)
+            protocol.parse_move(json.dumps(reply).encode(), state, state.legal_actions())
+    finally:
+        process.close(2.0)
+    assert process.exited_by_itself
