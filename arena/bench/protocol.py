@@ -112,22 +112,39 @@ def raw_round_trip_us(bot: BotManifest, requests: list[bytes], rounds: int) -> f
 
 
 def engine_us_per_decision(games: int) -> float:
-    """The referee's in-process share of a decision: legal moves, view, encode, parse, apply."""
+    """The referee's in-process share of a decision, as play_game does it: legal moves, view,
+    encoding the request, parsing the reply, applying the move; no pipe, no bot."""
+    codec = protocol.MoveCodec()
     decisions, started = 0, time.perf_counter()
     for seed in range(games):
         state = get_game("mandala").new_state(seed)
         while (decision := state.decision()) is not None:
             actions = state.legal_actions()
-            moves = [state.action_to_move(a) for a in actions]
-            protocol.encode(
-                protocol.decide(
-                    "bench", decisions, decision.kind, state.view(decision.seat), moves, 1000
-                )
+            protocol.encode_decide(
+                "bench",
+                decisions,
+                decision.kind,
+                state.view(decision.seat),
+                codec.moves_json(state, actions),
+                1000,
             )
             action = protocol.parse_move(b'{"move":0}', state, actions)
+            codec.move(state, action)
             state.apply_action(action)
             decisions += 1
     return (time.perf_counter() - started) / decisions * 1e6
+
+
+def machine_load() -> dict[str, float]:
+    """The load average and the time of one trivial Python loop step (ns), to judge figures."""
+    started, total = time.perf_counter(), 0
+    for step in range(1_000_000):
+        total += step
+    return {
+        "load_1min": os.getloadavg()[0],
+        "cpus": float(os.cpu_count() or 1),
+        "python_loop_ns": (time.perf_counter() - started) * 1000,
+    }
 
 
 def play_games(
@@ -158,7 +175,7 @@ def play_games(
 
 def measure(rounds: int, games: int, python_games: int) -> dict[str, Any]:
     """Every figure of the benchmark, as one dict."""
-    figures: dict[str, Any] = {}
+    figures: dict[str, Any] = dict(machine_load())
     with tempfile.TemporaryDirectory(prefix="arena-bench-") as tmp:
         folder = Path(tmp)
         bot, language = trivial_bot(folder)
@@ -206,6 +223,8 @@ def protocol_bench(rounds: int, games: int, python_games: int, as_json: bool) ->
         return
     ratio, speedup = figures["referee_vs_raw"], figures["persistent_speedup"]
     lines = [
+        f"machine: {figures['cpus']:.0f} CPUs, load average {figures['load_1min']:.1f}, "
+        f"a Python loop step takes {figures['python_loop_ns']:.0f} ns (about 30 on an idle core)",
         f"trivial bot: {figures['trivial_bot']}; requests {figures['request_bytes_mean']} bytes "
         f"on average; {figures['decisions_per_game']:.0f} decisions per game",
         f"raw round trip (write request, read reply)   {figures['raw_round_trip_us']:8.1f} µs",
