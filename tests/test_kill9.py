@@ -65,12 +65,12 @@ def test_kill_9_at_random_moments_leaves_readable_results(tmp_path: Path) -> Non
     for attempt in range(4):
         marker = f"kill9-{uuid.uuid4().hex}"
         env = {**os.environ, "ARENA_KILL9_MARKER": marker}
-        args = ["run", *bots, "--rounds", "30", "--seed", "5", "--workers", "2", "--no-charts"]
+        args = ["run", *bots, "--rounds", "60", "--seed", "5", "--workers", "2", "--no-charts"]
         args += ["--out", str(out)] + (["--resume"] if attempt else [])
         process = subprocess.Popen(
             [*ARENA, *args], env=env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
         )
-        time.sleep(rng.uniform(0.5, 3.0))
+        time.sleep(rng.uniform(0.5, 2.5))
         process.kill()
         process.wait()
         _no_leftovers(marker)
