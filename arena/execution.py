@@ -7,6 +7,10 @@ and hand back a future can play a tournament: the local pool here, and later Das
 (`distributed.Client` has the same `submit`) or Ray, without touching the schedule, the
 ratings or the reports.
 
+Workers write the game records themselves (into `WorkerContext.records_dir`, which must be
+a folder they can reach: on several machines, a shared file system) and return only the
+games-log lines, so the scheduler alone writes the log.
+
 A worker keeps its bot processes alive across games: a per-process dict of `Player`s,
 created on first use, closed when the worker exits (normally, on SIGTERM, or when it notices
 its scheduler has died), so no bot process outlives the tournament.

@@ -155,6 +155,10 @@ def create_run(
             f"{run_dir} already holds a tournament; add --resume to continue it, "
             "or choose another --out."
         )
+    if (run_dir / LOG_NAME).exists():
+        raise TournamentError(
+            f"{run_dir} holds a games log but no {CONFIG_NAME}; choose another --out."
+        )
     if len(bots) < 2:
         raise TournamentError(f"A tournament needs at least two bots; the field has {len(bots)}.")
     names = [bot.name for bot in bots]
@@ -411,9 +415,13 @@ def play(
             log.warning("interrupted after %d games; stopping the workers", summary.done)
         finally:
             summary.seconds = time.monotonic() - started
-            if clean:
-                pool.shutdown(wait=True)
-            else:
+            try:
+                if clean:
+                    pool.shutdown(wait=True)
+                else:
+                    pool.terminate()
+            except KeyboardInterrupt:  # a second Ctrl-C while the workers stop
+                summary.interrupted = True
                 pool.terminate()
         log.info(
             "%s: %d games played in %.1f s (%.1f games/s), %d of %d done",

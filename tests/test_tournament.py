@@ -208,3 +208,19 @@ def test_commands_have_help() -> None:
         result = runner.invoke(main, [command, "--help"])
         assert result.exit_code == 0 and len(result.output) > 200
     assert "--resume" in runner.invoke(main, ["run", "--help"]).output
+
+
+def test_progress_is_plain_lines_when_not_a_terminal() -> None:
+    import io
+
+    from arena.cli.run import Progress
+
+    stream = io.StringIO()
+    progress = Progress(10, stream=stream, plain_every_s=3600)
+    progress.update(3, 10, 3)  # the first update is shown
+    progress.update(4, 10, 4)  # then at most one line per interval...
+    progress.update(10, 10, 10)  # ...and the last one
+    progress.close()  # shown already: not again
+    lines = stream.getvalue().splitlines()
+    assert [line.split()[0] for line in lines] == ["3/10", "10/10"]
+    assert "\r" not in stream.getvalue() and "games/s" in lines[-1] and "left" in lines[-1]

@@ -37,7 +37,8 @@ class Progress:
         self.played = 0
         self.started = time.monotonic()
         self.every = 0.1 if self.tty else plain_every_s
-        self.last = 0.0
+        self.last = float("-inf")
+        self.drawn = -1
         self.width = 30
 
     def update(self, done: int, total: int, played: int) -> None:
@@ -49,6 +50,7 @@ class Progress:
             self._draw(now)
 
     def _draw(self, now: float) -> None:
+        self.drawn = self.done
         elapsed = max(now - self.started, 1e-9)
         rate = self.played / elapsed
         left = (self.total - self.done) / rate if rate > 0 else float("nan")
@@ -66,7 +68,7 @@ class Progress:
         self.stream.flush()
 
     def close(self) -> None:
-        if self.played:
+        if self.played and self.drawn != self.done:
             self._draw(time.monotonic())
         if self.tty:
             self.stream.write("\n")

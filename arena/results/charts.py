@@ -21,18 +21,11 @@ import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from arena.results.ratings import Ratings  # noqa: E402
+from arena.results.report import CHART_FILES  # noqa: E402
 from arena.results.tables import wilson  # noqa: E402
 
 __all__ = ["CHART_FILES", "draw_all"]
 
-CHART_FILES = {
-    "ratings": "ratings.png",
-    "pairwise": "pairwise.png",
-    "scores": "scores.png",
-    "seats": "seat_advantage.png",
-    "lengths": "game_lengths.png",
-}
-"""The chart files a report writes, by chart name."""
 
 _DPI = 110
 

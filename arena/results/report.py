@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
 __all__ = [
+    "CHART_FILES",
     "CONFIG_NAME",
     "LEADERBOARD_NAME",
     "RATINGS_NAME",
@@ -35,6 +36,14 @@ __all__ = [
 CONFIG_NAME = "config.json"
 RATINGS_NAME = "ratings.csv"
 LEADERBOARD_NAME = "leaderboard.md"
+CHART_FILES = {
+    "ratings": "ratings.png",
+    "pairwise": "pairwise.png",
+    "scores": "scores.png",
+    "seats": "seat_advantage.png",
+    "lengths": "game_lengths.png",
+}
+"""The chart files a report writes, by chart name (drawn by arena.results.charts)."""
 
 
 def write_atomic(path: Path, text: str) -> None:
@@ -131,9 +140,6 @@ def make_report(run_dir: Path, *, write: bool = True, charts: bool = True) -> Re
     csv_path = run_dir / RATINGS_NAME
     write_atomic(csv_path, board.to_csv(index=False, float_format="%.6f", lineterminator="\n"))
     report.files.append(csv_path)
-    md_path = run_dir / LEADERBOARD_NAME
-    write_atomic(md_path, _leaderboard_markdown(report, config))
-    report.files.append(md_path)
     if charts:
         from arena.results.charts import draw_all
 
@@ -148,11 +154,13 @@ def make_report(run_dir: Path, *, write: bool = True, charts: bool = True) -> Re
                 order,
             )
         )
+    md_path = run_dir / LEADERBOARD_NAME
+    write_atomic(md_path, _leaderboard_markdown(report, config))
+    report.files.append(md_path)
     return report
 
 
 def _leaderboard_markdown(report: Report, config: dict[str, Any]) -> str:
-    from arena.results.charts import CHART_FILES
     from arena.results.tables import format_markdown
 
     lines = [f"# Leaderboard: {report.run_dir.name}", ""]
@@ -182,8 +190,9 @@ def _leaderboard_markdown(report: Report, config: dict[str, Any]) -> str:
             f"{row['draws']} | {row['losses']} | {100 * row['win_rate']:.1f}% "
             f"({100 * row['win_rate_lo']:.1f}–{100 * row['win_rate_hi']:.1f}) |"
         )
-    lines += ["", "## Charts", ""]
-    lines += [f"![{name}]({file})" for name, file in CHART_FILES.items()]
+    if any((report.run_dir / file).exists() for file in CHART_FILES.values()):
+        lines += ["", "## Charts", ""]
+        lines += [f"![{name}]({file})" for name, file in CHART_FILES.items()]
     return "\n".join(lines) + "\n"
 
 
