@@ -118,19 +118,18 @@ def encode_decide(
     game_id: str,
     request: int,
     decision: str,
-    view: View,
+    view_json: str,
     legal_moves_json: str,
     time_ms: int,
     extra: Mapping[str, Any] | None = None,
 ) -> bytes:
-    """The bytes of `decide(...)` with the legal moves already encoded (see MoveCodec).
-
-    Equal, once parsed, to `encode(decide(...))`; only the view is serialised here.
+    """The bytes of `decide(...)` with the view and the legal moves already encoded
+    (`GameState.view_json`, MoveCodec). Equal, once parsed, to `encode(decide(...))`.
     """
     tail = "}\n" if not extra else "," + _dumps(dict(extra))[1:] + "\n"
     return (
         f'{{"type":"decide","game_id":{_dumps(game_id)},"request":{request},'
-        f'"decision":{_dumps(decision)},"view":{_dumps(view)},'
+        f'"decision":{_dumps(decision)},"view":{view_json},'
         f'"legal_moves":{legal_moves_json},"time_ms":{time_ms}{tail}'
     ).encode()
 

@@ -329,7 +329,7 @@ class _Game:
             self.spec.game_id,
             self.requests,
             kind,
-            state.view(seat),
+            state.view_json(seat),
             self.codec.moves_json(state, actions),
             allowed_ms,
             player.extra_fields,
@@ -392,12 +392,9 @@ def _timed_out(error: BotTimeoutError, allowed_ms: int) -> BotTimeoutError:
 
 def fault_outcome(state: GameState, seat: int, termination: Termination, reason: str) -> Outcome:
     """The result of a game a bot ended: the scores on the table, the faulty seat last."""
-    score = getattr(state, "score", None)
-    players = state.num_players
-    scores = tuple(int(score(s)) for s in range(players)) if callable(score) else (0,) * players
     return Outcome(
-        scores=scores,
-        ranks=tuple(1 if s == seat else 0 for s in range(players)),
+        scores=state.scores(),
+        ranks=tuple(1 if s == seat else 0 for s in range(state.num_players)),
         termination=termination,
         reason=reason,
         faulty_seat=seat,

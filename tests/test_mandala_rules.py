@@ -1039,3 +1039,16 @@ def test_r14_after_a_reshuffle_the_view_recalls_the_new_deck_for_a_bot_without_m
     mine, theirs = state.view(0)["since_reshuffle"], state.view(1)["since_reshuffle"]
     assert mine["drawn_by_opponent"] == 1 and sum(mine["drawn_by_you"].values()) == 0
     assert theirs["drawn_by_opponent"] == 0 and sum(theirs["drawn_by_you"].values()) == 1
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_r14_view_json_is_the_view_as_compact_json(seed: int) -> None:
+    """The referee sends `view_json`; it must be exactly the R14 view, at every decision."""
+    state = MandalaState.deal(seed)
+    rng = random.Random(seed)
+    while True:
+        for seat in (0, 1):
+            assert json.loads(state.view_json(seat)) == state.view(seat)
+        if state.is_over():
+            break
+        state.apply_action(rng.choice(state.legal_actions()))

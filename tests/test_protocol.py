@@ -54,7 +54,7 @@ def decide_bytes(state: GameState, request: int, extra: dict[str, Any] | None = 
         "g1",
         request,
         decision.kind,
-        state.view(decision.seat),
+        state.view_json(decision.seat),
         codec.moves_json(state, actions),
         1000,
         extra,

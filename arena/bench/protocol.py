@@ -124,7 +124,7 @@ def engine_us_per_decision(games: int) -> float:
                 "bench",
                 decisions,
                 decision.kind,
-                state.view(decision.seat),
+                state.view_json(decision.seat),
                 codec.moves_json(state, actions),
                 1000,
             )

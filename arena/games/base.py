@@ -10,6 +10,7 @@ small integer code (an "action"), so search bots can play thousands of moves che
 
 from __future__ import annotations
 
+import json
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -70,6 +71,14 @@ class GameState(ABC):
     @abstractmethod
     def view(self, seat: int) -> View:
         """Everything `seat` may know, and nothing more (Mandala: ruling R14)."""
+
+    def view_json(self, seat: int) -> str:
+        """`view(seat)` as compact JSON text; games may override it with a faster encoder."""
+        return json.dumps(self.view(seat), separators=(",", ":"))
+
+    @abstractmethod
+    def scores(self) -> tuple[int, ...]:
+        """Each seat's score as the position stands (for games a bot's fault cuts short)."""
 
     @abstractmethod
     def is_over(self) -> bool:

@@ -6,6 +6,7 @@ place that depends on a ruling names it (R1..R14).
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any, Self
 
@@ -413,6 +414,9 @@ class MandalaState(GameState):
         cup = self.cup(seat)
         return sum(cup[colour] * (slot + 1) for slot, colour in enumerate(self.rivers[seat]))
 
+    def scores(self) -> tuple[int, ...]:
+        return (self.score(0), self.score(1))
+
     def outcome(self) -> Outcome:
         if not self.over or self.termination is None:
             raise GameError("The game is not over yet, so it has no result.")
@@ -494,6 +498,51 @@ class MandalaState(GameState):
             ),
         }
 
+    def view_json(self, seat: int) -> str:
+        """`view(seat)` as compact JSON, formatted directly: the referee sends one per decision."""
+        decision = self.decision()
+        players = []
+        for other in range(2):
+            claimed = self.cup_claimed[other]
+            setup = sum(self.cup_setup[other])
+            players.append(
+                _PLAYER_JSON
+                % (
+                    self.hand_sizes[other],
+                    ",".join([_QUOTED[c] for c in self.rivers[other]]),
+                    setup + sum(claimed),
+                    _PILE_JSON % tuple(claimed),
+                    0 if other == seat else setup,
+                )
+            )
+        (f00, f01), (f10, f11) = self.fields
+        m0, m1 = self.mountains
+        since = self._since_reshuffle(seat)
+        return _VIEW_JSON % (
+            seat,
+            self.turns,
+            self.current,
+            _QUOTED_KIND[decision.kind] if decision else "null",
+            decision.seat if decision else "null",
+            _PILE_JSON % tuple(self.hands[seat]),
+            _PILE_JSON % tuple(self.cup(seat)),
+            len(self.deck),
+            _PILE_JSON % tuple(self.discard),
+            "true" if self.end_triggered else "false",
+            "null" if since is None else json.dumps(since, separators=(",", ":")),
+            _PILE_JSON % tuple(m0),
+            _PILE_JSON % tuple(f00),
+            _PILE_JSON % tuple(f01),
+            _PILE_JSON % tuple(m1),
+            _PILE_JSON % tuple(f10),
+            _PILE_JSON % tuple(f11),
+            players[0],
+            players[1],
+            "null"
+            if self.destroying < 0
+            else f'{{"mandala":{self.destroying},"completed_by":{self.completed_by}}}',
+        )
+
     def _since_reshuffle(self, seat: int) -> dict[str, Any] | None:
         """R14: what this seat saw of the deck since the last reshuffle, so memory adds nothing."""
         if self.reshuffled is None:
@@ -506,6 +555,17 @@ class MandalaState(GameState):
             "refills": pile_json(refills),
         }
 
+
+_PILE_JSON = "{" + ",".join(f'"{name}":%d' for name in COLOURS) + "}"
+_QUOTED = [f'"{name}"' for name in COLOURS]
+_QUOTED_KIND = {TURN: f'"{TURN}"', CLAIM_DECISION: f'"{CLAIM_DECISION}"'}
+_PLAYER_JSON = '{"hand_size":%d,"river":[%s],"cup_size":%d,"cup_claimed":%s,"cup_unknown":%d}'
+_VIEW_JSON = (
+    '{"seat":%d,"turn":%d,"to_move":%d,"decision":%s,"deciding_seat":%s,"hand":%s,"cup":%s,'
+    '"deck_size":%d,"discard":%s,"end_triggered":%s,"since_reshuffle":%s,"mandalas":['
+    '{"mountain":%s,"fields":[%s,%s]},{"mountain":%s,"fields":[%s,%s]}],'
+    '"players":[%s,%s],"destroying":%s}'
+)
 
 _REASONS = {
     Termination.DECK_EXHAUSTED: "The deck ran out and the next Mandala was destroyed (turn {turns}).",
