@@ -42,7 +42,7 @@ from arena.execution import (
 from arena.players.manifest import BotManifest, build_bot, load_manifest
 from arena.results.log import LOG_NAME, GamesLog, completed_ids, repair
 from arena.results.report import CONFIG_NAME, load_config, write_atomic
-from arena.schedule import schedule, total_games
+from arena.schedule import PairTask, schedule, total_games
 
 __all__ = [
     "CONFIG_FORMAT",
@@ -62,6 +62,9 @@ BOT_LOGS = "logs"
 PACKAGES = ("click", "pandas", "matplotlib", "trueskill", "multiprocessing-logging")
 TASKS_PER_WORKER = 2
 """Pair tasks kept queued per worker: enough to keep workers busy, few enough to stay small."""
+TRIES = 2
+"""How often a task that fails inside the arena (not a bot's fault: those end the game
+normally) is tried before the tournament stops; a second try rides out a passing fault."""
 
 _SKIP_DIRS = {"__pycache__", "node_modules", "logs", "bin", "build", "target", "dist"}
 _SKIP_SUFFIXES = {".pyc", ".pyo", ".o", ".obj", ".class", ".log"}
@@ -342,13 +345,11 @@ def play(
     workers: int,
     executor: Executor | None = None,
     progress: ProgressCallback | None = None,
-    stop_after: int | None = None,
 ) -> RunSummary:
     """Play every game of the tournament that is not yet in the games log, and log each one.
 
     Ctrl-C stops the workers at once (their bots are closed) and returns with `interrupted`
     set: every game already logged stays, the games in flight are played again on resume.
-    `stop_after` stops after that many games (for tests and benchmarks).
     """
     bots = load_bots(config)
     for bot in bots:
@@ -365,8 +366,6 @@ def play(
     started = time.monotonic()
     pending = schedule(names, int(config["rounds"]), int(config["seed"]), done)
     with _run_log(run_dir):
-        if repaired:
-            log.warning(repaired)
         log.info(
             "playing %d of %d games with %d workers in %s",
             total - done_before,
@@ -376,7 +375,8 @@ def play(
         )
         context = _context(run_dir, config, bots)
         pool = executor if executor is not None else make_executor(workers)
-        in_flight: set[Future[list[dict[str, Any]]]] = set()
+        # Each task in flight, with how many times it has been tried.
+        in_flight: dict[Future[list[dict[str, Any]]], tuple[PairTask, int]] = {}
         limit = max(1, pool.workers) * TASKS_PER_WORKER
         clean = False
         try:
@@ -384,25 +384,27 @@ def play(
                 exhausted = False
                 while True:
                     while not exhausted and len(in_flight) < limit:
-                        if stop_after is not None and summary.played + 2 * len(in_flight) >= (
-                            stop_after
-                        ):
-                            exhausted = True
-                            break
                         task = next(pending, None)
                         if task is None:
                             exhausted = True
                             break
-                        in_flight.add(pool.submit(play_pair, context, task))
+                        in_flight[pool.submit(play_pair, context, task)] = (task, 1)
                     if not in_flight:
                         break
-                    finished, in_flight = wait(in_flight, return_when=FIRST_COMPLETED)
+                    finished, _ = wait(in_flight, return_when=FIRST_COMPLETED)
                     for future in finished:
+                        task, tries = in_flight.pop(future)
                         error = future.exception()
                         if error is not None:
+                            ids = ", ".join(slot.game_id for slot in task.games)
+                            log.error("games %s failed (try %d)", ids, tries, exc_info=error)
+                            if tries < TRIES:
+                                in_flight[pool.submit(play_pair, context, task)] = (task, tries + 1)
+                                continue
                             raise TournamentError(
-                                f"A game failed inside the arena ({type(error).__name__}: "
-                                f"{error}); see {run_dir / RUN_LOG}. Fix it, then resume."
+                                f"Games {ids} failed inside the arena {tries} times "
+                                f"({type(error).__name__}: {error}); see {run_dir / RUN_LOG}. "
+                                "Fix the cause, then resume."
                             ) from error
                         for line in future.result():
                             games_log.append(line)

@@ -161,6 +161,12 @@ def test_resume_after_kill_9_loses_nothing_and_repeats_nothing(tmp_path: Path) -
     assert len(ids) == len(set(ids)) == 24
     assert sorted(ids) == expected_ids(["alpha", "beta", "gamma"], 4, 8)
     assert read_lines(log)[: len(logged)] == logged  # the old lines are untouched
+    # And the tables are those of the same tournament played without a stop.
+    again = tmp_path / "again"
+    code, output = run("--bots", str(bots), "--rounds", "4", "--workers", "2", "--seed", "8",
+                       "--out", str(again), "--no-charts")  # fmt: skip
+    assert code == 0, output
+    assert (again / "ratings.csv").read_text() == (out / "ratings.csv").read_text()
 
 
 def test_ctrl_c_stops_cleanly_and_leaves_no_bot_behind(tmp_path: Path) -> None:
@@ -224,3 +230,58 @@ def test_progress_is_plain_lines_when_not_a_terminal() -> None:
     lines = stream.getvalue().splitlines()
     assert [line.split()[0] for line in lines] == ["3/10", "10/10"]
     assert "\r" not in stream.getvalue() and "games/s" in lines[-1] and "left" in lines[-1]
+
+
+class ScriptedExecutor:
+    """An executor that plays no real game: it returns made-up lines, failing on request."""
+
+    workers = 2
+
+    def __init__(self, failures: int) -> None:
+        self.failures = failures
+        self.calls = 0
+
+    def submit(self, fn, /, *args):  # type: ignore[no-untyped-def]
+        from concurrent.futures import Future
+
+        _, task = args
+        self.calls += 1
+        future: Future[list[dict[str, object]]] = Future()
+        if self.failures > 0:
+            self.failures -= 1
+            future.set_exception(RuntimeError("a passing fault"))
+            return future
+        future.set_result(
+            [
+                {"seq": s.seq, "game_id": s.game_id, "players": list(s.players),
+                 "scores": [1, 0], "ranks": [0, 1], "termination": "deck_exhausted",
+                 "faulty_seat": None, "turns": 10}  # fmt: skip
+                for s in task.games
+            ]
+        )
+        return future
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        pass
+
+    def terminate(self) -> None:
+        pass
+
+
+def test_a_task_failing_once_is_tried_again_twice_stops_the_run(tmp_path: Path) -> None:
+    import pytest
+
+    from arena.errors import TournamentError
+    from arena.players.manifest import discover_bots
+    from arena.tournament import create_run, play
+
+    bots = [b for b in discover_bots(field(tmp_path)) if b.default]
+    out = tmp_path / "run"
+    config = create_run(out, bots, rounds=2, seed=1, limits={})
+    summary = play(out, config, workers=2, executor=ScriptedExecutor(failures=1))
+    assert summary.played == 12 and not summary.interrupted
+    assert "failed (try 1)" in (out / "run.log").read_text()
+    other = tmp_path / "other"
+    config = create_run(other, bots, rounds=2, seed=1, limits={})
+    with pytest.raises(TournamentError, match="failed inside the arena 2 times"):
+        play(other, config, workers=2, executor=ScriptedExecutor(failures=100))
