@@ -60,8 +60,9 @@ def wait_for(condition, timeout: float = 60.0) -> bool:  # type: ignore[no-untyp
 
 def test_a_small_tournament_end_to_end(tmp_path: Path) -> None:
     bots, out = field(tmp_path), tmp_path / "run"
-    code, output = run("--bots", str(bots), "--rounds", "2", "--workers", "2", "--seed", "5",
-                       "--out", str(out))  # fmt: skip
+    code, output = run(
+        "--bots", str(bots), "--rounds", "2", "--workers", "2", "--seed", "5", "--out", str(out)
+    )
     assert code == 0, output
     assert "12 of 12 games played" in output and f"Results: {out}" in output
     lines = read_lines(out / "games.jsonl")
@@ -69,8 +70,9 @@ def test_a_small_tournament_end_to_end(tmp_path: Path) -> None:
     assert sorted(ids) == expected_ids(["alpha", "beta", "gamma"], 2, 5)  # crashy left out
     for line in lines:
         assert line["termination"] in {"deck_exhausted", "sixth_river_colour", "turn_limit"}
-        record = json.loads(gzip.decompress((out / "records" / f"{line['game_id']}.json.gz")
-                                            .read_bytes()))  # fmt: skip
+        record = json.loads(
+            gzip.decompress((out / "records" / f"{line['game_id']}.json.gz").read_bytes())
+        )
         assert record["game_id"] == line["game_id"] and record["players"] == line["players"]
         assert len(record["moves"]) == sum(line["decisions"])  # type: ignore[arg-type]
     config = json.loads((out / "config.json").read_text())
@@ -92,10 +94,38 @@ def test_a_small_tournament_end_to_end(tmp_path: Path) -> None:
 def test_the_same_seed_gives_the_same_tables(tmp_path: Path) -> None:
     bots = field(tmp_path)
     one, two = tmp_path / "one", tmp_path / "two"
-    assert run("--bots", str(bots), "--rounds", "2", "--workers", "2", "--seed", "11",
-               "--out", str(one), "--no-charts")[0] == 0  # fmt: skip
-    assert run("--bots", str(bots), "--rounds", "2", "--workers", "1", "--seed", "11",
-               "--out", str(two), "--no-charts")[0] == 0  # fmt: skip
+    assert (
+        run(
+            "--bots",
+            str(bots),
+            "--rounds",
+            "2",
+            "--workers",
+            "2",
+            "--seed",
+            "11",
+            "--out",
+            str(one),
+            "--no-charts",
+        )[0]
+        == 0
+    )
+    assert (
+        run(
+            "--bots",
+            str(bots),
+            "--rounds",
+            "2",
+            "--workers",
+            "1",
+            "--seed",
+            "11",
+            "--out",
+            str(two),
+            "--no-charts",
+        )[0]
+        == 0
+    )
     assert (one / "ratings.csv").read_text() == (two / "ratings.csv").read_text()
 
     def games(folder: Path) -> list[dict[str, object]]:
@@ -107,8 +137,21 @@ def test_the_same_seed_gives_the_same_tables(tmp_path: Path) -> None:
 
 def test_named_bots_and_failures_by_reason(tmp_path: Path) -> None:
     bots, out = field(tmp_path), tmp_path / "run"
-    code, output = run("alpha", "crashy", "--bots", str(bots), "--rounds", "1", "--workers",
-                       "0", "--seed", "2", "--out", str(out), "--no-charts")  # fmt: skip
+    code, output = run(
+        "alpha",
+        "crashy",
+        "--bots",
+        str(bots),
+        "--rounds",
+        "1",
+        "--workers",
+        "0",
+        "--seed",
+        "2",
+        "--out",
+        str(out),
+        "--no-charts",
+    )
     assert code == 0, output
     rows = {row.split(",")[1]: row for row in (out / "ratings.csv").read_text().splitlines()}
     assert rows["crashy"].endswith(",crash 2")
@@ -136,8 +179,21 @@ def test_resume_refuses_conflicting_options_and_plays_nothing_twice(tmp_path: Pa
 def test_resume_after_kill_9_loses_nothing_and_repeats_nothing(tmp_path: Path) -> None:
     marker = f"arena-test-{uuid.uuid4().hex}"
     bots, out = field(tmp_path, delay_ms=3, marker=marker), tmp_path / "run"
-    command = [*ARENA, "run", "--bots", str(bots), "--rounds", "4", "--workers", "2",
-               "--seed", "8", "--out", str(out), "--no-charts"]  # fmt: skip
+    command = [
+        *ARENA,
+        "run",
+        "--bots",
+        str(bots),
+        "--rounds",
+        "4",
+        "--workers",
+        "2",
+        "--seed",
+        "8",
+        "--out",
+        str(out),
+        "--no-charts",
+    ]
     log = out / "games.jsonl"
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
@@ -163,8 +219,19 @@ def test_resume_after_kill_9_loses_nothing_and_repeats_nothing(tmp_path: Path) -
     assert read_lines(log)[: len(logged)] == logged  # the old lines are untouched
     # And the tables are those of the same tournament played without a stop.
     again = tmp_path / "again"
-    code, output = run("--bots", str(bots), "--rounds", "4", "--workers", "2", "--seed", "8",
-                       "--out", str(again), "--no-charts")  # fmt: skip
+    code, output = run(
+        "--bots",
+        str(bots),
+        "--rounds",
+        "4",
+        "--workers",
+        "2",
+        "--seed",
+        "8",
+        "--out",
+        str(again),
+        "--no-charts",
+    )
     assert code == 0, output
     assert (again / "ratings.csv").read_text() == (out / "ratings.csv").read_text()
 
@@ -172,8 +239,21 @@ def test_resume_after_kill_9_loses_nothing_and_repeats_nothing(tmp_path: Path) -
 def test_ctrl_c_stops_cleanly_and_leaves_no_bot_behind(tmp_path: Path) -> None:
     marker = f"arena-test-{uuid.uuid4().hex}"
     bots, out = field(tmp_path, delay_ms=3, marker=marker), tmp_path / "run"
-    command = [*ARENA, "run", "--bots", str(bots), "--rounds", "6", "--workers", "2",
-               "--seed", "4", "--out", str(out), "--no-charts"]  # fmt: skip
+    command = [
+        *ARENA,
+        "run",
+        "--bots",
+        str(bots),
+        "--rounds",
+        "6",
+        "--workers",
+        "2",
+        "--seed",
+        "4",
+        "--out",
+        str(out),
+        "--no-charts",
+    ]
     log = out / "games.jsonl"
     # A terminal's Ctrl-C signals the whole foreground process group: scheduler and workers.
     process = subprocess.Popen(
@@ -196,8 +276,22 @@ def test_ctrl_c_stops_cleanly_and_leaves_no_bot_behind(tmp_path: Path) -> None:
 def test_leaderboard_command(tmp_path: Path) -> None:
     bots, results = field(tmp_path), tmp_path / "results"
     out = results / "run-1"
-    assert run("--bots", str(bots), "--rounds", "1", "--workers", "0", "--seed", "1",
-               "--out", str(out), "--no-charts")[0] == 0  # fmt: skip
+    assert (
+        run(
+            "--bots",
+            str(bots),
+            "--rounds",
+            "1",
+            "--workers",
+            "0",
+            "--seed",
+            "1",
+            "--out",
+            str(out),
+            "--no-charts",
+        )[0]
+        == 0
+    )
     runner = CliRunner()
     named = runner.invoke(main, ["leaderboard", str(out)])
     newest = runner.invoke(main, ["leaderboard", "--results", str(results)])
@@ -253,9 +347,16 @@ class ScriptedExecutor:
             return future
         future.set_result(
             [
-                {"seq": s.seq, "game_id": s.game_id, "players": list(s.players),
-                 "scores": [1, 0], "ranks": [0, 1], "termination": "deck_exhausted",
-                 "faulty_seat": None, "turns": 10}  # fmt: skip
+                {
+                    "seq": s.seq,
+                    "game_id": s.game_id,
+                    "players": list(s.players),
+                    "scores": [1, 0],
+                    "ranks": [0, 1],
+                    "termination": "deck_exhausted",
+                    "faulty_seat": None,
+                    "turns": 10,
+                }
                 for s in task.games
             ]
         )
