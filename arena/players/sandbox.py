@@ -192,8 +192,8 @@ def _enable_pids(group: Path) -> bool:
 def _remove_stale(root: Path) -> None:
     """Remove the groups left by arena processes that died without cleaning up."""
     for base in root.glob(f"{_BASE_PREFIX}*"):
-        suffix = base.name[len(_BASE_PREFIX) :]
-        if not suffix.isdigit() or _alive(int(suffix)):
+        match = _BASE_NAME.fullmatch(base.name)
+        if match is None or _alive(int(match["pid"]), match["started"]):
             continue
         for group in base.iterdir():
             if group.is_dir():
@@ -203,14 +203,28 @@ def _remove_stale(root: Path) -> None:
             base.rmdir()
 
 
-def _alive(pid: int) -> bool:
+_BASE_NAME = re.compile(rf"{_BASE_PREFIX}(probe-)?(?P<pid>\d+)(\.(?P<started>\d+))?")
+
+
+def _alive(pid: int, started: str | None) -> bool:
+    """True if process `pid` runs (and started at `started`: a reused pid is not it)."""
+    now = _start_time(pid)
+    return now is not None and (started is None or now == started)
+
+
+def _start_time(pid: int) -> str | None:
+    """The start time of a process in clock ticks (field 22 of /proc/PID/stat), or None."""
     try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    return stat.rsplit(")", 1)[1].split()[19]
+
+
+def _base_name() -> str:
+    """This process's folder in a cgroup hierarchy: pid and start time, unique over reuse."""
+    pid = os.getpid()
+    return f"{_BASE_PREFIX}{pid}.{_start_time(pid) or 0}"
 
 
 @functools.cache
@@ -300,7 +314,7 @@ _pending_lock = threading.Lock()
 
 
 def _base(root: Path, pids: bool) -> Path:
-    base = root / f"{_BASE_PREFIX}{os.getpid()}"
+    base = root / _base_name()
     if not base.is_dir():
         base.mkdir(exist_ok=True)
         if pids:
@@ -325,22 +339,36 @@ class BotCgroup:
         self.killable: Path | None = None
         """The v2 group with cgroup.kill, if any."""
         self.pids_limited = False
-        if have.cgroup_v2 is not None:
-            group = _base(have.cgroup_v2, have.cgroup_v2_pids) / name
-            group.mkdir()
+        try:
+            if have.cgroup_v2 is not None:
+                group = self._make(have.cgroup_v2, have.cgroup_v2_pids, name)
+                self.killable = group
+                if processes is not None and have.cgroup_v2_pids:
+                    (group / "pids.max").write_text(str(processes))
+                    self.pids_limited = True
+            if have.cgroup_v1_pids is not None and not self.pids_limited:
+                group = self._make(have.cgroup_v1_pids, False, name)
+                if processes is not None:
+                    (group / "pids.max").write_text(str(processes))
+                    self.pids_limited = True
+        except OSError:
+            self.close()
+            raise
+
+    def _make(self, root: Path, pids: bool, name: str) -> Path:
+        for attempt in range(3):
+            group = _base(root, pids) / name
+            try:
+                group.mkdir()
+            except FileNotFoundError:  # the base was being removed; make it again
+                if attempt == 2:
+                    raise
+                time.sleep(0.01)
+                continue
             self.groups.append(group)
-            self.killable = group
-            if processes is not None and have.cgroup_v2_pids:
-                (group / "pids.max").write_text(str(processes))
-                self.pids_limited = True
-        if have.cgroup_v1_pids is not None and not self.pids_limited:
-            group = _base(have.cgroup_v1_pids, False) / name
-            group.mkdir()
-            self.groups.append(group)
-            if processes is not None:
-                (group / "pids.max").write_text(str(processes))
-                self.pids_limited = True
-        _created.update(self.groups)
+            _created.add(group)
+            return group
+        raise AssertionError("unreachable")
 
     def procs_files(self) -> list[Path]:
         return [group / "cgroup.procs" for group in self.groups]
@@ -419,7 +447,7 @@ def _retry_pending() -> None:
 
 @atexit.register
 def _cleanup_at_exit() -> None:
-    mine = f"{_BASE_PREFIX}{os.getpid()}"  # a forked child must not touch its parent's groups
+    mine = _base_name()  # a forked child must not touch its parent's groups
     for group in list(_created):
         if group.parent.name == mine:
             _kill_group(group)
@@ -538,8 +566,12 @@ def prepare(
         processes = limits.processes
         if processes is not None and mode == "bwrap":
             processes += 2  # bubblewrap's monitor and its PID 1
-        group = BotCgroup(name, have, processes)
-        launch.teardown.append(group.close)
+        try:
+            group = BotCgroup(name, have, processes)
+        except OSError as error:  # the bot still plays, under rlimits and isolation
+            _warn_once(f"cannot make a cgroup for a bot ({error}); bots run without one.")
+        else:
+            launch.teardown.append(group.close)
     elif limits.processes is not None and limits.cgroups:
         _warn_once("no pids cgroup here: the number of a bot's processes is not bounded.")
     if have.shell:
