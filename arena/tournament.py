@@ -187,6 +187,7 @@ def create_run(
         "created": datetime.now(UTC).isoformat(timespec="seconds"),
         "command_line": sys.argv,
         "versions": _versions(),
+        "sandbox": _sandbox_report(full_limits),
     }
     try:
         run_dir.mkdir(parents=True, exist_ok=True)
@@ -245,6 +246,14 @@ def resume_run(run_dir: Path, given: dict[str, Any]) -> tuple[dict[str, Any], li
                 "(its files hash differently); its games mix two versions."
             )
     return config, warnings
+
+
+def _sandbox_report(limits: dict[str, Any]) -> dict[str, Any]:
+    """What isolation and limits the bots get on this machine (players/sandbox.py)."""
+    from arena.execution import limits_from_json
+    from arena.players.sandbox import sandbox_report
+
+    return sandbox_report(limits_from_json(limits).sandbox)
 
 
 def _show(value: Any) -> str:
@@ -366,6 +375,17 @@ def play(
     started = time.monotonic()
     pending = schedule(names, int(config["rounds"]), int(config["seed"]), done)
     with _run_log(run_dir):
+        box = _sandbox_report(config["limits"])
+        log.info(
+            "sandbox: isolation %s, network %s, cgroup kill %s, process limit %s, rlimits %s",
+            box["isolation"],
+            box["network"],
+            box["cgroup_kill"],
+            box["process_limit"],
+            box["rlimits"],
+        )
+        for warning in box["warnings"]:
+            log.warning("sandbox: %s", warning)
         log.info(
             "playing %d of %d games with %d workers in %s",
             total - done_before,
