@@ -1,4 +1,5 @@
 """Writes an ever-growing file in its own folder on its first move."""
+
 from _common import play
 
 

@@ -1,4 +1,5 @@
 """Prints binary garbage as its first move."""
+
 import sys
 import time
 

@@ -1,4 +1,5 @@
 """Busy-loops on its first move (the move clock stops it; RLIMIT_CPU if it is set)."""
+
 from _common import play
 
 

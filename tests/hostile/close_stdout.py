@@ -1,4 +1,5 @@
 """Closes stdout on its first move and keeps running."""
+
 import os
 import time
 

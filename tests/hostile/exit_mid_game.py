@@ -1,4 +1,5 @@
 """Exits (code 3) at its third move."""
+
 import sys
 
 from _common import play

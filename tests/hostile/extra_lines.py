@@ -1,4 +1,5 @@
 """Prints extra lines after every reply (tolerated: stray output is counted and dropped)."""
+
 import json
 import sys
 

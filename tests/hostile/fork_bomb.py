@@ -1,4 +1,5 @@
 """Forks without bound on its first move (every child sleeps, then leaves)."""
+
 import os
 import sys
 import time

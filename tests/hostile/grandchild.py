@@ -1,4 +1,5 @@
 """Starts a grandchild in a new session that keeps the pipes open, then exits mid-game."""
+
 import subprocess
 import sys
 

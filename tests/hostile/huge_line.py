@@ -1,4 +1,5 @@
 """Prints a 100 MB line as its first move."""
+
 import sys
 
 from _common import play

@@ -1,4 +1,5 @@
 """Ignores SIGTERM, SIGINT and SIGHUP, and does not exit after goodbye."""
+
 import signal
 import time
 

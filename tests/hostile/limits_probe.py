@@ -1,4 +1,5 @@
 """Reports its resource limits and cgroups on stderr, then plays legally."""
+
 import json
 import resource
 import sys

@@ -1,4 +1,5 @@
 """Allocates memory without bound on its first move."""
+
 from _common import play
 
 hoard = []

@@ -1,4 +1,5 @@
 """Opens a network connection to the host (address in argv) at the start."""
+
 import socket
 import sys
 

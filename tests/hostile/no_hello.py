@@ -1,4 +1,5 @@
 """Never answers the handshake."""
+
 import sys
 import time
 

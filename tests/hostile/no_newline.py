@@ -1,4 +1,5 @@
 """Prints its move without a newline, then waits."""
+
 import sys
 import time
 

@@ -1,4 +1,5 @@
 """Tries to read another bot's folder (its sibling `random`)."""
+
 from _common import harmed, play
 
 

@@ -1,4 +1,5 @@
 """Sleeps on its first move."""
+
 import time
 
 from _common import play

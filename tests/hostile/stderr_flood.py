@@ -1,4 +1,5 @@
 """Floods stderr (20 MB) at the start, then plays legally."""
+
 import sys
 
 from _common import play

@@ -3,6 +3,7 @@
 Inside bubblewrap a write may seem to succeed (into the sandbox's private /tmp); the test
 checks that nothing reached the machine.
 """
+
 import sys
 
 from _common import play

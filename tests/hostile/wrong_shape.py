@@ -1,4 +1,5 @@
 """Prints valid JSON of the wrong shape as its first move."""
+
 import time
 
 from _common import play, send
