@@ -10,6 +10,11 @@ ARGS ?=
 .PHONY: install run test bench lint clean
 
 $(STAMP): pyproject.toml
+	@# bubblewrap isolates bots (no network, read-only filesystem); without it the
+	@# arena falls back to weaker isolation with a warning, so a failure here is not fatal.
+	@command -v bwrap >/dev/null || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null \
+		&& (apt-get update -qq && apt-get install -y -qq bubblewrap) >/dev/null 2>&1 \
+		|| echo "note: bubblewrap is not installed; bots run with weaker isolation"; }
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test,lint]'
