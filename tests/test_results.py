@@ -211,3 +211,18 @@ def test_report_of_a_run_with_no_games_yet(tmp_path: Path) -> None:
     for path in report.files:
         if path.suffix == ".png":
             assert path.read_bytes()[:8] == PNG_MAGIC
+
+
+def test_the_two_seat_shortcut_equals_trueskills_factor_graph() -> None:
+    from arena.results.ratings import _rate_two, environment
+
+    env, rng = environment(), random.Random(1)
+    for _ in range(500):
+        a = env.create_rating(mu=rng.uniform(5, 45), sigma=rng.uniform(0.5, 8.4))
+        b = env.create_rating(mu=rng.uniform(5, 45), sigma=rng.uniform(0.5, 8.4))
+        ranks = rng.choice([[0, 1], [1, 0], [0, 0]])
+        (slow_a,), (slow_b,) = env.rate([(a,), (b,)], ranks=ranks)
+        fast_a, fast_b = _rate_two(env, [a, b], ranks)
+        for slow, fast in ((slow_a, fast_a), (slow_b, fast_b)):
+            assert fast.mu == pytest.approx(slow.mu, abs=1e-9)
+            assert fast.sigma == pytest.approx(slow.sigma, abs=1e-9)

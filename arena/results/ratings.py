@@ -3,7 +3,8 @@
 Games are rated in the order of their place in the schedule (`seq`, then `game_id`), not in
 the order they finished: the same tournament with the same seed gives the same ratings,
 however many workers played it and whichever finished first. Every game is rated with
-`TrueSkill.rate` and the seats' ranks, so the code holds for any number of players; a game
+`TrueSkill.rate` and the seats' ranks, so the code holds for any number of players (two-seat
+games take the same update in closed form, much faster); a game
 lost by a bot's fault (timeout, crash, ...) is rated as the loss it is (the faulty seat is
 ranked last by the referee). The environment is TrueSkill's default (mu 25, sigma 25/3,
 beta 25/6, tau 25/300, draw probability 0.10).
@@ -11,6 +12,7 @@ beta 25/6, tau 25/300, draw probability 0.10).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -67,6 +69,35 @@ def environment() -> trueskill.TrueSkill:
     )
 
 
+def _rate_two(env: Any, ratings: list[Any], ranks: list[int]) -> list[Any]:
+    """TrueSkill's update for two single-player teams in closed form (Herbrich et al. 2007).
+
+    For two players the factor graph of `env.rate` needs no iteration and reduces to these
+    formulas (the same to about 1e-12, see the tests); they are some thirty times faster,
+    which matters when a leaderboard re-rates a tournament of tens of thousands of games.
+    """
+    first, second = ratings
+    if ranks[1] < ranks[0]:
+        return _rate_two(env, [second, first], [ranks[1], ranks[0]])[::-1]
+    var_a = first.sigma**2 + env.tau**2
+    var_b = second.sigma**2 + env.tau**2
+    c = math.sqrt(2 * env.beta**2 + var_a + var_b)
+    margin = trueskill.calc_draw_margin(env.draw_probability, 2, env) / c
+    t = (first.mu - second.mu) / c
+    if ranks[0] == ranks[1]:
+        v, w = env.v_draw(t, margin), env.w_draw(t, margin)
+    else:
+        v, w = env.v_win(t, margin), env.w_win(t, margin)
+    return [
+        env.create_rating(
+            mu=first.mu + var_a / c * v, sigma=math.sqrt(var_a * (1 - var_a / c**2 * w))
+        ),
+        env.create_rating(
+            mu=second.mu - var_b / c * v, sigma=math.sqrt(var_b * (1 - var_b / c**2 * w))
+        ),
+    ]
+
+
 def game_order(line: GameLine) -> tuple[int, str]:
     """The key that sorts games into schedule order."""
     return (int(line.get("seq", 0)), str(line["game_id"]))
@@ -96,10 +127,13 @@ def rate_games(
         ranks = [int(rank) for rank in line["ranks"]]
         if len(players) < 2 or len(set(players)) != len(players) or len(ranks) != len(players):
             continue
-        groups = [(current.setdefault(name, env.create_rating()),) for name in players]
-        new_groups = env.rate(groups, ranks=ranks)
+        before = [current.setdefault(name, env.create_rating()) for name in players]
+        if len(players) == 2:
+            after = _rate_two(env, before, ranks)
+        else:
+            after = [group[0] for group in env.rate([(r,) for r in before], ranks=ranks)]
         rated += 1
-        for name, (rating,) in zip(players, new_groups, strict=True):
+        for name, rating in zip(players, after, strict=True):
             current[name] = rating
             if history:
                 points.append(RatingPoint(rated, name, float(rating.mu), float(rating.sigma)))
