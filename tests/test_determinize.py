@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from arena.games.mandala.cards import CARDS_PER_COLOUR, NUM_COLOURS
+from arena.games.mandala.cards import CARDS_PER_COLOUR, COLOURS, NUM_COLOURS
 from arena.games.mandala.determinize import determinize, redeal, unseen_cards
 from arena.games.mandala.state import MandalaState
 
@@ -138,3 +138,20 @@ def test_redeal_keeps_the_view_and_the_cards(seat: int) -> None:
             assert _all_cards(again) == [CARDS_PER_COLOUR] * NUM_COLOURS
             hands.add(tuple(again.hands[1 - seat]))
         assert sample.view(seat) == view  # the template itself is untouched
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_after_a_reshuffle_the_deck_holds_only_reshuffled_cards(seat: int) -> None:
+    """R14: the new deck was the face-up discard pile, so its cards are known."""
+    rng = random.Random(300 + seat)
+    reshuffled = [p for p in POSITIONS if p.reshuffled is not None and p.deck]
+    assert reshuffled
+    for position in reshuffled:
+        view = position.view(seat)
+        since = view["since_reshuffle"]
+        for sample in (determinize(view, rng), determinize(view, rng)):
+            redeal(sample, seat, rng)
+            for colour, name in enumerate(COLOURS):
+                left = since["deck"][name] - since["drawn_by_you"][name] - since["refills"][name]
+                assert sample.deck.count(colour) <= left
+            assert sample.view(seat) == view

@@ -146,7 +146,8 @@ def test_manifest(name: str) -> None:
     manifest = tomllib.loads((BOTS / name / "bot.toml").read_text())
     assert manifest["name"] == name
     assert manifest["command"][:2] == ["python3", "bot.py"]
-    assert manifest["default"] is (name == "heuristic")  # ismcts is opt-in: it is slow
+    if name == "ismcts":
+        assert manifest["default"] is False  # opt-in: 80 ms a decision is too slow for make run
 
 
 def _load(name: str) -> ModuleType:

@@ -271,10 +271,11 @@ class Mind:
         mountain, f0, f1 = self.mandalas[m]
         return self.prospect(mountain, f0, f1) + self.handed_over(mountain, f0, f1)
 
-    def turn(self, moves):
+    def turn_values(self, moves):
+        """The value in points of each turn move (Build Mountain, Grow Field, Discard)."""
         now = [self.value_now(m) for m in range(2)]
-        best_index, best_value = 0, None
-        for index, move in enumerate(moves):
+        values = []
+        for move in moves:
             action = move.get("action")
             colour = COLOURS.index(move["colour"])
             if action == "build_mountain":
@@ -299,9 +300,8 @@ class Mind:
                     value -= 0.5
             else:
                 value = self.discard_value(colour, move.get("count", 1))
-            if best_value is None or value > best_value:
-                best_index, best_value = index, value
-        return best_index
+            values.append(value)
+        return values
 
     def discard_value(self, colour, count):
         """Discard & Redraw: last resort. Throw away what I can use least, all of it."""
@@ -317,14 +317,14 @@ class Mind:
         value += 0.2 * count if count == self.hand[colour] else -0.3 * count
         return value
 
-    def claim(self, moves):
-        """Pick the claim with the best exact outcome of the rest of the destruction."""
+    def claim_values(self, moves):
+        """The value of each claim: the exact outcome of the rest of the destruction."""
         destroying = self.view["destroying"]
         mountain, f0, f1 = self.mandalas[int(destroying["mandala"])]
         active = (sum(f0) > 0, sum(f1) > 0)
         table = self.table
-        best_index, best_value = 0, None
-        for index, move in enumerate(moves):
+        values = []
+        for move in moves:
             colour = COLOURS.index(move["colour"])
             rivers = [table.rivers[0][:], table.rivers[1][:]]
             cups = [table.cups[0][:], table.cups[1][:]]
@@ -341,9 +341,20 @@ class Mind:
                 value = table._claims(rest, mountain, self.opp, active, rivers, cups, final, {})
             else:
                 value = table._greedy(rest, mountain, self.opp, active, rivers, cups, final)
-            if best_value is None or value > best_value:
-                best_index, best_value = index, value
-        return best_index
+            values.append(value)
+        return values
+
+
+def move_values(message):
+    """The value in points of every legal move of a `decide` message (higher is better).
+
+    Other bots may use it as a prior: bots/ismcts searches only the best few of these.
+    """
+    moves = message.get("legal_moves") or []
+    mind = Mind(message["view"])
+    if message.get("decision") == "claim":
+        return mind.claim_values(moves)
+    return mind.turn_values(moves)
 
 
 def decide(message):
@@ -352,10 +363,8 @@ def decide(message):
     if len(moves) <= 1:
         return 0
     try:
-        mind = Mind(message["view"])
-        if message.get("decision") == "claim":
-            return mind.claim(moves)
-        return mind.turn(moves)
+        values = move_values(message)
+        return max(range(len(moves)), key=values.__getitem__)
     except (KeyError, TypeError, ValueError, AttributeError, IndexError) as error:
         # A view this bot does not understand must never cost the game: play a legal move.
         print(f"heuristic: falling back to move 0 after {error!r}", file=sys.stderr)

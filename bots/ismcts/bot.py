@@ -39,6 +39,8 @@ PLAYOUT_PLIES = 30
 KIND_WEIGHTS = (0.55, 0.35, 0.10)  # Build Mountain, Grow Field, Discard & Redraw
 # Points of advantage that make a win about 73% likely (the logistic's scale).
 POINT_SCALE = 8.0
+# Log each search to stderr (the bot log); off for in-process use such as tests.
+LOG = False
 # A Cup card of a colour not in the River yet counts for this fraction of a late slot.
 UNPLACED_WEIGHT = 0.45
 
@@ -203,7 +205,8 @@ def search(
             node.visits += 1
             node.reward += p0 if node.seat == 0 else 1.0 - p0
     best = max(root.children.items(), key=lambda item: (item[1].visits, item[1].reward))
-    print(f"ismcts: {done} iterations, best visited {best[1].visits}", file=sys.stderr)
+    if LOG:
+        print(f"ismcts: {done} iterations, best visited {best[1].visits}", file=sys.stderr)
     return best[0]
 
 
@@ -242,6 +245,8 @@ def main() -> None:
     parser.add_argument("--iterations", type=int, default=0, help="fixed iterations (0: time)")
     parser.add_argument("--seed", type=int, default=None, help="seed of the sampling")
     args = parser.parse_args()
+    global LOG
+    LOG = True  # as a bot process, stderr is the bot's log file
     rng = random.Random(args.seed)
     turn_limit = 1000  # R12; the game's configuration comes with new_game
     for line in iter(sys.stdin.readline, ""):

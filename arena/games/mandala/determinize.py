@@ -18,6 +18,12 @@ once and then deal again on copies, which is ten times cheaper:
 
 The deck order after a future reshuffle comes from the state's seed, so the sampled state
 gets a fresh random seed: a search never learns a real future shuffle.
+
+After a reshuffle the view recalls what the new deck was made of (`since_reshuffle`: the
+discard pile was face up, R14). The sampled deck is then drawn from those cards only:
+the reshuffled cards that neither this seat nor a Mountain refill drew, which the deck and
+the opponent's draws since the reshuffle share at random. (What the opponent played
+since then is not used to tell which of them they drew: a small, deliberate approximation.)
 """
 
 from __future__ import annotations
@@ -83,19 +89,16 @@ def determinize(
     other = 1 - seat
     opponent = view["players"][other]
     unseen = unseen_cards(view)
-    hidden = [colour for colour in range(NUM_COLOURS) for _ in range(unseen[colour])]
     opponent_hand = int(opponent["hand_size"])
     opponent_setup = int(opponent["cup_unknown"])
     deck_size = int(view["deck_size"])
-    if min(unseen) < 0 or len(hidden) != opponent_hand + opponent_setup + deck_size:
+    if min(unseen) < 0 or sum(unseen) != opponent_hand + opponent_setup + deck_size:
         raise ValueError(
             f"The view does not add up to {CARDS_PER_COLOUR * NUM_COLOURS} cards: "
-            f"{len(hidden)} unseen, but the opponent's hand ({opponent_hand}), their unknown "
+            f"{sum(unseen)} unseen, but the opponent's hand ({opponent_hand}), their unknown "
             f"Cup cards ({opponent_setup}) and the deck ({deck_size}) need "
             f"{opponent_hand + opponent_setup + deck_size}."
         )
-    rng.shuffle(hidden)
-
     state = MandalaState.empty(seed=rng.getrandbits(62), turn_limit=turn_limit)
     state.turns = int(view["turn"])
     state.current = int(view["to_move"])
@@ -113,16 +116,19 @@ def determinize(
     state.hands[seat] = pile_from_json(view["hand"])
     state.cup_setup[seat] = [a - b for a, b in zip(own_cup, state.cup_claimed[seat], strict=True)]
 
-    # The hidden cards: the opponent's hand, then their setup Cup, then the deck.
-    hand = [0] * NUM_COLOURS
-    for colour in hidden[:opponent_hand]:
-        hand[colour] += 1
-    setup = [0] * NUM_COLOURS
-    for colour in hidden[opponent_hand : opponent_hand + opponent_setup]:
-        setup[colour] += 1
-    state.hands[other] = hand
-    state.cup_setup[other] = setup
-    state.deck = hidden[opponent_hand + opponent_setup :]
+    since = view.get("since_reshuffle")
+    if since is not None:
+        state.reshuffled = [
+            pile_from_json(since["deck"]),
+            [0] * NUM_COLOURS,
+            [0] * NUM_COLOURS,
+            pile_from_json(since["refills"]),
+        ]
+        state.reshuffled[1 + seat] = pile_from_json(since["drawn_by_you"])
+    # Only the sizes matter here: `_deal_hidden` deals the cards (and the opponent's draws).
+    state.hands[other] = [opponent_hand, 0, 0, 0, 0, 0]
+    state.deck = [0] * deck_size
+    _deal_hidden(state, seat, unseen, rng)
 
     # A 6th River colour can only have appeared during the destruction under way (R9b).
     state.sixth_colour = any(len(river) == NUM_COLOURS for river in state.rivers)
@@ -146,25 +152,70 @@ def determinize(
 def redeal(state: MandalaState, seat: int, rng: random.Random) -> None:
     """Deal again, in place, every card `seat` cannot see, and give the state a new seed.
 
-    The opponent's hand, their setup Cup cards and the deck are pooled, shuffled and dealt
-    back in the same sizes, so `state.view(seat)` does not change (R14).
+    The opponent's hand, their setup Cup cards and the deck are pooled and dealt back in
+    the same sizes (the deck only from cards it can hold, see the module's docstring), so
+    `state.view(seat)` does not change (R14).
     """
     other = 1 - seat
-    hidden = state.deck[:]
+    unseen = [0] * NUM_COLOURS
+    for colour in state.deck:
+        unseen[colour] += 1
     for pile in (state.hands[other], state.cup_setup[other]):
         for colour in range(NUM_COLOURS):
-            hidden.extend([colour] * pile[colour])
-    rng.shuffle(hidden)
+            unseen[colour] += pile[colour]
+    _deal_hidden(state, seat, unseen, rng)
+
+
+def _shuffle(cards: list[int], rng: random.Random) -> None:
+    """Fisher-Yates with random(): three times cheaper than rng.shuffle, called per sample."""
+    draw = rng.random
+    for i in range(len(cards) - 1, 0, -1):
+        j = int(draw() * (i + 1))
+        cards[i], cards[j] = cards[j], cards[i]
+
+
+def _deal_hidden(state: MandalaState, seat: int, unseen: list[int], rng: random.Random) -> None:
+    """Deal the `unseen` cards to the deck, the opponent's hand and their setup Cup.
+
+    Keeps the sizes the state has; after a reshuffle the deck takes only cards of the
+    reshuffled deck that `seat` and the refills did not draw (the rest of those were drawn
+    by the opponent).
+    """
+    other = 1 - seat
+    deck_size = len(state.deck)
+    opponent_hand = sum(state.hands[other])
+    reshuffled = state.reshuffled
+    if reshuffled is None:
+        rest = [colour for colour in range(NUM_COLOURS) for _ in range(unseen[colour])]
+        _shuffle(rest, rng)
+        deck = rest[len(rest) - deck_size :] if deck_size else []
+        rest = rest[: len(rest) - deck_size]
+    else:
+        made, mine, refills = reshuffled[0], reshuffled[1 + seat], reshuffled[3]
+        left = [made[c] - mine[c] - refills[c] for c in range(NUM_COLOURS)]
+        pool = [c for c in range(NUM_COLOURS) for _ in range(min(left[c], unseen[c]))]
+        if len(pool) < deck_size:
+            raise ValueError(
+                f"The deck holds {deck_size} cards but only {len(pool)} unseen cards of the "
+                "reshuffled deck are left for it."
+            )
+        _shuffle(pool, rng)
+        deck = pool[:deck_size]
+        in_deck = [0] * NUM_COLOURS
+        for colour in deck:
+            in_deck[colour] += 1
+        # The opponent drew the others since the reshuffle (only their number is seen).
+        reshuffled[1 + other] = [left[c] - in_deck[c] for c in range(NUM_COLOURS)]
+        rest = [c for c in range(NUM_COLOURS) for _ in range(unseen[c] - in_deck[c])]
+        _shuffle(rest, rng)
     hand = [0] * NUM_COLOURS
     setup = [0] * NUM_COLOURS
-    opponent_hand = sum(state.hands[other])
-    opponent_setup = sum(state.cup_setup[other])
-    for colour in hidden[:opponent_hand]:
+    for colour in rest[:opponent_hand]:
         hand[colour] += 1
-    for colour in hidden[opponent_hand : opponent_hand + opponent_setup]:
+    for colour in rest[opponent_hand:]:
         setup[colour] += 1
     state.hands[other] = hand
     state.cup_setup[other] = setup
-    state.deck = hidden[opponent_hand + opponent_setup :]
+    state.deck = deck
     state.seed = rng.getrandbits(62)
     state.shuffles = 0
