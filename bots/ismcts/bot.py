@@ -27,14 +27,19 @@ import sys
 import time
 from typing import Any
 
-from arena.games.mandala.cards import BUILD_BASE, CLAIM_BASE, DISCARD_BASE, GROW_BASE
+from arena.games.mandala.cards import (
+    BUILD_BASE,
+    CLAIM_BASE,
+    DISCARD_BASE,
+    GROW_BASE,
+)
 from arena.games.mandala.determinize import determinize, redeal
 from arena.games.mandala.state import MandalaState
 
 # UCB exploration constant, for rewards in [0, 1].
 EXPLORATION = 0.7
 # Playouts stop after this many plies; the position is then scored (see `evaluate`).
-PLAYOUT_PLIES = 30
+PLAYOUT_PLIES = 18
 # The playout's odds of each kind of turn action, when the kind is available.
 KIND_WEIGHTS = (0.55, 0.35, 0.10)  # Build Mountain, Grow Field, Discard & Redraw
 # Points of advantage that make a win about 73% likely (the logistic's scale).
