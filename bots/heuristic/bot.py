@@ -30,13 +30,15 @@ SIX = range(6)
 # --- the weights, in points ------------------------------------------------------------
 # A Cup card of a colour not yet in the River may never score (the game can end first):
 # it counts for this fraction of the slot it would probably get.
-UNPLACED_WEIGHT = 0.45
+UNPLACED_WEIGHT = 0.3
+# Claiming a colour the opponent wants denies it: a point denied counts this much.
+DENY = 0.8
 # A Mandala not complete yet will be shared later and its Mountain will still change.
-PROSPECT_WEIGHT = 0.55
+PROSPECT_WEIGHT = 0.8
 # One card drawn into the hand (a Build Mountain draws up to 3).
-DRAW_VALUE = 0.8
+DRAW_VALUE = 0.5
 # One card played into a Field: it buys claim order, then it is discarded.
-FIELD_CARD_COST = 0.7
+FIELD_CARD_COST = 0.3
 # Building with a colour I hold k of breaks up a set meant for a Field: cost per extra card.
 BUILD_SET_COST = 0.35
 # Discard & Redraw: the last resort.
@@ -134,12 +136,17 @@ class Table:
     def _greedy(self, left, mountain, seat, active, rivers, cups, final):
         left = list(left)
         while left:
-            if not active[seat]:
-                # Claims to the discard pile only deny: take the colour the other wants most.
-                other = 1 - seat
-                best = max(left, key=lambda c: self._gain(rivers, cups, other, c, mountain[c]))
-            else:
-                best = max(left, key=lambda c: self._gain(rivers, cups, seat, c, mountain[c]))
+            other = 1 - seat
+
+            def value(c, seat=seat, other=other, rivers=rivers, cups=cups):
+                # What the claim brings me, and what it denies the other (its claims to the
+                # discard pile, with an empty Field, only deny).
+                mine = self._gain(rivers, cups, seat, c, mountain[c]) if active[seat] else 0.0
+                theirs = self._gain(rivers, cups, other, c, mountain[c]) if active[other] else 0.0
+                return mine + DENY * theirs
+
+            best = max(left, key=value)
+            if active[seat]:
                 rivers, cups, final = self._claim_into(rivers, cups, seat, best, mountain[best],
                                                        final)
             left.remove(best)
