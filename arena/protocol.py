@@ -9,6 +9,7 @@ wrong shape, the game's `IllegalMoveError`/`MoveFormatError` for a move the rule
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -96,6 +97,7 @@ class MoveCodec:
     def __init__(self) -> None:
         self._moves: dict[int, Move] = {}
         self._json: dict[int, str] = {}
+        self._lists: dict[tuple[int, ...], str] = {}
 
     def move(self, state: GameState, action: int) -> Move:
         """The move of `action` (shared: do not modify it)."""
@@ -106,12 +108,19 @@ class MoveCodec:
         return move
 
     def moves_json(self, state: GameState, actions: Sequence[int]) -> str:
-        """The JSON array of the moves of `actions`, in order."""
+        """The JSON array of the moves of `actions`, in order (memoised: lists recur)."""
+        key = tuple(actions)
+        text = self._lists.get(key)
+        if text is not None:
+            return text
         known = self._json
         for action in actions:
             if action not in known:
                 self.move(state, action)
-        return "[" + ",".join([known[action] for action in actions]) + "]"
+        if len(self._lists) > 50_000:
+            self._lists.clear()
+        text = self._lists[key] = "[" + ",".join([known[action] for action in actions]) + "]"
+        return text
 
 
 def encode_decide(
@@ -196,6 +205,11 @@ def _json_type(value: Any) -> str:
     return "object"
 
 
+_INDEX_REPLY = re.compile(
+    rb'[ \t]*\{[ \t]*(?:"type"[ \t]*:[ \t]*"move"[ \t]*,[ \t]*)?"move"[ \t]*:[ \t]*(0|[1-9][0-9]{0,8})[ \t]*\}[ \t]*'
+).fullmatch
+"""The common reply `{"move": N}` (optionally with `"type": "move"` first), for a fast path."""
+
 _HELLO_SHAPE = '{"type": "hello", "name": "..."}'
 _MOVE_SHAPE = '{"move": <index into legal_moves>} or {"move": {...a legal move...}}'
 
@@ -225,6 +239,11 @@ def parse_move(line: bytes, state: GameState, legal_actions: Sequence[int]) -> i
     for a reply of the wrong shape, IllegalMoveError for an index out of range, and whatever
     `state.move_to_action` raises (IllegalMoveError, MoveFormatError) for a move object.
     """
+    quick = _INDEX_REPLY(line)
+    if quick is not None:  # the usual reply, read without a JSON parse
+        index = int(quick.group(1))
+        if index < len(legal_actions):
+            return legal_actions[index]
     data = _load_object(line, _MOVE_SHAPE)
     kind = data.get("type", "move")
     if kind != "move":

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import time
@@ -188,3 +189,38 @@ def test_the_bundled_bots_replies_match_the_schema(bot: str, tmp_path: Path) -> 
     finally:
         process.close(2.0)
     assert process.exited_by_itself
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        b'{"move":2}',
+        b'{"type": "move", "move": 2}',
+        b' {"move" : 2 } ',
+        b'{"move":2,"comment":"x"}',
+        b'{"move":99}',
+        b'{"move":-1}',
+        b'{"move":02}',
+    ],
+)
+def test_the_fast_index_path_agrees_with_the_json_parse(line: bytes) -> None:
+    """parse_move reads `{"move": N}` without json.loads; it must decide exactly as JSON would."""
+    state = get_game("mandala").new_state(3)
+    actions = state.legal_actions()
+    data = None
+    with contextlib.suppress(ValueError):
+        data = json.loads(line)
+    expected: object
+    if (
+        isinstance(data, dict)
+        and isinstance(data.get("move"), int)
+        and 0 <= data["move"] < len(actions)
+    ):
+        expected = actions[data["move"]]
+    else:
+        expected = Exception
+    try:
+        got: object = protocol.parse_move(line, state, actions)
+    except Exception:
+        got = Exception
+    assert got == expected

@@ -121,7 +121,15 @@ class LineWriter:
 
     def write(self, data: bytes, deadline: float) -> None:
         """Write all of `data`; BotCrashError if the pipe is closed, BotTimeoutError if full."""
-        view = memoryview(data)
+        try:
+            written = os.write(self.fd, data)
+        except BlockingIOError:
+            written = 0
+        except (BrokenPipeError, ConnectionResetError):
+            written = -1  # the loop below reports the closed pipe
+        if written == len(data):
+            return  # the usual case: the pipe had room for the whole message
+        view = memoryview(data)[max(written, 0) :]
         while view:
             try:
                 written = os.write(self.fd, view)

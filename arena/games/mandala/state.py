@@ -236,8 +236,8 @@ class MandalaState(GameState):
         if self.over:
             return None
         if self.destroying >= 0:
-            return Decision(self.claimer, CLAIM_DECISION)
-        return Decision(self.current, TURN)
+            return _CLAIMS[self.claimer]
+        return _TURNS[self.current]
 
     def is_over(self) -> bool:
         return self.over
@@ -500,6 +500,7 @@ class MandalaState(GameState):
 
     def view_json(self, seat: int) -> str:
         """`view(seat)` as compact JSON, formatted directly: the referee sends one per decision."""
+        pile = _pile_json
         decision = self.decision()
         players = []
         for other in range(2):
@@ -511,31 +512,32 @@ class MandalaState(GameState):
                     self.hand_sizes[other],
                     ",".join([_QUOTED[c] for c in self.rivers[other]]),
                     setup + sum(claimed),
-                    _PILE_JSON % tuple(claimed),
+                    pile(claimed),
                     0 if other == seat else setup,
                 )
             )
         (f00, f01), (f10, f11) = self.fields
         m0, m1 = self.mountains
-        since = self._since_reshuffle(seat)
+        since = None if self.reshuffled is None else self._since_reshuffle(seat)
+        cup = [a + b for a, b in zip(self.cup_setup[seat], self.cup_claimed[seat], strict=True)]
         return _VIEW_JSON % (
             seat,
             self.turns,
             self.current,
             _QUOTED_KIND[decision.kind] if decision else "null",
             decision.seat if decision else "null",
-            _PILE_JSON % tuple(self.hands[seat]),
-            _PILE_JSON % tuple(self.cup(seat)),
+            pile(self.hands[seat]),
+            pile(cup),
             len(self.deck),
-            _PILE_JSON % tuple(self.discard),
+            pile(self.discard),
             "true" if self.end_triggered else "false",
             "null" if since is None else json.dumps(since, separators=(",", ":")),
-            _PILE_JSON % tuple(m0),
-            _PILE_JSON % tuple(f00),
-            _PILE_JSON % tuple(f01),
-            _PILE_JSON % tuple(m1),
-            _PILE_JSON % tuple(f10),
-            _PILE_JSON % tuple(f11),
+            pile(m0),
+            pile(f00),
+            pile(f01),
+            pile(m1),
+            pile(f10),
+            pile(f11),
             players[0],
             players[1],
             "null"
@@ -558,6 +560,22 @@ class MandalaState(GameState):
 
 _PILE_JSON = "{" + ",".join(f'"{name}":%d' for name in COLOURS) + "}"
 _QUOTED = [f'"{name}"' for name in COLOURS]
+_PILE_CACHE: dict[tuple[int, ...], str] = {}
+_TURNS = (Decision(0, TURN), Decision(1, TURN))
+_CLAIMS = (Decision(0, CLAIM_DECISION), Decision(1, CLAIM_DECISION))
+
+
+def _pile_json(pile: list[int]) -> str:
+    """A pile as JSON text, memoised: most piles on the table recur (empty Fields, say)."""
+    key = tuple(pile)
+    text = _PILE_CACHE.get(key)
+    if text is None:
+        if len(_PILE_CACHE) > 100_000:
+            _PILE_CACHE.clear()
+        text = _PILE_CACHE[key] = _PILE_JSON % key
+    return text
+
+
 _QUOTED_KIND = {TURN: f'"{TURN}"', CLAIM_DECISION: f'"{CLAIM_DECISION}"'}
 _PLAYER_JSON = '{"hand_size":%d,"river":[%s],"cup_size":%d,"cup_claimed":%s,"cup_unknown":%d}'
 _VIEW_JSON = (
