@@ -79,7 +79,8 @@ def test_bubblewrap_hides_the_other_bots_and_keeps_the_interpreter(tmp_path: Pat
 
 
 def test_bubblewrap_hides_a_bots_folder_outside_tmp() -> None:
-    folder = Path(__file__).resolve().parents[1] / "bots" / "random"
+    # A checkout under /tmp is hidden whole by the private /tmp; this is the other case.
+    folder = Path("/srv/arena-checkout/bots/random")
     argv = sandbox.bwrap_argv("bwrap", [sys.executable, "bot.py"], folder, SandboxLimits())
     text = " ".join(argv)
     assert f"--tmpfs {folder.parent}" in text
