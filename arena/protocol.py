@@ -183,6 +183,11 @@ def _load_object(line: bytes, expected: str) -> dict[str, Any]:
             f"the reply is not valid JSON ({error.msg} at column {error.colno}): "
             f"{_snippet(text)}; send {expected} on one line."
         ) from None
+    except (ValueError, RecursionError):  # a number of thousands of digits, or deep nesting
+        raise MalformedReplyError(
+            "the reply cannot be read as JSON (nested too deeply or a number too long): "
+            f"{_snippet(text)}; send {expected}."
+        ) from None
     if not isinstance(data, dict):
         raise MalformedReplyError(
             f"the reply is a JSON {_json_type(data)}, not an object: {_snippet(text)}; "

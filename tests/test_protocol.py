@@ -117,6 +117,8 @@ BAD_REPLIES = [
         '{"move": <index into legal_moves>} or {"move": {...a legal move...}} on one line.',
     ),
     (b"\xff\xfe", MalformedReplyError, "the reply is not valid UTF-8"),
+    (b"[" * 100_000, MalformedReplyError, "the reply cannot be read as JSON"),
+    (b'{"move":' + b"1" * 5000 + b"}", MalformedReplyError, "the reply cannot be read as JSON"),
     (b"[0]", MalformedReplyError, "the reply is a JSON array, not an object: '[0]'"),
     (b'{"type":"move"}', MalformedReplyError, 'the reply has no "move" field'),
     (
