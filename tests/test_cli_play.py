@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 from pathlib import Path
 
@@ -94,6 +95,26 @@ def test_replay_tells_the_game(bots: Path, tmp_path: Path) -> None:
     assert "River of seat 0 (first):" in output
     assert "Scores: seat 0 (first) " in output
     assert "Warning" not in output
+
+
+def test_replay_reads_a_gzipped_record_as_the_tournament_writes_them(
+    bots: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "out"
+    play = ("play", str(bots / "first"), str(bots / "objects"), "-n", "1", "--out", str(out))
+    assert run(*play, *FAST)[0] == 0
+    gzipped = tmp_path / "g0001.json.gz"
+    gzipped.write_bytes(gzip.compress((out / "g0001.json").read_bytes()))
+    code, output = run("replay", str(gzipped))
+    assert code == 0, output
+    assert output == run("replay", str(out / "g0001.json"))[1]
+
+
+def test_replay_of_a_binary_file_is_one_sentence(tmp_path: Path) -> None:
+    path = tmp_path / "x.json"
+    path.write_bytes(b"\xff\xfe\x00")
+    code, output = run("replay", str(path))
+    assert code == 1 and "is not a JSON game record (not UTF-8 text)" in output
 
 
 def test_replay_refuses_what_is_not_a_record(tmp_path: Path) -> None:

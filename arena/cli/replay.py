@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 from pathlib import Path
 
@@ -14,11 +15,20 @@ from arena.narrate import narrate
 @click.command()
 @click.argument("record_path", metavar="RECORD", type=click.Path(dir_okay=False, path_type=Path))
 def replay(record_path: Path) -> None:
-    """Tell the game recorded in RECORD (a JSON game record) move by move."""
+    """Tell the game recorded in RECORD (a .json or .json.gz game record) move by move."""
     try:
-        record = json.loads(record_path.read_text(encoding="utf-8"))
+        data = record_path.read_bytes()
+        if data.startswith(b"\x1f\x8b"):  # a tournament's records are gzip-compressed
+            data = gzip.decompress(data)
+        record = json.loads(data.decode("utf-8"))
+    except (gzip.BadGzipFile, EOFError):
+        raise click.ClickException(f"{record_path} is a damaged gzip file.") from None
     except OSError as error:
         raise click.ClickException(f"Cannot read {record_path}: {error.strerror}.") from None
+    except UnicodeDecodeError:
+        raise click.ClickException(
+            f"{record_path} is not a JSON game record (not UTF-8 text)."
+        ) from None
     except json.JSONDecodeError as error:
         raise click.ClickException(
             f"{record_path} is not JSON ({error.msg}, line {error.lineno})."
