@@ -64,7 +64,11 @@ def check_bot(
     seed: int = 1,
     on_result: Callable[[CheckResult], None] | None = None,
 ) -> list[CheckResult]:
-    """Run every step against `opponent`; stops at the first failure that makes later steps moot."""
+    """Run every step against `opponent`; stops at the first failure that makes later steps moot.
+
+    Raises BotBuildError when the opponent cannot be built, OSError when `out_dir` cannot be
+    written.
+    """
     results: list[CheckResult] = []
 
     def report(result: CheckResult) -> bool:
@@ -75,6 +79,7 @@ def check_bot(
 
     if not report(_check_build(bot)):
         return results
+    build_bot(opponent)  # BotBuildError: the opponent's problem, not a step of this check
     out_dir.mkdir(parents=True, exist_ok=True)
     player = Player(bot, limits, out_dir / "logs", extra_fields=UNKNOWN_FIELDS)
     other = Player(opponent, limits, out_dir / "logs", log_name=f"opponent-{opponent.name}")

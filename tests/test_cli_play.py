@@ -143,6 +143,30 @@ def test_check_passes_a_conforming_bot(bots: Path, tmp_path: Path) -> None:
     assert "is ready for a tournament" in output
 
 
+def test_check_builds_the_opponent_first(bots: Path, tmp_path: Path) -> None:
+    manifest = bots / "objects" / "bot.toml"
+    built = bots / "objects" / "built.txt"
+    build = ["python3", "-c", "open('built.txt', 'w').close()"]
+    manifest.write_text(manifest.read_text() + f"build = {json.dumps(build)}\n")
+    code, output = run(
+        "check", str(bots / "first"), "--opponent", str(bots / "objects"),
+        "--out", str(tmp_path / "c"), "-n", "2", *FAST,
+    )  # fmt: skip
+    assert code == 0, output
+    assert built.exists()
+
+
+def test_check_with_an_unwritable_out_is_one_sentence(bots: Path, tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    code, output = run(
+        "check", str(bots / "first"), "--opponent", str(bots / "objects"),
+        "--out", str(blocker / "c"), "-n", "2", *FAST,
+    )  # fmt: skip
+    assert code == 1
+    assert "Error: Cannot write" in output and "choose another --out" in output
+
+
 @pytest.mark.parametrize(
     ("bot", "failure"),
     [

@@ -61,7 +61,15 @@ def check(
         f"Checking {manifest.name} ({manifest.folder}) against {rival.name}, "
         f"{move_ms} ms per decision"
     )
-    results = check_bot(manifest, rival, limits, out_dir, games, seed, on_result=_show)
+    try:
+        results = check_bot(manifest, rival, limits, out_dir, games, seed, on_result=_show)
+    except ArenaError as error:
+        raise click.ClickException(str(error)) from None
+    except OSError as error:  # e.g. --out cannot be made
+        raise click.ClickException(
+            f"Cannot write {error.filename or out_dir}: {error.strerror or error}; "
+            "choose another --out."
+        ) from None
     failed = [result for result in results if result.failed]
     if failed:
         click.echo(f"{len(failed)} check(s) failed; fix them and run `arena check` again.")
