@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import random
 import time
 from pathlib import Path
@@ -13,7 +14,7 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from arena import protocol
-from arena.errors import IllegalMoveError, MalformedReplyError, MoveFormatError
+from arena.errors import BotStartupError, IllegalMoveError, MalformedReplyError, MoveFormatError
 from arena.games import GameState, get_game
 from arena.outcome import Outcome, Termination
 from arena.players.launch import LaunchSpec
@@ -226,3 +227,18 @@ def test_the_fast_index_path_agrees_with_the_json_parse(line: bytes) -> None:
     except Exception:
         got = Exception
     assert got == expected
+
+
+def test_a_launch_hook_that_fails_leaves_no_process_behind(tmp_path: Path) -> None:
+    started: list[int] = []
+
+    def refuse(pid: int) -> None:
+        started.append(pid)
+        raise PermissionError(13, "Permission denied")
+
+    spec = LaunchSpec(argv=["/bin/sleep", "60"], cwd=tmp_path, env={}, after_start=[refuse])
+    with pytest.raises(BotStartupError, match="Permission denied"):
+        BotProcess(spec, StderrLog(None, 1 << 20), 1 << 20)
+    assert started
+    with pytest.raises(ChildProcessError):  # killed and reaped: not a zombie, not running
+        os.waitpid(started[0], os.WNOHANG)

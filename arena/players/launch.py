@@ -7,7 +7,9 @@ every bot process is started from a `LaunchSpec` made here, and nowhere else.
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
 import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -72,6 +74,15 @@ def start_process(spec: LaunchSpec, stderr: int) -> subprocess.Popen[bytes]:
         close_fds=True,
         bufsize=0,
     )
-    for hook in spec.after_start:
-        hook(process.pid)
+    try:
+        for hook in spec.after_start:
+            hook(process.pid)
+    except BaseException:  # the caller never gets the process: end it here, not leak it
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+        for stream in (process.stdin, process.stdout):
+            if stream is not None:
+                stream.close()
+        raise
     return process
