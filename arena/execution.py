@@ -166,11 +166,7 @@ def _players_for(context: WorkerContext, names: tuple[str, ...]) -> list[Player]
         player = _players.get(name)
         if player is None:
             limits = limits_from_json(context.limits)
-            if context.log_dir is not None:
-                player = Player(by_name[name], limits, log_dir=context.log_dir)
-            else:
-                player = Player(by_name[name], limits)
-            _players[name] = player
+            player = _players[name] = Player(by_name[name], limits, log_dir=context.log_dir)
         chosen.append(player)
     return chosen
 
@@ -313,9 +309,8 @@ class LocalPoolExecutor:
 
     def terminate(self, grace_s: float = 5.0) -> None:
         """SIGTERM every worker (each closes its bots), then SIGKILL any still there."""
-        processes = list(getattr(self._pool, "_processes", None) or {})
         live = dict(getattr(self._pool, "_processes", None) or {})
-        for pid in processes:
+        for pid in live:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGTERM)
         self._pool.shutdown(wait=False, cancel_futures=True)

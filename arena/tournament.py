@@ -250,7 +250,6 @@ def resume_run(run_dir: Path, given: dict[str, Any]) -> tuple[dict[str, Any], li
 
 def _sandbox_report(limits: dict[str, Any]) -> dict[str, Any]:
     """What isolation and limits the bots get on this machine (players/sandbox.py)."""
-    from arena.execution import limits_from_json
     from arena.players.sandbox import sandbox_report
 
     return sandbox_report(limits_from_json(limits).sandbox)
@@ -370,7 +369,7 @@ def play(
     done = completed_ids(log_path)
     names = [bot["name"] for bot in config["bots"]]
     total = int(config["total_games"])
-    done_before = sum(1 for _ in done)
+    done_before = len(done)
     summary = RunSummary(run_dir, total, done_before, 0, 0.0, repaired=repaired)
     started = time.monotonic()
     pending = schedule(names, int(config["rounds"]), int(config["seed"]), done)
