@@ -13,7 +13,7 @@ from arena.errors import TournamentError
 from arena.results.log import PARTIAL_NAME, GamesLog, completed_ids, read_games, repair
 from arena.results.ratings import rate_games
 from arena.results.report import make_report
-from arena.results.tables import leaderboard, pairwise, wilson
+from arena.results.tables import games_frame, leaderboard, pairwise, seats_frame, wilson
 from arena.schedule import schedule
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
@@ -132,6 +132,14 @@ def test_ratings_follow_schedule_order_not_finishing_order() -> None:
 def test_a_game_logged_twice_is_rated_once() -> None:
     games = tournament(["ant", "bee"], rounds=3)
     assert rate_games(games + games[:2]).bots == rate_games(games).bots
+
+
+def test_a_game_logged_twice_counts_once_in_every_table() -> None:
+    games = tournament(["ant", "bee"], rounds=3)
+    doubled = games + games[:2]
+    assert seats_frame(doubled).equals(seats_frame(games))
+    assert pairwise(doubled).equals(pairwise(games))
+    assert games_frame(doubled).equals(games_frame(games))
 
 
 def test_ratings_take_any_number_of_seats() -> None:

@@ -19,7 +19,15 @@ from typing import Any
 
 import trueskill
 
-__all__ = ["BotRating", "Ratings", "RatingPoint", "game_order", "rate_games", "environment"]
+__all__ = [
+    "BotRating",
+    "Ratings",
+    "RatingPoint",
+    "game_order",
+    "in_schedule_order",
+    "rate_games",
+    "environment",
+]
 
 GameLine = Mapping[str, Any]
 
@@ -103,6 +111,18 @@ def game_order(line: GameLine) -> tuple[int, str]:
     return (int(line.get("seq", 0)), str(line["game_id"]))
 
 
+def in_schedule_order(games: Iterable[GameLine]) -> list[GameLine]:
+    """`games` in schedule order, each game id once (the first line in that order counts)."""
+    unique: list[GameLine] = []
+    seen: set[str] = set()
+    for line in sorted(games, key=game_order):
+        gid = str(line["game_id"])
+        if gid not in seen:
+            seen.add(gid)
+            unique.append(line)
+    return unique
+
+
 def rate_games(
     games: Iterable[GameLine],
     bots: Iterable[str] = (),
@@ -116,13 +136,8 @@ def rate_games(
     env = environment()
     current: dict[str, trueskill.Rating] = {name: env.create_rating() for name in bots}
     points: list[RatingPoint] = []
-    seen: set[str] = set()
     rated = 0
-    for line in sorted(games, key=game_order):
-        gid = str(line["game_id"])
-        if gid in seen:
-            continue
-        seen.add(gid)
+    for line in in_schedule_order(games):
         players = [str(name) for name in line["players"]]
         ranks = [int(rank) for rank in line["ranks"]]
         if len(players) < 2 or len(set(players)) != len(players) or len(ranks) != len(players):

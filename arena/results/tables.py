@@ -15,7 +15,7 @@ from typing import Any
 
 import pandas as pd
 
-from arena.results.ratings import Ratings, game_order
+from arena.results.ratings import Ratings, in_schedule_order
 
 __all__ = [
     "LEADERBOARD_COLUMNS",
@@ -66,11 +66,10 @@ def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
 
 def games_frame(games: Iterable[GameLine]) -> pd.DataFrame:
     """One row per game, in schedule order (the columns of the games log, lists kept as lists)."""
-    rows = sorted(games, key=game_order)
-    frame = pd.DataFrame(list(rows))
+    frame = pd.DataFrame(in_schedule_order(games))
     if frame.empty:
         return pd.DataFrame(columns=["seq", "game_id", "players", "scores", "ranks", "turns"])
-    return frame.drop_duplicates(subset="game_id", keep="first").reset_index(drop=True)
+    return frame
 
 
 def _result(rank: int, ranks: Sequence[int]) -> str:
@@ -82,12 +81,8 @@ def _result(rank: int, ranks: Sequence[int]) -> str:
 def seats_frame(games: Iterable[GameLine]) -> pd.DataFrame:
     """One row per seat of every game: who played, what they scored, how it went for them."""
     records: list[dict[str, Any]] = []
-    seen: set[str] = set()
-    for line in sorted(games, key=game_order):
+    for line in in_schedule_order(games):
         gid = str(line["game_id"])
-        if gid in seen:
-            continue
-        seen.add(gid)
         players = list(line["players"])
         ranks = [int(r) for r in line["ranks"]]
         scores = list(line["scores"])
@@ -179,12 +174,7 @@ def pairwise(games: Iterable[GameLine]) -> pd.DataFrame:
     In games of more than two seats, every two seats of a game count as one meeting.
     """
     tally: dict[tuple[str, str], list[int]] = {}
-    seen: set[str] = set()
-    for line in sorted(games, key=game_order):
-        gid = str(line["game_id"])
-        if gid in seen:
-            continue
-        seen.add(gid)
+    for line in in_schedule_order(games):
         players = list(line["players"])
         ranks = [int(r) for r in line["ranks"]]
         for i, bot in enumerate(players):
