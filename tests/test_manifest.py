@@ -117,3 +117,10 @@ def test_a_build_runs_once(tmp_path: Path) -> None:
                 )
             )
         )
+
+
+def test_a_build_program_that_cannot_run_is_one_sentence(tmp_path: Path) -> None:
+    folder = write_bot(tmp_path, "s", 'name = "s"\ncommand = ["./a"]\nbuild = ["./build.sh"]\n')
+    (folder / "build.sh").write_text("#!/bin/sh\necho built\n")  # not executable
+    with pytest.raises(BotBuildError, match=r"`./build.sh` could not be run .*Permission denied"):
+        build_bot(load_manifest(folder))

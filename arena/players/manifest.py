@@ -187,6 +187,11 @@ def build_bot(bot: BotManifest, force: bool = False) -> None:
             f"Bot {bot.name!r} cannot be built: the program {bot.build[0]!r} of `{shown}` "
             f"was not found; install it or change `build` in {bot.manifest_path}."
         ) from None
+    except OSError as error:  # e.g. a build script without its executable bit
+        raise BotBuildError(
+            f"Bot {bot.name!r} cannot be built: `{shown}` could not be run in {bot.folder} "
+            f"({error.strerror or error}); fix `build` in {bot.manifest_path}."
+        ) from None
     except subprocess.TimeoutExpired:
         raise BotBuildError(
             f"Bot {bot.name!r} did not finish building within {BUILD_TIMEOUT_S} s (`{shown}`)."
