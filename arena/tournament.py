@@ -316,20 +316,17 @@ def _run_log(run_dir: Path) -> Iterator[None]:
         logging.Formatter("%(asctime)s %(process)d %(levelname)s %(name)s: %(message)s")
     )
     previous_level = logger.level
-    before = set(logger.handlers)
-    logger.addHandler(handler)
+    # Our handler (only ours: others on the "arena" logger stay as they are) behind a queue
+    # that worker processes forked afterwards write to; a thread of this process writes the file.
+    wrapped = multiprocessing_logging.MultiProcessingHandler("arena-run-log", sub_handler=handler)
+    logger.addHandler(wrapped)
     if logger.getEffectiveLevel() > logging.INFO:
         logger.setLevel(logging.INFO)
-    # Wraps the handlers of the "arena" logger (only ours) in a queue that worker processes
-    # forked afterwards write to; a thread of this process writes the file.
-    multiprocessing_logging.install_mp_handler(logger)
     try:
         yield
     finally:
-        for wrapped in [h for h in logger.handlers if h not in before]:
-            logger.removeHandler(wrapped)
-            wrapped.close()
-        handler.close()
+        logger.removeHandler(wrapped)
+        wrapped.close()  # closes `handler` too, once the queue is written out
         logger.setLevel(previous_level)
 
 

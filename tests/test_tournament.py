@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import gzip
+import io
 import json
+import logging
 import os
 import signal
 import subprocess
@@ -15,6 +17,7 @@ from pathlib import Path
 from click.testing import CliRunner
 from tournament_support import make_bots, processes_with, read_lines
 
+from arena import tournament
 from arena.cli.main import main
 from arena.results.log import TIMING_KEYS
 from arena.schedule import schedule
@@ -386,3 +389,19 @@ def test_a_task_failing_once_is_tried_again_twice_stops_the_run(tmp_path: Path) 
     config = create_run(other, bots, rounds=2, seed=1, limits={})
     with pytest.raises(TournamentError, match="failed inside the arena 2 times"):
         play(other, config, workers=2, executor=ScriptedExecutor(failures=100))
+
+
+def test_the_run_log_leaves_other_handlers_of_the_arena_logger_alone(tmp_path: Path) -> None:
+    logger = logging.getLogger("arena")
+    stream = io.StringIO()
+    mine = logging.StreamHandler(stream)
+    logger.addHandler(mine)
+    try:
+        with tournament._run_log(tmp_path):
+            logging.getLogger("arena.test").warning("during the run")
+        assert mine in logger.handlers
+        logging.getLogger("arena.test").warning("after the run")
+    finally:
+        logger.removeHandler(mine)
+    assert "during the run" in (tmp_path / "run.log").read_text()
+    assert "after the run" in stream.getvalue()
