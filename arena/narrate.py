@@ -30,6 +30,8 @@ def narrate(record: dict[str, Any]) -> list[str]:
         decision = state.decision()
         if decision is None:
             raise GameError(f"The record's move {number} comes after the end of the game.")
+        if not isinstance(entry, dict) or not isinstance(entry.get("move"), dict):
+            raise GameError(f"The record's move {number} has no move object: {entry!r}.")
         move = entry["move"]
         think = entry.get("think_ms")
         timing = f"  [{think:.1f} ms]" if isinstance(think, int | float) else ""

@@ -26,6 +26,8 @@ def replay(record: dict[str, Any]) -> GameState:
         decision = state.decision()
         if decision is None:
             raise GameError(f"The record's move {number} comes after the end of the game.")
+        if not isinstance(entry, dict) or "move" not in entry:
+            raise GameError(f"The record's move {number} has no move: {entry!r}.")
         if "seat" in entry and entry["seat"] != decision.seat:
             raise GameError(
                 f"The record's move {number} is by seat {entry['seat']}, "

@@ -10,6 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from arena.cli.main import main
+from arena.errors import GameError
 from arena.record import replay
 from tests.referee_support import fake_bot
 
@@ -115,6 +116,23 @@ def test_replay_of_a_binary_file_is_one_sentence(tmp_path: Path) -> None:
     path.write_bytes(b"\xff\xfe\x00")
     code, output = run("replay", str(path))
     assert code == 1 and "is not a JSON game record (not UTF-8 text)" in output
+
+
+@pytest.mark.parametrize("entry", [{"seat": 0}, {"move": "build"}, 3])
+def test_replay_of_a_record_with_a_broken_move_is_one_sentence(
+    bots: Path, tmp_path: Path, entry: object
+) -> None:
+    out = tmp_path / "out"
+    play = ("play", str(bots / "first"), str(bots / "objects"), "-n", "1", "--out", str(out))
+    assert run(*play, *FAST)[0] == 0
+    record = json.loads((out / "g0001.json").read_text())
+    record["moves"][2] = entry
+    path = tmp_path / "broken.json"
+    path.write_text(json.dumps(record))
+    code, output = run("replay", str(path))
+    assert code == 1 and "Error: " in output and "move 3 has no move" in output
+    with pytest.raises(GameError, match="record's move 3"):
+        replay(record)
 
 
 def test_replay_refuses_what_is_not_a_record(tmp_path: Path) -> None:
