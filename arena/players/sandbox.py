@@ -509,7 +509,7 @@ def _under(path: Path, ancestor: Path) -> bool:
     return path != ancestor and path.is_relative_to(ancestor)
 
 
-def _ulimit_script(limits: SandboxLimits, have: Facilities) -> list[str]:
+def _ulimit_script(limits: SandboxLimits) -> list[str]:
     # dash's ulimit sets the soft and the hard limit; -d is in KiB, -f in 512-byte blocks.
     steps: list[str] = []
     if limits.memory_mb is not None:
@@ -578,7 +578,7 @@ def prepare(
         steps = (
             [f"echo $$ > {shlex.quote(str(path))}" for path in group.procs_files()] if group else []
         )
-        steps += _ulimit_script(limits, have)
+        steps += _ulimit_script(limits)
         if steps:
             script = " && ".join([*steps, 'exec "$@"'])
             launch.argv = [SHELL, "-c", script, "arena-sandbox", *inner]
