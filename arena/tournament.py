@@ -22,7 +22,7 @@ import secrets
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, wait
+from concurrent.futures import FIRST_COMPLETED, BrokenExecutor, Future, wait
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -431,6 +431,12 @@ def play(
         except KeyboardInterrupt:
             summary.interrupted = True
             log.warning("interrupted after %d games; stopping the workers", summary.done)
+        except BrokenExecutor as error:  # a worker was killed (kill -9, the OOM killer)
+            raise TournamentError(
+                f"A worker process died ({error}), so the tournament stopped with "
+                f"{summary.done} of {total} games logged; see {run_dir / RUN_LOG}. "
+                "Continue it with --resume."
+            ) from error
         finally:
             summary.seconds = time.monotonic() - started
             try:

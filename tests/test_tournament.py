@@ -391,6 +391,37 @@ def test_a_task_failing_once_is_tried_again_twice_stops_the_run(tmp_path: Path) 
         play(other, config, workers=2, executor=ScriptedExecutor(failures=100))
 
 
+class DeadWorkerExecutor(ScriptedExecutor):
+    """A pool whose worker was killed: every task fails, and so does every later submit."""
+
+    def submit(self, fn, /, *args):  # type: ignore[no-untyped-def]
+        from concurrent.futures import Future
+        from concurrent.futures.process import BrokenProcessPool
+
+        self.calls += 1
+        if self.calls > 1:
+            raise BrokenProcessPool("A child process terminated abruptly")
+        future: Future[list[dict[str, object]]] = Future()
+        future.set_exception(BrokenProcessPool("A child process terminated abruptly"))
+        return future
+
+
+def test_a_worker_killed_from_outside_stops_the_run_with_a_sentence(tmp_path: Path) -> None:
+    import pytest
+
+    from arena.errors import TournamentError
+    from arena.players.manifest import discover_bots
+    from arena.tournament import create_run, play
+
+    bots = [b for b in discover_bots(field(tmp_path)) if b.default]
+    out = tmp_path / "run"
+    config = create_run(out, bots, rounds=2, seed=1, limits={})
+    with pytest.raises(
+        TournamentError, match=r"A worker process died .* Continue it with --resume"
+    ):
+        play(out, config, workers=1, executor=DeadWorkerExecutor(failures=0))
+
+
 def test_the_run_log_leaves_other_handlers_of_the_arena_logger_alone(tmp_path: Path) -> None:
     logger = logging.getLogger("arena")
     stream = io.StringIO()
