@@ -35,20 +35,29 @@ def narrate(record: dict[str, Any]) -> list[str]:
         move = entry["move"]
         think = entry.get("think_ms")
         timing = f"  [{think:.1f} ms]" if isinstance(think, int | float) else ""
+        forced = ""
         if decision.kind == "claim":
-            destroying = state.view(decision.seat).get("destroying") or {}
+            view = state.view(decision.seat)
+            destroying = view.get("destroying") or {}
             where = f" from Mandala {destroying['mandala']}" if "mandala" in destroying else ""
             lines.append(
                 f"    claim{where}: {who(decision.seat)} {state.describe_move(move)}{timing}"
             )
+            forced = _forced_claim(view, move, where, who(1 - decision.seat))
         else:
             lines.append(
                 f"Turn {state.turn + 1:>3}: {who(decision.seat)} {state.describe_move(move)}{timing}"
             )
+        turn_before = state.turn
         try:
             state.apply_move(move)
         except GameError as error:
             raise GameError(f"The record's move {number} does not replay: {error}") from None
+        if forced:
+            lines.append(forced)
+        passes = state.turn - turn_before - 1
+        if passes > 0 and not state.is_over():
+            lines.append(f"          ({passes} turn(s) passed: an empty hand passes, R11)")
     lines.append("")
     lines += _table(state.view(0), names)
     lines.append(f"End: {recorded.termination.value}. {recorded.reason}")
@@ -66,6 +75,19 @@ def narrate(record: dict[str, Any]) -> list[str]:
                 f"not the recorded {list(recorded.scores)}."
             )
     return lines
+
+
+def _forced_claim(view: dict[str, Any], move: dict[str, Any], where: str, other: str) -> str:
+    """The engine's own claim of the last colour left in a Mountain, in words ('' if none)."""
+    destroying = view.get("destroying")
+    if not isinstance(destroying, dict) or len(view.get("players") or []) != 2:
+        return ""
+    mountain = dict(view["mandalas"][destroying["mandala"]]["mountain"])
+    mountain.pop(move.get("colour"), None)
+    left = [colour for colour, count in mountain.items() if count]
+    if len(left) != 1:
+        return ""
+    return f"    claim{where}: {other} claims {left[0]} (the last colour: no choice)"
 
 
 def _table(view: dict[str, Any], names: list[str]) -> list[str]:

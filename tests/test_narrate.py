@@ -1,0 +1,46 @@
+"""`arena replay`'s account names what the engine did by itself: forced claims (R8) and passes (R11)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from arena.games import get_game
+from arena.narrate import narrate
+from arena.record import RECORD_VERSION
+
+
+def random_record(seed: int) -> dict[str, Any]:
+    state = get_game("mandala").new_state(seed)
+    rng = random.Random(seed)
+    moves = []
+    while (decision := state.decision()) is not None:
+        action = rng.choice(state.legal_actions())
+        moves.append(
+            {"seat": decision.seat, "kind": decision.kind, "move": state.action_to_move(action)}
+        )
+        state.apply_action(action)
+    return {
+        "record_version": RECORD_VERSION,
+        "game": "mandala",
+        "config": {},
+        "seed": seed,
+        "players": ["a", "b"],
+        "moves": moves,
+        "outcome": state.outcome().to_json(),
+    }
+
+
+def test_the_last_colour_of_a_mountain_is_told_as_a_claim_without_choice() -> None:
+    forced = [
+        line for seed in range(20) for line in narrate(random_record(seed)) if "no choice" in line
+    ]
+    assert forced, "twenty random games always have a forced last claim"
+    assert all(line.lstrip().startswith("claim from Mandala") for line in forced)
+
+
+def test_every_recorded_claim_is_told_once_and_forced_ones_are_marked() -> None:
+    record = random_record(3)
+    lines = narrate(record)
+    chosen = [line for line in lines if "claim from" in line and "no choice" not in line]
+    assert len(chosen) == sum(1 for move in record["moves"] if move["kind"] == "claim")
