@@ -32,6 +32,7 @@ bench: $(STAMP)
 	$(BIN)/arena bench engine
 	$(BIN)/arena bench protocol
 	$(BIN)/arena bench tournament
+	$(BIN)/arena bench sandbox
 
 lint: $(STAMP)
 	$(BIN)/ruff check arena tests bots
