@@ -8,7 +8,6 @@ generous and exist only so that a broken bot fails the test instead of hanging i
 from __future__ import annotations
 
 import json
-import selectors
 import shlex
 import shutil
 import subprocess
@@ -19,74 +18,22 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from bot_conversation import WAIT_S, BotConversation
 
 from arena.games import get_game
 
 BOTS = Path(__file__).resolve().parent.parent / "bots"
-WAIT_S = 60.0  # only a safety net against a hung bot, never a speed requirement
 
 
-class BotProcess:
-    """One bot process and a line-by-line conversation with it."""
-
-    def __init__(self, folder: Path) -> None:
-        manifest = tomllib.loads((folder / "bot.toml").read_text())
-        command = manifest["command"]
-        argv = shlex.split(command) if isinstance(command, str) else list(command)
-        if argv[0] in ("python", "python3"):
-            argv[0] = sys.executable  # SPEC.md: the arena's own interpreter
-        self.name = manifest["name"]
-        self.proc = subprocess.Popen(
-            argv,
-            cwd=folder,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            text=True,
-            encoding="utf-8",
-        )
-        self.selector = selectors.DefaultSelector()
-        assert self.proc.stdout is not None
-        self.selector.register(self.proc.stdout, selectors.EVENT_READ)
-
-    def send(self, message: dict[str, Any]) -> None:
-        assert self.proc.stdin is not None
-        self.proc.stdin.write(json.dumps(message) + "\n")
-        self.proc.stdin.flush()
-
-    def receive(self) -> dict[str, Any]:
-        assert self.proc.stdout is not None
-        if not self.selector.select(WAIT_S):
-            raise AssertionError(f"{self.name} did not answer within {WAIT_S} s")
-        line = self.proc.stdout.readline()
-        assert line.endswith("\n"), f"{self.name} closed its output or sent no newline"
-        reply = json.loads(line)
-        assert isinstance(reply, dict)
-        return reply
-
-    def goodbye(self) -> int:
-        self.send({"type": "goodbye"})
-        return self.proc.wait(WAIT_S)
-
-    def kill(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait()
-        for stream in (self.proc.stdin, self.proc.stdout):
-            if stream is not None:
-                stream.close()
-        self.selector.close()
-
-
-def start(folder: Path) -> Iterator[BotProcess]:
-    bot = BotProcess(folder)
+def start(folder: Path) -> Iterator[BotConversation]:
+    bot = BotConversation(folder)
     try:
         yield bot
     finally:
         bot.kill()
 
 
-def handshake(bot: BotProcess) -> None:
+def handshake(bot: BotConversation) -> None:
     bot.send({"type": "hello", "protocol": 1, "game": "mandala", "players": 2})
     reply = bot.receive()
     assert reply["type"] == "hello"
@@ -101,7 +48,7 @@ def scripted_choice(moves: list[dict[str, Any]]) -> int:
     return 0
 
 
-def play_game(bot: BotProcess, seed: int, seat: int, game_id: str) -> tuple[int, set[str]]:
+def play_game(bot: BotConversation, seed: int, seat: int, game_id: str) -> tuple[int, set[str]]:
     """Play one whole game, `bot` in `seat`; return its decisions and their kinds."""
     state = get_game("mandala").new_state(seed)
     limits = {"move_ms": 1000, "time_bank_ms": 0}

@@ -7,10 +7,7 @@ the machine's speed; waits exist only so that a hung bot fails instead of hangin
 from __future__ import annotations
 
 import importlib.util
-import json
 import random
-import selectors
-import subprocess
 import sys
 import tomllib
 from pathlib import Path
@@ -18,58 +15,15 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+from bot_conversation import BotConversation
 
 from arena.games.mandala.state import MandalaState
 
 BOTS = Path(__file__).resolve().parent.parent / "bots"
-WAIT_S = 60.0  # a safety net against a hung bot, never a speed requirement
 COMMANDS = {
     "heuristic": [sys.executable, "bot.py"],
     "ismcts": [sys.executable, "bot.py", "--iterations", "8", "--seed", "1"],
 }
-
-
-class Conversation:
-    """One bot process and its JSON lines."""
-
-    def __init__(self, name: str) -> None:
-        self.name = name
-        self.proc = subprocess.Popen(
-            COMMANDS[name],
-            cwd=BOTS / name,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            text=True,
-            encoding="utf-8",
-        )
-        assert self.proc.stdout is not None
-        self.selector = selectors.DefaultSelector()
-        self.selector.register(self.proc.stdout, selectors.EVENT_READ)
-
-    def send(self, message: dict[str, Any]) -> None:
-        assert self.proc.stdin is not None
-        self.proc.stdin.write(json.dumps(message) + "\n")
-        self.proc.stdin.flush()
-
-    def receive(self) -> dict[str, Any]:
-        assert self.proc.stdout is not None
-        if not self.selector.select(WAIT_S):
-            raise AssertionError(f"{self.name} did not answer within {WAIT_S} s")
-        line = self.proc.stdout.readline()
-        assert line.endswith("\n"), f"{self.name} closed its output"
-        reply = json.loads(line)
-        assert isinstance(reply, dict)
-        return reply
-
-    def close(self) -> int:
-        self.send({"type": "goodbye"})
-        code = self.proc.wait(WAIT_S)
-        for stream in (self.proc.stdin, self.proc.stdout):
-            if stream is not None:
-                stream.close()
-        self.selector.close()
-        return code
 
 
 def _action(state: MandalaState, actions: list[int], reply: dict[str, Any]) -> int:
@@ -83,7 +37,7 @@ def _action(state: MandalaState, actions: list[int], reply: dict[str, Any]) -> i
 
 
 def _play(names: tuple[str, str], seed: int) -> MandalaState:
-    bots = [Conversation(name) for name in names]
+    bots = [BotConversation(BOTS / name, COMMANDS[name]) for name in names]
     try:
         for bot in bots:
             bot.send({"type": "hello", "protocol": 1, "game": "mandala", "players": 2})
@@ -122,13 +76,11 @@ def _play(names: tuple[str, str], seed: int) -> MandalaState:
         for bot in bots:
             bot.send({"type": "game_over", "game_id": "t1", "seat": 0, "result": {}})
         for bot in bots:
-            assert bot.close() == 0
+            assert bot.goodbye() == 0
         return state
     finally:
         for bot in bots:
-            if bot.proc.poll() is None:
-                bot.proc.kill()
-                bot.proc.wait()
+            bot.kill()
 
 
 def test_heuristic_and_ismcts_play_a_whole_game_with_legal_moves() -> None:
