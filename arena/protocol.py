@@ -196,6 +196,14 @@ def _load_object(line: bytes, expected: str) -> dict[str, Any]:
     return data
 
 
+def _quoted(value: Any) -> str:
+    """A JSON scalar as JSON text (shortened), a container by its type: safe for any reply."""
+    if isinstance(value, dict | list):
+        return f"a JSON {_json_type(value)}"
+    text = json.dumps(value)
+    return text if len(text) <= _SNIPPET else text[:_SNIPPET] + "..."
+
+
 def _json_type(value: Any) -> str:
     if value is None:
         return "null"
@@ -224,7 +232,7 @@ def parse_hello(line: bytes) -> Hello:
     data = _load_object(line, _HELLO_SHAPE)
     if data.get("type") != "hello":
         raise MalformedReplyError(
-            f'the reply to "hello" has type {json.dumps(data.get("type"))}, expected "hello": '
+            f'the reply to "hello" has type {_quoted(data.get("type"))}, expected "hello": '
             f"{_snippet(line)}; send {_HELLO_SHAPE}."
         )
     name, version = data.get("name"), data.get("version")
@@ -253,7 +261,7 @@ def parse_move(line: bytes, state: GameState, legal_actions: Sequence[int]) -> i
     kind = data.get("type", "move")
     if kind != "move":
         raise MalformedReplyError(
-            f'the reply has type {json.dumps(kind)}, expected "move": {_snippet(line)}; '
+            f'the reply has type {_quoted(kind)}, expected "move": {_snippet(line)}; '
             f"send {_MOVE_SHAPE}."
         )
     if "move" not in data:

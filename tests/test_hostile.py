@@ -154,6 +154,7 @@ def _normal(lines: list[dict[str, Any]]) -> None:
         ("no_newline", "timeout"),
         ("binary_garbage", "malformed_reply"),
         ("wrong_shape", "malformed_reply"),
+        ("unhashable_move", "malformed_reply"),
         ("exit_mid_game", "crash"),
     ],
 )

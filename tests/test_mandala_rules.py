@@ -861,9 +861,9 @@ def test_illegal_moves_during_a_destruction_give_their_exact_sentences() -> None
 @pytest.mark.parametrize(
     ("move", "sentence"),
     [
-        ([1, 2], "A move must be a JSON object, not list."),
-        (3, "A move must be a JSON object, not int."),
-        ("claim red", "A move must be a JSON object, not str."),
+        ([1, 2], "A move must be a JSON object, not [1, 2]."),
+        (3, "A move must be a JSON object, not 3."),
+        ("claim red", "A move must be a JSON object, not 'claim red'."),
         (
             {"action": "pass"},
             "'action' must be one of build_mountain, grow_field, discard_redraw, claim, "
@@ -878,6 +878,20 @@ def test_illegal_moves_during_a_destruction_give_their_exact_sentences() -> None
             "A grow_field move needs 'count'.",
         ),
         ({"action": "build_mountain"}, "A build_mountain move needs 'mandala', 'colour'."),
+        (
+            {"action": {"x": 1}},
+            "'action' must be one of build_mountain, grow_field, discard_redraw, claim, "
+            "not {'x': 1}.",
+        ),
+        (
+            {"action": "claim", "colour": ["red"]},
+            "'colour' must be one of black, green, orange, purple, red, yellow, not ['red'].",
+        ),
+        (
+            {"action": "claim", "color": {"name": "red"}},
+            "'colour' must be one of black, green, orange, purple, red, yellow, "
+            "not {'name': 'red'}.",
+        ),
         (
             {"action": "claim", "colour": "pink"},
             "'colour' must be one of black, green, orange, purple, red, yellow, not 'pink'.",

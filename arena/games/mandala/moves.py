@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from arena.errors import IllegalMoveError, MoveFormatError
+from arena.games.move_fields import int_field, move_object, name_field
 from arena.games.mandala.cards import (
     BUILD_MOUNTAIN,
     CLAIM,
@@ -30,29 +32,14 @@ _FIELDS = {
 }
 
 
-def _colour(move: dict[str, Any]) -> int:
-    name = move.get("colour", move.get("color"))
-    if name not in COLOUR_INDEX:
-        raise MoveFormatError(f"'colour' must be one of {', '.join(COLOURS)}, not {name!r}.")
-    return COLOUR_INDEX[name]
-
-
-def _integer(move: dict[str, Any], key: str, low: int, high: int) -> int:
-    value = move.get(key)
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise MoveFormatError(
-            f"'{key}' must be a whole number from {low} to {high}, not {value!r}."
-        )
-    return value
+def _colour(move: Mapping[str, Any]) -> int:
+    return COLOUR_INDEX[name_field(move.get("colour", move.get("color")), "colour", COLOURS)]
 
 
 def _parse(move: Any) -> tuple[str, int, int, int]:
     """(action, mandala, colour, count) of a well-formed move, or MoveFormatError."""
-    if not isinstance(move, dict):
-        raise MoveFormatError(f"A move must be a JSON object, not {type(move).__name__}.")
-    action = move.get("action")
-    if action not in _FIELDS:
-        raise MoveFormatError(f"'action' must be one of {', '.join(ACTIONS)}, not {action!r}.")
+    move = move_object(move)
+    action = name_field(move.get("action"), "action", ACTIONS)
     wanted = _FIELDS[action]
     missing = [
         key for key in wanted if key not in move and not (key == "colour" and "color" in move)
@@ -60,8 +47,8 @@ def _parse(move: Any) -> tuple[str, int, int, int]:
     if missing:
         raise MoveFormatError(f"A {action} move needs {', '.join(repr(k) for k in missing)}.")
     colour = _colour(move)
-    mandala = _integer(move, "mandala", 0, 1) if "mandala" in wanted else -1
-    count = _integer(move, "count", 1, 8) if "count" in wanted else 1
+    mandala = int_field(move.get("mandala"), "mandala", 0, 1) if "mandala" in wanted else -1
+    count = int_field(move.get("count"), "count", 1, 8) if "count" in wanted else 1
     return action, mandala, colour, count
 
 
