@@ -6,7 +6,6 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from arena.errors import IllegalMoveError, MoveFormatError
-from arena.games.move_fields import int_field, move_object, name_field
 from arena.games.mandala.cards import (
     BUILD_MOUNTAIN,
     CLAIM,
@@ -19,6 +18,7 @@ from arena.games.mandala.cards import (
     discard_action,
     grow_action,
 )
+from arena.games.move_fields import int_field, move_object, name_field
 
 if TYPE_CHECKING:
     from arena.games.mandala.state import MandalaState
