@@ -28,11 +28,13 @@ from arena.errors import TournamentError
 __all__ = [
     "LOG_NAME",
     "LOG_VERSION",
+    "NORMAL",
     "PARTIAL_NAME",
     "TIMING_KEYS",
     "GameLine",
     "GamesLog",
     "completed_ids",
+    "neutral_termination",
     "read_games",
     "repair",
 ]
