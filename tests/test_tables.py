@@ -284,5 +284,5 @@ def test_run_saves_the_table_options(tmp_path: Path) -> None:
     assert config["game_config"] == {"turn_limit": 300}
     assert (config["seats"], config["all_seatings"], config["tables_per_round"]) == (2, False, 2)
     assert config["total_games"] == 4
-    assert "balanced sample of 2 tables" in output
+    assert "balanced sample of 2 of its 3 tables of 2 seats" in output
     assert len(list(read_games(tmp_path / "run" / "games.jsonl"))) == 4

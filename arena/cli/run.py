@@ -141,10 +141,13 @@ def _round_size_note(config: dict[str, Any]) -> str | None:
     from arena.schedule import games_per_table, tables_per_round
 
     seats = int(config.get("seats", 2))
-    if config.get("tables_per_round") is not None:
-        sample = int(config["tables_per_round"])
-        return f"Each round plays a balanced sample of {sample} tables of {seats} seats."
     tables = tables_per_round(len(config["bots"]), seats)
+    sample = config.get("tables_per_round")
+    if sample is not None and sample < tables:
+        return (
+            f"Each round plays a seeded, balanced sample of {sample} of its {tables} tables "
+            f"of {seats} seats."
+        )
     games = tables * games_per_table(seats, bool(config.get("all_seatings")))
     if games <= MANY_GAMES_PER_ROUND:
         return None

@@ -2,11 +2,11 @@
 
 Games are rated in the order of their place in the schedule (`seq`, then `game_id`), not in
 the order they finished: the same tournament with the same seed gives the same ratings,
-however many workers played it and whichever finished first. Every game is rated with
-`TrueSkill.rate` and the seats' ranks, so the code holds for any number of players (two-seat
-games take the same update in closed form, much faster); a game
-lost by a bot's fault (timeout, crash, ...) is rated as the loss it is (the faulty seat is
-ranked last by the referee). The environment is TrueSkill's default (mu 25, sigma 25/3,
+however many workers played it and whichever finished first. Every game is rated as a
+free-for-all with `TrueSkill.rate`, one team per seat, from the seats' ranks (equal ranks
+are ties), so the code holds for tables of any size (two-seat games take the same update in
+closed form, much faster); a game lost by a bot's fault (timeout, crash, ...) is rated as
+the loss it is (the faulty seat is ranked last by the referee). The environment is TrueSkill's default (mu 25, sigma 25/3,
 beta 25/6, tau 25/300, draw probability 0.10).
 """
 
