@@ -15,7 +15,7 @@ for every two bots that met at a table, how often each finished ahead of the oth
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from typing import Any
 
 import pandas as pd
@@ -269,6 +269,18 @@ def _cell(value: Any, decimals: int) -> str:
     return text if text else "-"
 
 
+def _rating_cells(row: Mapping[Hashable, Any]) -> list[str]:
+    """The cells every leaderboard starts with: place, bot, rating, games."""
+    return [
+        _cell(row["rank"], 0),
+        _cell(row["bot"], 0),
+        _cell(row["mu"], 2),
+        _cell(row["sigma"], 2),
+        _cell(row["conservative"], 2),
+        _cell(row["games"], 0),
+    ]
+
+
 def _format_multi_seat(board: pd.DataFrame) -> str:
     """The leaderboard of tables of more than two seats as a Markdown table."""
     places = [c for c in board.columns if c.startswith("place_")]
@@ -280,12 +292,7 @@ def _format_multi_seat(board: pd.DataFrame) -> str:
     for row in board.to_dict("records"):
         share = row["points_share"]
         cells = [
-            _cell(row["rank"], 0),
-            _cell(row["bot"], 0),
-            _cell(row["mu"], 2),
-            _cell(row["sigma"], 2),
-            _cell(row["conservative"], 2),
-            _cell(row["games"], 0),
+            *_rating_cells(row),
             _cell(row["mean_rank"], 2),
             *[_cell(row[c], 0) for c in places],
             _cell(row["mean_score"], 2),
@@ -323,12 +330,7 @@ def format_markdown(board: pd.DataFrame) -> str:
         else:
             rate_text = "-"
         cells = [
-            _cell(row["rank"], 0),
-            _cell(row["bot"], 0),
-            _cell(row["mu"], 2),
-            _cell(row["sigma"], 2),
-            _cell(row["conservative"], 2),
-            _cell(row["games"], 0),
+            *_rating_cells(row),
             _cell(row["wins"], 0),
             _cell(row["draws"], 0),
             _cell(row["losses"], 0),
