@@ -28,10 +28,10 @@ __all__ = [
     "game_id",
     "games_per_table",
     "round_robin",
+    "round_size",
     "schedule",
     "seatings",
     "tables",
-    "tables_per_round",
     "total_games",
 ]
 
@@ -94,7 +94,7 @@ def round_robin(bots: Sequence[str], seats: int = 2) -> list[tuple[str, ...]]:
     return list(itertools.combinations(bots, seats))
 
 
-def tables_per_round(num_bots: int, seats: int = 2, sample: int | None = None) -> int:
+def round_size(num_bots: int, seats: int = 2, sample: int | None = None) -> int:
     """Tables in one round: every `seats`-subset of the field, or `sample` of them if fewer."""
     every = math.comb(num_bots, seats)
     return every if sample is None else min(every, sample)
@@ -129,7 +129,7 @@ def total_games(
     sample: int | None = None,
 ) -> int:
     """How many games a tournament plays (`sample`: its tables per round, if sampled)."""
-    return rounds * tables_per_round(num_bots, seats, sample) * games_per_table(seats, all_seatings)
+    return rounds * round_size(num_bots, seats, sample) * games_per_table(seats, all_seatings)
 
 
 def _rng(seed: int, round_: int) -> random.Random:

@@ -135,18 +135,20 @@ def test_rotations_put_every_bot_in_every_seat_once() -> None:
 
 def test_a_sample_of_tables_is_balanced_seeded_and_resumable() -> None:
     field = [f"bot{i:02d}" for i in range(10)]
-    kwargs = {"seats": 4, "tables_per_round": 7}
-    slots = games(schedule(field, 5, 11, **kwargs))  # type: ignore[arg-type]
+
+    def sample(rounds: int, seed: int, done: frozenset[str] = frozenset()) -> list[GameSlot]:
+        return games(schedule(field, rounds, seed, done, seats=4, tables_per_round=7))
+
+    slots = sample(5, 11)
     assert len(slots) == total_games(10, 5, 4, sample=7) == 5 * 7 * 4
     for rounds in range(1, 6):  # balanced after every round, not just at the end
         sat = Counter(b for s in slots if s.round <= rounds and s.game == 1 for b in s.players)
         assert max(sat.values()) - min(sat.values()) <= 1 and set(sat) == set(field)
-    assert slots == games(schedule(field, 5, 11, **kwargs))  # type: ignore[arg-type]
-    assert slots != games(schedule(field, 5, 12, **kwargs))  # type: ignore[arg-type]
+    assert slots == sample(5, 11)
+    assert slots != sample(5, 12)
     assert len({frozenset(s.players) for s in slots}) > 20  # tables mix the field
-    done = {s.game_id for s in slots[:30]}
-    assert games(schedule(field, 5, 11, done, **kwargs)) == slots[30:]  # type: ignore[arg-type]
-    assert games(schedule(field, 2, 11, **kwargs)) == slots[:56]  # type: ignore[arg-type]
+    assert sample(5, 11, frozenset(s.game_id for s in slots[:30])) == slots[30:]
+    assert sample(2, 11) == slots[:56]  # more rounds extend the same schedule
 
 
 def test_a_sample_as_large_as_the_round_is_the_whole_round() -> None:

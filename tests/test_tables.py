@@ -210,6 +210,7 @@ def test_report_of_a_four_seat_run(tmp_path: Path) -> None:
     assert "Tables of 4 seats" in text and "| mean rank | 1st | 2nd | 3rd | 4th |" in text
     assert "Games ended: highest_card 40." in text
     assert "40 of 40 games played" in report.text()
+    assert report.text().endswith("\nGames ended: highest_card 40.\n")
 
 
 # --- old 2-seat runs resume without replaying a game -----------------------------------------

@@ -138,10 +138,10 @@ def _game_options(
 
 def _round_size_note(config: dict[str, Any]) -> str | None:
     """A sentence on a round too large to play whole, offering --tables-per-round."""
-    from arena.schedule import games_per_table, tables_per_round
+    from arena.schedule import games_per_table, round_size
 
     seats = int(config.get("seats", 2))
-    tables = tables_per_round(len(config["bots"]), seats)
+    tables = round_size(len(config["bots"]), seats)
     sample = config.get("tables_per_round")
     if sample is not None and sample < tables:
         return (

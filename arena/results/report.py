@@ -114,7 +114,13 @@ class Report:
         """The leaderboard as Markdown, with a line on progress."""
         from arena.results.tables import format_markdown
 
-        return _progress_line(self) + "\n\n" + format_markdown(self.leaderboard)
+        text = _progress_line(self) + "\n\n" + format_markdown(self.leaderboard)
+        return text + (f"\n{_ends_line(self)}\n" if self.ends else "")
+
+
+def _ends_line(report: Report) -> str:
+    """How the games ended, e.g. 'Games ended: deck_exhausted 40, timeout 1.'"""
+    return "Games ended: " + ", ".join(f"{end} {n}" for end, n in report.ends.items()) + "."
 
 
 def _progress_line(report: Report) -> str:
@@ -220,8 +226,7 @@ def _leaderboard_markdown(report: Report, config: dict[str, Any]) -> str:
             f"({100 * row['win_rate_lo']:.1f}–{100 * row['win_rate_hi']:.1f}) |"
         )
     if report.ends:
-        counted = ", ".join(f"{end} {count}" for end, count in report.ends.items())
-        lines += ["", "## Notes", "", f"Games ended: {counted}."]
+        lines += ["", "## Notes", "", _ends_line(report)]
     files = chart_files(report.seats)
     if any((report.run_dir / file).exists() for file in files.values()):
         lines += ["", "## Charts", ""]
