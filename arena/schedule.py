@@ -37,6 +37,9 @@ __all__ = [
 
 T = TypeVar("T")
 
+REDRAWS = 20
+"""How often a sampled table already sat this round is drawn again before it is kept."""
+
 
 @dataclass(frozen=True)
 class GameSlot:
@@ -143,12 +146,18 @@ def _sampled_round(
     """`count` tables of one round: each seats the bots that have sat least so far.
 
     Ties are broken by a seeded draw per table, so tables mix; taking the least-seated bots
-    keeps every bot within one table of every other (`sat` carries across rounds).
+    keeps every bot within one table of every other (`sat` carries across rounds). A table
+    already sat this round is drawn again, a few times at most, so a round rarely repeats one.
     """
     place = {bot: i for i, bot in enumerate(bots)}
+    seen: set[frozenset[str]] = set()
     for _ in range(count):
-        draw = {bot: rng.random() for bot in bots}
-        chosen = sorted(bots, key=lambda bot: (sat[bot], draw[bot]))[:seats]
+        for _ in range(REDRAWS):
+            draw = {bot: rng.random() for bot in bots}
+            chosen = sorted(bots, key=lambda bot: (sat[bot], draw[bot]))[:seats]
+            if frozenset(chosen) not in seen:
+                break
+        seen.add(frozenset(chosen))
         for bot in chosen:
             sat[bot] += 1
         yield tuple(sorted(chosen, key=place.__getitem__))

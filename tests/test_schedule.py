@@ -147,6 +147,8 @@ def test_a_sample_of_tables_is_balanced_seeded_and_resumable() -> None:
     assert slots == sample(5, 11)
     assert slots != sample(5, 12)
     assert len({frozenset(s.players) for s in slots}) > 20  # tables mix the field
+    for round_ in range(1, 6):  # and a round does not sit one table twice
+        assert len({frozenset(s.players) for s in slots if s.round == round_}) == 7
     assert sample(5, 11, frozenset(s.game_id for s in slots[:30])) == slots[30:]
     assert sample(2, 11) == slots[:56]  # more rounds extend the same schedule
 
