@@ -155,8 +155,8 @@ def create_run(
 
     `limits` are keyword arguments of `arena.referee.Limits`; the defaults of the others are
     filled in, so the snapshot states every limit played under. A seed of None draws one.
-    `seats` (default: the game's smallest table) is the size of every table; the game checks
-    `game_config`.
+    `seats` is the size of every table (default: the game's `default_players`, else its
+    `min_players`); the game checks `game_config`.
     """
     if (run_dir / CONFIG_NAME).exists():
         raise TournamentError(
