@@ -2,7 +2,7 @@
 
 The tournament knows execution only through `Executor` (the `submit`/`shutdown` half of
 `concurrent.futures.Executor`, plus `terminate` for Ctrl-C) and one picklable task function,
-`play_pair(context, task)`. Anything that can run a module-level function on another process
+`play_table(context, task)`. Anything that can run a module-level function on another process
 and hand back a future can play a tournament: the local pool here, and later Dask
 (`distributed.Client` has the same `submit`) or Ray, without touching the schedule, the
 ratings or the reports.
@@ -40,7 +40,8 @@ from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
-from arena.schedule import GameSlot, PairTask
+from arena.results.log import GameLine, neutral_termination
+from arena.schedule import GameSlot, TableTask
 
 if TYPE_CHECKING:
     from arena.players.manifest import BotManifest
@@ -54,7 +55,7 @@ __all__ = [
     "close_players",
     "limits_from_json",
     "make_executor",
-    "play_pair",
+    "play_table",
 ]
 
 R = TypeVar("R")
@@ -185,34 +186,36 @@ def _write_record(directory: Path, game_id: str, record: Mapping[str, Any]) -> N
         raise
 
 
-def _game_line(slot: GameSlot, report: GameReport, duration_ms: float) -> dict[str, Any]:
-    """One line of the games log (see arena.results.log for the keys)."""
+def _game_line(slot: GameSlot, report: GameReport, duration_ms: float) -> GameLine:
+    """The games-log line of one finished game (see arena.results.log)."""
     outcome = report.outcome.to_json()
-    return {
-        "seq": slot.seq,
-        "game_id": slot.game_id,
-        "round": slot.round,
-        "pair": slot.pair,
-        "game": 1 if slot.seq % 2 == 0 else 2,
-        "seed": slot.seed,
-        "players": list(slot.players),
-        "scores": outcome["scores"],
-        "ranks": outcome["ranks"],
-        "winner": outcome["winner"],
-        "termination": outcome["termination"],
-        "reason": outcome["reason"],
-        "faulty_seat": outcome["faulty_seat"],
-        "turns": report.turns,
-        "decisions": list(report.decisions),
-        "think_ms": [round(t, 3) for t in report.think_ms],
-        "duration_ms": round(duration_ms, 3),
-        "worker": f"{socket.gethostname()}:{os.getpid()}",
-        "finished_at": datetime.now(UTC).isoformat(timespec="milliseconds"),
-    }
+    termination, end = neutral_termination(outcome["termination"], outcome.get("end"))
+    return GameLine(
+        seq=slot.seq,
+        game_id=slot.game_id,
+        round=slot.round,
+        table=slot.table,
+        game=slot.game,
+        seed=slot.seed,
+        players=slot.players,
+        scores=tuple(outcome["scores"]),
+        ranks=tuple(outcome["ranks"]),
+        winner=outcome["winner"],
+        termination=termination,
+        end=end,
+        reason=outcome["reason"],
+        faulty_seat=outcome["faulty_seat"],
+        turns=report.turns,
+        decisions=tuple(report.decisions),
+        think_ms=tuple(round(t, 3) for t in report.think_ms),
+        duration_ms=round(duration_ms, 3),
+        worker=f"{socket.gethostname()}:{os.getpid()}",
+        finished_at=datetime.now(UTC).isoformat(timespec="milliseconds"),
+    )
 
 
-def play_pair(context: WorkerContext, task: PairTask) -> list[dict[str, Any]]:
-    """Play the games of one pair with this worker's players; returns their games-log lines.
+def play_table(context: WorkerContext, task: TableTask) -> list[GameLine]:
+    """Play the games of one table (one deal) with this worker's players; returns their lines.
 
     The game record of each game is written before its line is returned, so a game in the
     log always has its record.
@@ -234,7 +237,7 @@ def play_pair(context: WorkerContext, task: PairTask) -> list[dict[str, Any]]:
         if context.records_dir is not None:
             _write_record(context.records_dir, slot.game_id, report.record())
         lines.append(_game_line(slot, report, duration_ms))
-        log.debug("%s: %s", slot.game_id, lines[-1]["reason"])
+        log.debug("%s: %s", slot.game_id, lines[-1].reason)
     return lines
 
 

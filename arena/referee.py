@@ -391,10 +391,19 @@ def _timed_out(error: BotTimeoutError, allowed_ms: int) -> BotTimeoutError:
 
 
 def fault_outcome(state: GameState, seat: int, termination: Termination, reason: str) -> Outcome:
-    """The result of a game a bot ended: the scores on the table, the faulty seat last."""
+    """The result of a game a bot ended: the scores on the table, the faulty seat last.
+
+    The other seats are ranked by their scores as the position stands (equal scores share a
+    rank); the faulty seat is ranked behind all of them, whatever its score.
+    """
+    scores = state.scores()
+    others = [score for s, score in enumerate(scores) if s != seat]
     return Outcome(
-        scores=state.scores(),
-        ranks=tuple(1 if s == seat else 0 for s in range(state.num_players)),
+        scores=scores,
+        ranks=tuple(
+            len(others) if s == seat else sum(1 for other in others if other > score)
+            for s, score in enumerate(scores)
+        ),
         termination=termination,
         reason=reason,
         faulty_seat=seat,

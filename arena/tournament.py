@@ -4,8 +4,8 @@
    or checks `config.json`: the bots with a hash of their files, rounds, seed, limits and
    versions. The schedule is a function of that snapshot alone.
 2. `play` reads the ids of the games already in `games.jsonl` (setting aside a half-written
-   last line), generates the pairs still to play, and keeps the executor busy with a bounded
-   number of pair tasks, so memory does not grow with the size of the tournament.
+   last line), generates the tables still to play, and keeps the executor busy with a bounded
+   number of table tasks, so memory does not grow with the size of the tournament.
 3. Each finished game is appended to the games log, flushed and fsync'ed, at once.
 4. The report (ratings, leaderboard, charts) is made from the games log afterwards.
 """
@@ -37,12 +37,12 @@ from arena.execution import (
     WorkerContext,
     limits_from_json,
     make_executor,
-    play_pair,
+    play_table,
 )
 from arena.players.manifest import BotManifest, build_bot, load_manifest
-from arena.results.log import LOG_NAME, GamesLog, completed_ids, repair
+from arena.results.log import LOG_NAME, GameLine, GamesLog, completed_ids, repair
 from arena.results.report import CONFIG_NAME, load_config, write_atomic
-from arena.schedule import PairTask, schedule, total_games
+from arena.schedule import TableTask, schedule, total_games
 
 __all__ = [
     "CONFIG_FORMAT",
@@ -61,7 +61,7 @@ RECORDS = "records"
 BOT_LOGS = "logs"
 PACKAGES = ("click", "pandas", "matplotlib", "trueskill", "multiprocessing-logging")
 TASKS_PER_WORKER = 2
-"""Pair tasks kept queued per worker: enough to keep workers busy, few enough to stay small."""
+"""Table tasks kept queued per worker: enough to keep workers busy, few enough to stay small."""
 TRIES = 2
 """How often a task that fails inside the arena (not a bot's fault: those end the game
 normally) is tried before the tournament stops; a second try rides out a passing fault."""
@@ -147,11 +147,16 @@ def create_run(
     limits: dict[str, Any],
     game: str = "mandala",
     game_config: dict[str, Any] | None = None,
+    seats: int | None = None,
+    all_seatings: bool = False,
+    tables_per_round: int | None = None,
 ) -> dict[str, Any]:
     """Start a new run in `run_dir`: check the field, write `config.json`; returns the config.
 
     `limits` are keyword arguments of `arena.referee.Limits`; the defaults of the others are
     filled in, so the snapshot states every limit played under. A seed of None draws one.
+    `seats` is the size of every table (default: the game's `default_players`, else its
+    `min_players`); the game checks `game_config`.
     """
     if (run_dir / CONFIG_NAME).exists():
         raise TournamentError(
@@ -169,6 +174,9 @@ def create_run(
         raise TournamentError(f"Bot names must be unique in a tournament: {names}.")
     if rounds < 1:
         raise TournamentError(f"--rounds must be at least 1, not {rounds}.")
+    seats, game_config = _check_table(game, game_config or {}, seats, len(bots))
+    if tables_per_round is not None and tables_per_round < 1:
+        raise TournamentError(f"--tables-per-round must be at least 1, not {tables_per_round}.")
     full_limits = dataclasses.asdict(limits_from_json(limits))
     sandbox = full_limits.get("sandbox")
     if isinstance(sandbox, dict) and isinstance(sandbox.get("hidden"), list | tuple):
@@ -178,12 +186,15 @@ def create_run(
     config = {
         "format": CONFIG_FORMAT,
         "game": game,
-        "game_config": dict(game_config or {}),
+        "game_config": game_config,
+        "seats": seats,
+        "all_seatings": all_seatings,
+        "tables_per_round": tables_per_round,
         "rounds": rounds,
         "seed": secrets.randbits(32) if seed is None else seed,
         "bots": [_bot_entry(bot) for bot in ordered],
         "limits": full_limits,
-        "total_games": total_games(len(ordered), rounds),
+        "total_games": total_games(len(ordered), rounds, seats, all_seatings, tables_per_round),
         "created": datetime.now(UTC).isoformat(timespec="seconds"),
         "command_line": sys.argv,
         "versions": _versions(),
@@ -198,6 +209,30 @@ def create_run(
             "choose another --out."
         ) from None
     return config
+
+
+def _check_table(
+    game: str, options: dict[str, Any], seats: int | None, field: int
+) -> tuple[int, dict[str, Any]]:
+    """The seats per table and the game's options, checked by the game; TournamentError if not."""
+    from arena.errors import GameError
+    from arena.games import get_game
+
+    try:
+        rules = get_game(game)
+        rules.config(options)  # the game refuses an option it does not have
+    except GameError as error:
+        raise TournamentError(str(error)) from None
+    low, high = rules.min_players, rules.max_players
+    seats = int(getattr(rules, "default_players", low)) if seats is None else seats
+    if not low <= seats <= high:
+        allowed = str(low) if low == high else f"{low} to {high}"
+        raise TournamentError(f"{game} is played by {allowed} players, not --seats {seats}.")
+    if seats > field:
+        raise TournamentError(
+            f"A table of {seats} seats needs at least {seats} bots; the field has {field}."
+        )
+    return seats, dict(options)
 
 
 def resume_run(run_dir: Path, given: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
@@ -218,8 +253,15 @@ def resume_run(run_dir: Path, given: dict[str, Any]) -> tuple[dict[str, Any], li
         "rounds": config["rounds"],
         "seed": config["seed"],
         "move_ms": config["limits"]["move_ms"],
+        "seats": config.get("seats", 2),
     }
-    flags = {"bots": "the bots", "rounds": "--rounds", "seed": "--seed", "move_ms": "--time-limit"}
+    flags = {
+        "bots": "the bots",
+        "rounds": "--rounds",
+        "seed": "--seed",
+        "move_ms": "--time-limit",
+        "seats": "--seats",
+    }
     conflicts = []
     for key, value in given.items():
         if value is None or key not in saved:
@@ -369,7 +411,15 @@ def play(
     done_before = len(done)
     summary = RunSummary(run_dir, total, done_before, 0, 0.0, repaired=repaired)
     started = time.monotonic()
-    pending = schedule(names, int(config["rounds"]), int(config["seed"]), done)
+    pending = schedule(
+        names,
+        int(config["rounds"]),
+        int(config["seed"]),
+        done,
+        seats=int(config.get("seats", 2)),
+        all_seatings=bool(config.get("all_seatings", False)),
+        tables_per_round=config.get("tables_per_round"),
+    )
     with _run_log(run_dir):
         box = _sandbox_report(config["limits"])
         log.info(
@@ -392,7 +442,7 @@ def play(
         context = _context(run_dir, config, bots)
         pool = executor if executor is not None else make_executor(workers)
         # Each task in flight, with how many times it has been tried.
-        in_flight: dict[Future[list[dict[str, Any]]], tuple[PairTask, int]] = {}
+        in_flight: dict[Future[list[GameLine]], tuple[TableTask, int]] = {}
         limit = max(1, pool.workers) * TASKS_PER_WORKER
         clean = False
         try:
@@ -404,7 +454,7 @@ def play(
                         if task is None:
                             exhausted = True
                             break
-                        in_flight[pool.submit(play_pair, context, task)] = (task, 1)
+                        in_flight[pool.submit(play_table, context, task)] = (task, 1)
                     if not in_flight:
                         break
                     finished, _ = wait(in_flight, return_when=FIRST_COMPLETED)
@@ -415,7 +465,10 @@ def play(
                             ids = ", ".join(slot.game_id for slot in task.games)
                             log.error("games %s failed (try %d)", ids, tries, exc_info=error)
                             if tries < TRIES:
-                                in_flight[pool.submit(play_pair, context, task)] = (task, tries + 1)
+                                in_flight[pool.submit(play_table, context, task)] = (
+                                    task,
+                                    tries + 1,
+                                )
                                 continue
                             raise TournamentError(
                                 f"Games {ids} failed inside the arena {tries} times "

@@ -10,7 +10,14 @@ from typing import Any
 import pytest
 
 from arena.errors import TournamentError
-from arena.results.log import PARTIAL_NAME, GamesLog, completed_ids, read_games, repair
+from arena.results.log import (
+    PARTIAL_NAME,
+    GameLine,
+    GamesLog,
+    completed_ids,
+    read_games,
+    repair,
+)
 from arena.results.ratings import rate_games
 from arena.results.report import make_report
 from arena.results.tables import games_frame, leaderboard, pairwise, seats_frame, wilson
@@ -19,25 +26,27 @@ from arena.schedule import schedule
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
 
-def line(seq: int, players: list[str], scores: list[int], **extra: Any) -> dict[str, Any]:
+def line(seq: int, players: list[str], scores: list[int], **extra: Any) -> GameLine:
     """A games-log line; ranks follow the scores unless given."""
     ranks = extra.pop("ranks", None)
     if ranks is None:
         ranks = [sum(1 for other in scores if other > mine) for mine in scores]
-    return {
-        "seq": seq,
-        "game_id": f"g{seq:05d}",
-        "players": players,
-        "scores": scores,
-        "ranks": ranks,
-        "termination": "deck_exhausted",
-        "faulty_seat": None,
-        "turns": 30 + seq % 7,
-        **extra,
-    }
+    return GameLine.from_json(
+        {
+            "seq": seq,
+            "game_id": f"g{seq:05d}",
+            "players": players,
+            "scores": scores,
+            "ranks": ranks,
+            "termination": "deck_exhausted",
+            "faulty_seat": None,
+            "turns": 30 + seq % 7,
+            **extra,
+        }
+    )
 
 
-def tournament(bots: list[str], rounds: int, winner: str | None = None) -> list[dict[str, Any]]:
+def tournament(bots: list[str], rounds: int, winner: str | None = None) -> list[GameLine]:
     """Every scheduled game; `winner` wins all its games, the others play coin flips."""
     rng = random.Random(4)
     lines = []
@@ -58,7 +67,7 @@ def test_log_appends_whole_lines_and_reads_them_back(tmp_path: Path) -> None:
     with GamesLog(path) as log:
         log.append(line(0, ["a", "b"], [3, 1]))
         log.append(line(1, ["b", "a"], [2, 2]))
-    assert [g["game_id"] for g in read_games(path)] == ["g00000", "g00001"]
+    assert [g.game_id for g in read_games(path)] == ["g00000", "g00001"]
     assert completed_ids(path) == {"g00000", "g00001"}
     assert path.read_text().count("\n") == 2
 
@@ -91,7 +100,8 @@ def test_a_damaged_line_ending_in_newline_is_set_aside(tmp_path: Path) -> None:
 
 def test_a_damaged_line_in_the_middle_is_an_error(tmp_path: Path) -> None:
     path = tmp_path / "games.jsonl"
-    path.write_text('{"game_id": "a"}\nnot json\n{"game_id": "b"}\n')
+    whole = json.dumps(line(0, ["a", "b"], [3, 1]).to_json())
+    path.write_text(f"{whole}\nnot json\n{whole}\n")
     with pytest.raises(TournamentError, match="line 2"):
         list(read_games(path))
 
@@ -181,7 +191,7 @@ def test_pairwise_counts_both_directions() -> None:
 # --- the report and its charts ---------------------------------------------------------------
 
 
-def write_run(folder: Path, games: list[dict[str, Any]], bots: list[str]) -> None:
+def write_run(folder: Path, games: list[GameLine], bots: list[str]) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     config = {"bots": [{"name": b} for b in bots], "rounds": 1, "seed": 1, "total_games": 99}
     (folder / "config.json").write_text(json.dumps(config))

@@ -72,7 +72,10 @@ def test_a_small_tournament_end_to_end(tmp_path: Path) -> None:
     ids = [line["game_id"] for line in lines]
     assert sorted(ids) == expected_ids(["alpha", "beta", "gamma"], 2, 5)  # crashy left out
     for line in lines:
-        assert line["termination"] in {"deck_exhausted", "sixth_river_colour", "turn_limit"}
+        assert line["version"] == 2 and line["table"] == line["seq"] // 2
+        assert line["termination"] in {"normal", "turn_limit"}
+        if line["termination"] == "normal":  # the game's own end is kept beside it
+            assert line["end"] in {"deck_exhausted", "sixth_river_colour"}
         record = json.loads(
             gzip.decompress((out / "records" / f"{line['game_id']}.json.gz").read_bytes())
         )
@@ -343,23 +346,24 @@ class ScriptedExecutor:
 
         _, task = args
         self.calls += 1
-        future: Future[list[dict[str, object]]] = Future()
+        from arena.results.log import GameLine
+
+        future: Future[list[GameLine]] = Future()
         if self.failures > 0:
             self.failures -= 1
             future.set_exception(RuntimeError("a passing fault"))
             return future
         future.set_result(
             [
-                {
-                    "seq": s.seq,
-                    "game_id": s.game_id,
-                    "players": list(s.players),
-                    "scores": [1, 0],
-                    "ranks": [0, 1],
-                    "termination": "deck_exhausted",
-                    "faulty_seat": None,
-                    "turns": 10,
-                }
+                GameLine(
+                    seq=s.seq,
+                    game_id=s.game_id,
+                    players=s.players,
+                    scores=(1, 0),
+                    ranks=(0, 1),
+                    termination="normal",
+                    turns=10,
+                )
                 for s in task.games
             ]
         )

@@ -15,6 +15,8 @@ import click
 from arena.errors import ArenaError
 
 RESULTS = Path("results")
+MANY_GAMES_PER_ROUND = 2000
+"""Above this many games in one round, `run` points to --tables-per-round before starting."""
 
 
 class Progress:
@@ -116,6 +118,45 @@ def _runnable(field: list[Any]) -> list[Any]:
     return field
 
 
+def _game_options(
+    context: click.Context, parameter: click.Parameter, values: tuple[str, ...]
+) -> dict[str, Any]:
+    """`key=value` pairs as a dict; a value is read as JSON if it can be (500, true, "x")."""
+    import json
+
+    options: dict[str, Any] = {}
+    for text in values:
+        key, equals, value = text.partition("=")
+        if not equals or not key:
+            raise click.BadParameter(f"{text!r} is not key=value (e.g. turn_limit=500).")
+        try:
+            options[key] = json.loads(value)
+        except ValueError:
+            options[key] = value
+    return options
+
+
+def _round_size_note(config: dict[str, Any]) -> str | None:
+    """A sentence on a round too large to play whole, offering --tables-per-round."""
+    from arena.schedule import games_per_table, round_size
+
+    seats = int(config.get("seats", 2))
+    tables = round_size(len(config["bots"]), seats)
+    sample = config.get("tables_per_round")
+    if sample is not None and sample < tables:
+        return (
+            f"Each round plays a seeded, balanced sample of {sample} of its {tables} tables "
+            f"of {seats} seats."
+        )
+    games = tables * games_per_table(seats, bool(config.get("all_seatings")))
+    if games <= MANY_GAMES_PER_ROUND:
+        return None
+    return (
+        f"One round is {tables} tables of {seats} seats ({games} games); "
+        "--tables-per-round N plays a seeded, balanced sample of N tables a round instead."
+    )
+
+
 @click.command()
 @click.argument("bot", nargs=-1)
 @click.option(
@@ -147,6 +188,30 @@ def _runnable(field: list[Any]) -> list[Any]:
     is_flag=True,
     help="Continue the tournament in --out (default: the newest run) where it stopped.",
 )
+@click.option("--game", default="mandala", show_default=True, help="The game to play.")
+@click.option(
+    "--seats",
+    type=click.IntRange(min=1),
+    help="Seats at every table [the game's default table size].",
+)
+@click.option(
+    "--game-option",
+    "game_options",
+    multiple=True,
+    callback=_game_options,
+    metavar="KEY=VALUE",
+    help="An option of the game, checked by the game (repeatable), e.g. turn_limit=500.",
+)
+@click.option(
+    "--all-seatings",
+    is_flag=True,
+    help="Play every table's deal in all k! seatings instead of the k rotations.",
+)
+@click.option(
+    "--tables-per-round",
+    type=click.IntRange(min=1),
+    help="Play a seeded, balanced sample of N tables each round instead of every table.",
+)
 @click.option("--charts/--no-charts", default=True, help="Draw the PNG charts at the end.")
 def run(
     bot: tuple[str, ...],
@@ -157,11 +222,17 @@ def run(
     move_ms: int | None,
     out: Path | None,
     resume: bool,
+    game: str,
+    seats: int | None,
+    game_options: dict[str, Any],
+    all_seatings: bool,
+    tables_per_round: int | None,
     charts: bool,
 ) -> None:
     """Run a round-robin tournament of BOTs (names or folders; default: the bots folder).
 
-    Every round, every pair of bots plays two games on one deal with the seats swapped.
+    Every round, every k bots (k = --seats) sit at a table and play one deal k times with
+    the seats rotated; for two seats, every pair plays two games with the seats swapped.
     Results go to a folder with the games log, game records, ratings.csv, leaderboard.md,
     charts and run.log. Ctrl-C stops cleanly; --resume continues without replaying a game.
     """
@@ -172,7 +243,12 @@ def run(
     try:
         if resume:
             run_dir = out if out is not None else newest_run(RESULTS)
-            given: dict[str, Any] = {"rounds": rounds, "seed": seed, "move_ms": move_ms}
+            given: dict[str, Any] = {
+                "rounds": rounds,
+                "seed": seed,
+                "move_ms": move_ms,
+                "seats": seats,
+            }
             if bot or bots_dir is not None:
                 given["bots"] = [b.name for b in _field(bots_dir, bot)]
             config, warnings = tournament.resume_run(run_dir, given)
@@ -188,13 +264,24 @@ def run(
                 rounds=rounds if rounds is not None else 1,
                 seed=seed,
                 limits=limits,
+                game=game,
+                game_config=game_options,
+                seats=seats,
+                all_seatings=all_seatings,
+                tables_per_round=tables_per_round,
             )
         names = ", ".join(b["name"] for b in config["bots"])
+        table = int(config.get("seats", 2))
         click.echo(
-            f"{len(config['bots'])} bots ({names}), {config['rounds']} rounds, "
+            f"{len(config['bots'])} bots ({names}), "
+            + (f"tables of {table} seats, " if table != 2 else "")
+            + f"{config['rounds']} rounds, "
             f"seed {config['seed']}, {workers} workers: {config['total_games']} games.",
             err=True,
         )
+        note = _round_size_note(config)
+        if note is not None:
+            click.echo(note, err=True)
         progress = Progress(config["total_games"])
         previous = signal.signal(signal.SIGTERM, _raise_interrupt)
         try:

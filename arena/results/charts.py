@@ -21,7 +21,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from arena.results.ratings import Ratings  # noqa: E402
-from arena.results.report import CHART_FILES  # noqa: E402
+from arena.results.report import CHART_FILES, chart_files  # noqa: E402
 from arena.results.tables import wilson  # noqa: E402
 
 __all__ = ["CHART_FILES", "draw_all"]
@@ -85,8 +85,11 @@ def ratings_chart(ratings: Ratings, order: Sequence[str], path: Path) -> None:
     _save(figure, path)
 
 
-def pairwise_chart(pairs: pd.DataFrame, order: Sequence[str], path: Path) -> None:
-    """Heatmap of the win rate of each row bot against each column bot, with count and 95% CI."""
+def pairwise_chart(pairs: pd.DataFrame, order: Sequence[str], path: Path, seats: int = 2) -> None:
+    """Heatmap of the win rate of each row bot against each column bot, with count and 95% CI.
+
+    At tables of more seats, the share of meetings the row bot finished ahead (ties half).
+    """
     size = max(4.0, 1.6 * len(order) + 1.5)
     figure, axes = plt.subplots(figsize=(size + 1.0, size))
     if pairs.empty:
@@ -118,8 +121,12 @@ def pairwise_chart(pairs: pd.DataFrame, order: Sequence[str], path: Path) -> Non
         axes.set_yticks(range(len(order)), labels=list(order))
         axes.set_xlabel("opponent")
         axes.set_ylabel("bot")
-        figure.colorbar(image, ax=axes, label="win rate (draw = ½), 95% Wilson interval")
-    axes.set_title("Win rate of row against column")
+        label = "win rate (draw = ½)" if seats <= 2 else "finished ahead (tie = ½)"
+        figure.colorbar(image, ax=axes, label=f"{label}, 95% Wilson interval")
+    if seats <= 2:
+        axes.set_title("Win rate of row against column")
+    else:
+        axes.set_title(f"Row finished ahead of column (tables of {seats})")
     _save(figure, path)
 
 
@@ -179,17 +186,42 @@ def seats_chart(seats: pd.DataFrame, order: Sequence[str], path: Path) -> None:
     _save(figure, path)
 
 
+def places_chart(seats: pd.DataFrame, size: int, path: Path) -> None:
+    """Each seat position's advantage at tables of `size` seats: how often it took each place."""
+    figure, axes = plt.subplots(figsize=(max(6.0, 1.2 * size + 3), 4.5))
+    if seats.empty:
+        _no_data(axes)
+    else:
+        positions = list(range(size))
+        bottom = [0.0] * size
+        for place in range(size):
+            shares = []
+            for seat in positions:
+                ranks = seats.loc[seats["seat"] == seat, "rank"]
+                shares.append(float((ranks == place).mean()) if len(ranks) else 0.0)
+            axes.bar(positions, shares, bottom=bottom, label=f"place {place + 1}")
+            bottom = [b + s for b, s in zip(bottom, shares, strict=True)]
+        axes.axhline(1 / size, color="grey", linewidth=0.8, linestyle="--")
+        labels = [f"seat {seat}" + (" (first)" if seat == 0 else "") for seat in positions]
+        axes.set_xticks(positions, labels=labels)
+        axes.set_ylim(0, 1.0)
+        axes.set_ylabel("share of the seat's games (dashed: 1 / seats)")
+        axes.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize="small")
+    axes.set_title("Places by seat position")
+    _save(figure, path)
+
+
 def lengths_chart(games: pd.DataFrame, path: Path) -> None:
-    """Game lengths in turns, stacked by how the game ended."""
+    """Game lengths in turns, stacked by how the game ended (the game's own end reason)."""
     figure, axes = plt.subplots(figsize=(7, 4.5))
     if games.empty or "turns" not in games:
         _no_data(axes)
     else:
-        terminations = sorted(games["termination"].astype(str).unique())
-        data = [
-            games.loc[games["termination"] == t, "turns"].astype(float).tolist()
-            for t in terminations
-        ]
+        ended = games["termination"].astype(str)
+        if "end" in games:
+            ended = games["end"].where(games["end"].notna(), ended).astype(str)
+        terminations = sorted(ended.unique())
+        data = [games.loc[ended == t, "turns"].astype(float).tolist() for t in terminations]
         low = float(games["turns"].min())
         high = float(games["turns"].max())
         bins = max(1, min(50, int(high - low) + 1))
@@ -209,12 +241,16 @@ def draw_all(
     pairs: pd.DataFrame,
     ratings: Ratings,
     order: Sequence[str],
+    size: int = 2,
 ) -> list[Path]:
-    """Draw every chart into `folder`; returns the files written."""
-    paths = {name: folder / file for name, file in CHART_FILES.items()}
+    """Draw every chart into `folder` for tables of `size` seats; returns the files written."""
+    paths = {name: folder / file for name, file in chart_files(size).items()}
     ratings_chart(ratings, order, paths["ratings"])
-    pairwise_chart(pairs, order, paths["pairwise"])
+    pairwise_chart(pairs, order, paths["pairwise"], size)
     scores_chart(seats, order, paths["scores"])
-    seats_chart(seats, order, paths["seats"])
+    if size > 2:
+        places_chart(seats, size, paths["seats"])
+    else:
+        seats_chart(seats, order, paths["seats"])
     lengths_chart(games, paths["lengths"])
     return list(paths.values())

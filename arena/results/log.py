@@ -5,10 +5,11 @@ read it. A line is written only when its game has finished, and is on disk befor
 game is logged, so killing the scheduler loses no finished game. Killing it in the middle
 of a write can leave a half-written last line; `repair` sets it aside before a resume.
 
-A line holds (keys in this order):
-`seq, game_id, round, pair, game, seed, players, scores, ranks, winner, termination, reason,
-faulty_seat, turns, decisions, think_ms, duration_ms, worker, finished_at`.
-The last four are timing and placement: they differ between runs of the same tournament.
+A line is a `GameLine` (keys in this order): `version, seq, game_id, round, table, game,
+seed, players, scores, ranks, winner, termination, end, reason, faulty_seat, turns, decisions,
+think_ms, duration_ms, worker, finished_at`. The last four are timing and placement: they
+differ between runs of the same tournament. Lines of logs written before tables (no
+`version`, a `pair` key, Mandala's own ends as terminations) are read through a mapping.
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ from __future__ import annotations
 import json
 import logging
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Self
@@ -25,10 +27,14 @@ from arena.errors import TournamentError
 
 __all__ = [
     "LOG_NAME",
+    "LOG_VERSION",
+    "NORMAL",
     "PARTIAL_NAME",
     "TIMING_KEYS",
+    "GameLine",
     "GamesLog",
     "completed_ids",
+    "neutral_termination",
     "read_games",
     "repair",
 ]
@@ -40,9 +46,128 @@ PARTIAL_NAME = "games.jsonl.partial"
 TIMING_KEYS = ("think_ms", "duration_ms", "worker", "finished_at")
 """Keys of a line that depend on the machine and the moment, not on the games themselves."""
 
-GameLine = dict[str, Any]
+LOG_VERSION = 2
+"""The version of the lines this arena writes (lines without one are of version 1)."""
+NORMAL = "normal"
+"""The termination of a game that ended by its own rules (its reason is in `end`)."""
+_OLD_ENDS = ("deck_exhausted", "sixth_river_colour")
+"""Version-1 terminations that were a game's own end: now `normal`, with the end in `end`."""
 
 log = logging.getLogger(__name__)
+
+
+def neutral_termination(termination: str, end: str | None) -> tuple[str, str | None]:
+    """(termination, end) with a game's own end reason moved out of the termination."""
+    if termination in _OLD_ENDS:
+        return NORMAL, end or termination
+    return termination, end
+
+
+@dataclass(frozen=True)
+class GameLine:
+    """One finished game, as one line of the games log."""
+
+    seq: int
+    """The game's place in the schedule, from 0: ratings are computed in this order."""
+    game_id: str
+    players: tuple[str, ...]
+    """Bot names by seat."""
+    scores: tuple[float, ...]
+    """Each seat's score, by seat."""
+    ranks: tuple[int, ...]
+    """Each seat's place, by seat: 0 is first, equal ranks are a tie."""
+    termination: str
+    """How the game ended: `normal`, `turn_limit`, or a bot's fault (arena.outcome)."""
+    round: int = 0
+    table: int = 0
+    """The table's number across the tournament, from 0."""
+    game: int = 1
+    """The game's number at its table, from 1."""
+    seed: int = 0
+    """The deal seed of the table."""
+    winner: int | None = None
+    """The seat alone in first place, if there is one."""
+    end: str | None = None
+    """The game's own end reason (e.g. Mandala's 'deck_exhausted'), when it ended normally."""
+    reason: str = ""
+    """A sentence a person can read."""
+    faulty_seat: int | None = None
+    turns: int = 0
+    decisions: tuple[int, ...] = ()
+    think_ms: tuple[float, ...] = ()
+    duration_ms: float = 0.0
+    worker: str = ""
+    finished_at: str = ""
+    version: int = LOG_VERSION
+
+    @property
+    def seats(self) -> int:
+        """How many seats the game had."""
+        return len(self.players)
+
+    def to_json(self) -> dict[str, Any]:
+        """The line's JSON object, keys in the documented order."""
+        return {
+            "version": self.version,
+            "seq": self.seq,
+            "game_id": self.game_id,
+            "round": self.round,
+            "table": self.table,
+            "game": self.game,
+            "seed": self.seed,
+            "players": list(self.players),
+            "scores": list(self.scores),
+            "ranks": list(self.ranks),
+            "winner": self.winner,
+            "termination": self.termination,
+            "end": self.end,
+            "reason": self.reason,
+            "faulty_seat": self.faulty_seat,
+            "turns": self.turns,
+            "decisions": list(self.decisions),
+            "think_ms": list(self.think_ms),
+            "duration_ms": self.duration_ms,
+            "worker": self.worker,
+            "finished_at": self.finished_at,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> GameLine:
+        """A line from its JSON object; version-1 lines are mapped. ValueError if malformed."""
+        version = data.get("version", 1)
+        if not isinstance(version, int) or not 1 <= version <= LOG_VERSION:
+            raise ValueError(
+                f"it has version {version!r}, and this arena reads versions 1 to {LOG_VERSION}"
+            )
+        try:
+            termination, end = neutral_termination(str(data["termination"]), data.get("end"))
+            return cls(
+                seq=int(data["seq"]),
+                game_id=str(data["game_id"]),
+                players=tuple(str(name) for name in data["players"]),
+                scores=tuple(data["scores"]),
+                ranks=tuple(int(rank) for rank in data["ranks"]),
+                termination=termination,
+                round=int(data.get("round", 0)),
+                table=int(data.get("table", data.get("pair", 0))),
+                game=int(data.get("game", 1)),
+                seed=int(data.get("seed", 0)),
+                winner=data.get("winner"),
+                end=end,
+                reason=str(data.get("reason", "")),
+                faulty_seat=data.get("faulty_seat"),
+                turns=int(data.get("turns", 0)),
+                decisions=tuple(data.get("decisions") or ()),
+                think_ms=tuple(data.get("think_ms") or ()),
+                duration_ms=float(data.get("duration_ms", 0.0)),
+                worker=str(data.get("worker", "")),
+                finished_at=str(data.get("finished_at", "")),
+                version=LOG_VERSION,
+            )
+        except KeyError as missing:
+            raise ValueError(f"it has no {missing.args[0]!r}") from None
+        except (TypeError, ValueError) as error:
+            raise ValueError(f"a value has the wrong type ({error})") from None
 
 
 class GamesLog:
@@ -55,7 +180,7 @@ class GamesLog:
 
     def append(self, line: GameLine) -> None:
         """Write one game as one line, flush it and fsync it before returning."""
-        data = json.dumps(line, separators=(",", ":"), ensure_ascii=False) + "\n"
+        data = json.dumps(line.to_json(), separators=(",", ":"), ensure_ascii=False) + "\n"
         self._file.write(data.encode())
         self._file.flush()
         if self._fsync:
@@ -88,7 +213,12 @@ def _parse(raw: bytes, path: Path, number: int) -> GameLine:
         ) from None
     if not isinstance(line, dict) or "game_id" not in line:
         raise TournamentError(f"{path}, line {number}, is not a game (no game_id).")
-    return line
+    try:
+        return GameLine.from_json(line)
+    except ValueError as error:
+        raise TournamentError(
+            f"{path}, line {number}, is not a game this arena reads: {error}."
+        ) from None
 
 
 def read_games(path: Path) -> Iterator[GameLine]:
@@ -110,7 +240,7 @@ def read_games(path: Path) -> Iterator[GameLine]:
 
 def completed_ids(path: Path) -> set[str]:
     """The ids of the games already in the log."""
-    return {line["game_id"] for line in read_games(path)}
+    return {line.game_id for line in read_games(path)}
 
 
 def repair(path: Path) -> str | None:

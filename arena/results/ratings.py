@@ -2,22 +2,24 @@
 
 Games are rated in the order of their place in the schedule (`seq`, then `game_id`), not in
 the order they finished: the same tournament with the same seed gives the same ratings,
-however many workers played it and whichever finished first. Every game is rated with
-`TrueSkill.rate` and the seats' ranks, so the code holds for any number of players (two-seat
-games take the same update in closed form, much faster); a game
-lost by a bot's fault (timeout, crash, ...) is rated as the loss it is (the faulty seat is
-ranked last by the referee). The environment is TrueSkill's default (mu 25, sigma 25/3,
+however many workers played it and whichever finished first. Every game is rated as a
+free-for-all with `TrueSkill.rate`, one team per seat, from the seats' ranks (equal ranks
+are ties), so the code holds for tables of any size (two-seat games take the same update in
+closed form, much faster); a game lost by a bot's fault (timeout, crash, ...) is rated as
+the loss it is (the faulty seat is ranked last by the referee). The environment is TrueSkill's default (mu 25, sigma 25/3,
 beta 25/6, tau 25/300, draw probability 0.10).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 import trueskill
+
+from arena.results.log import GameLine
 
 __all__ = [
     "BotRating",
@@ -28,8 +30,6 @@ __all__ = [
     "rate_games",
     "environment",
 ]
-
-GameLine = Mapping[str, Any]
 
 
 @dataclass(frozen=True)
@@ -108,7 +108,7 @@ def _rate_two(env: Any, ratings: list[Any], ranks: list[int]) -> list[Any]:
 
 def game_order(line: GameLine) -> tuple[int, str]:
     """The key that sorts games into schedule order."""
-    return (int(line.get("seq", 0)), str(line["game_id"]))
+    return (line.seq, line.game_id)
 
 
 def in_schedule_order(games: Iterable[GameLine]) -> list[GameLine]:
@@ -116,9 +116,8 @@ def in_schedule_order(games: Iterable[GameLine]) -> list[GameLine]:
     unique: list[GameLine] = []
     seen: set[str] = set()
     for line in sorted(games, key=game_order):
-        gid = str(line["game_id"])
-        if gid not in seen:
-            seen.add(gid)
+        if line.game_id not in seen:
+            seen.add(line.game_id)
             unique.append(line)
     return unique
 
@@ -138,8 +137,8 @@ def rate_games(
     points: list[RatingPoint] = []
     rated = 0
     for line in in_schedule_order(games):
-        players = [str(name) for name in line["players"]]
-        ranks = [int(rank) for rank in line["ranks"]]
+        players = list(line.players)
+        ranks = list(line.ranks)
         if len(players) < 2 or len(set(players)) != len(players) or len(ranks) != len(players):
             continue
         before = [current.setdefault(name, env.create_rating()) for name in players]

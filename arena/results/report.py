@@ -26,6 +26,7 @@ __all__ = [
     "LEADERBOARD_NAME",
     "RATINGS_NAME",
     "Report",
+    "chart_files",
     "leaderboard_text",
     "load_config",
     "make_report",
@@ -43,7 +44,14 @@ CHART_FILES = {
     "seats": "seat_advantage.png",
     "lengths": "game_lengths.png",
 }
-"""The chart files a report writes, by chart name (drawn by arena.results.charts)."""
+"""The chart files a report of two seats writes, by chart name (drawn by arena.results.charts)."""
+
+
+def chart_files(seats: int) -> dict[str, str]:
+    """The chart files of a report of `seats` seats: the places chart replaces the seats chart."""
+    if seats <= 2:
+        return dict(CHART_FILES)
+    return {**CHART_FILES, "seats": "places_by_seat.png"}
 
 
 def write_atomic(path: Path, text: str) -> None:
@@ -96,13 +104,23 @@ class Report:
     games_total: int | None
     leaderboard: pd.DataFrame
     pairwise: pd.DataFrame
+    seats: int = 2
+    """Seats per table."""
+    ends: dict[str, int] = field(default_factory=dict)
+    """How the games ended: the game's own end reason or the termination, with counts."""
     files: list[Path] = field(default_factory=list)
 
     def text(self) -> str:
         """The leaderboard as Markdown, with a line on progress."""
         from arena.results.tables import format_markdown
 
-        return _progress_line(self) + "\n\n" + format_markdown(self.leaderboard)
+        text = _progress_line(self) + "\n\n" + format_markdown(self.leaderboard)
+        return text + (f"\n{_ends_line(self)}\n" if self.ends else "")
+
+
+def _ends_line(report: Report) -> str:
+    """How the games ended, e.g. 'Games ended: deck_exhausted 40, timeout 1.'"""
+    return "Games ended: " + ", ".join(f"{end} {n}" for end, n in report.ends.items()) + "."
 
 
 def _progress_line(report: Report) -> str:
@@ -123,8 +141,9 @@ def make_report(run_dir: Path, *, write: bool = True, charts: bool = True) -> Re
         raise TournamentError(f"{run_dir} holds no tournament (no {CONFIG_NAME}, no {LOG_NAME}).")
     bots = [str(bot["name"]) for bot in config.get("bots", [])]
     games = list(read_games(run_dir / LOG_NAME))
+    seats = int(config.get("seats", tables.table_size(games)))
     ratings = rate_games(games, bots, history=write and charts)
-    board = tables.leaderboard(games, ratings, bots)
+    board = tables.leaderboard(games, ratings, bots, seats)
     pairs = tables.pairwise(games)
     total = config.get("total_games")
     report = Report(
@@ -133,6 +152,8 @@ def make_report(run_dir: Path, *, write: bool = True, charts: bool = True) -> Re
         games_total=int(total) if total is not None else None,
         leaderboard=board,
         pairwise=pairs,
+        seats=seats,
+        ends=tables.ends(games),
     )
     if not write:
         return report
@@ -152,6 +173,7 @@ def make_report(run_dir: Path, *, write: bool = True, charts: bool = True) -> Re
                 pairs,
                 ratings,
                 order,
+                seats,
             )
         )
     md_path = run_dir / LEADERBOARD_NAME
@@ -172,16 +194,29 @@ def _leaderboard_markdown(report: Report, config: dict[str, Any]) -> str:
         )
     else:
         lines.append(_progress_line(report) + ".")
+    if report.seats > 2:
+        explained = (
+            f"Tables of {report.seats} seats. Ranked by TrueSkill mu − 3σ (free-for-all). "
+            "Mean rank: 1 is first; places count tied places for each bot; points share: "
+            "the bot's share of the points scored at its tables. "
+            "Failures: games lost by the bot's own fault, by reason."
+        )
+        pair_header = "| bot | opponent | met | ahead | tied | behind | ahead (95% CI) |"
+    else:
+        explained = (
+            "Ranked by TrueSkill mu − 3σ. Win rate = (wins + draws/2) / games, "
+            "with its 95% Wilson interval. Failures: games lost by the bot's own fault, by reason."
+        )
+        pair_header = "| bot | opponent | games | W | D | L | win rate (95% CI) |"
     lines += [
         "",
-        "Ranked by TrueSkill mu − 3σ. Win rate = (wins + draws/2) / games, "
-        "with its 95% Wilson interval. Failures: games lost by the bot's own fault, by reason.",
+        explained,
         "",
         format_markdown(report.leaderboard).rstrip("\n"),
         "",
         "## Pairwise",
         "",
-        "| bot | opponent | games | W | D | L | win rate (95% CI) |",
+        pair_header,
         "|:---|:---|---:|---:|---:|---:|---:|",
     ]
     for row in report.pairwise.to_dict("records"):
@@ -190,9 +225,12 @@ def _leaderboard_markdown(report: Report, config: dict[str, Any]) -> str:
             f"{row['draws']} | {row['losses']} | {100 * row['win_rate']:.1f}% "
             f"({100 * row['win_rate_lo']:.1f}–{100 * row['win_rate_hi']:.1f}) |"
         )
-    if any((report.run_dir / file).exists() for file in CHART_FILES.values()):
+    if report.ends:
+        lines += ["", "## Notes", "", _ends_line(report)]
+    files = chart_files(report.seats)
+    if any((report.run_dir / file).exists() for file in files.values()):
         lines += ["", "## Charts", ""]
-        lines += [f"![{name}]({file})" for name, file in CHART_FILES.items()]
+        lines += [f"![{name}]({file})" for name, file in files.items()]
     return "\n".join(lines) + "\n"
 
 

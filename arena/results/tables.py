@@ -1,24 +1,33 @@
-"""Tables built with pandas from the games log: per-seat results, the leaderboard, pairwise rates.
+"""Tables built with pandas from the games log: per-seat results, the leaderboard, head-to-head.
 
 Win rate counts a draw as half a win: win rate = (wins + draws / 2) / games, the usual
 "score" of chess tables. Its 95% interval is Wilson's score interval, applied to that
 fractional count (a close and conservative approximation when draws are few).
 A seat *wins* when it alone is ranked first, *draws* when it shares first place, and
 *loses* otherwise; between two seats of one game, the better rank wins.
+
+Tournaments of two seats show wins, draws and losses. Tables of more seats show each bot's
+mean rank (1 is first), how often it finished in each place (tied places count for each),
+its mean score and its share of the points at its tables. Head-to-head (`pairwise`) counts,
+for every two bots that met at a table, how often each finished ahead of the other.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from typing import Any
 
 import pandas as pd
 
+from arena.results.log import NORMAL, GameLine
 from arena.results.ratings import Ratings, in_schedule_order
 
 __all__ = [
     "LEADERBOARD_COLUMNS",
+    "ends",
+    "multi_seat_columns",
+    "table_size",
     "format_markdown",
     "games_frame",
     "leaderboard",
@@ -26,8 +35,6 @@ __all__ = [
     "seats_frame",
     "wilson",
 ]
-
-GameLine = Mapping[str, Any]
 
 Z95 = 1.959963984540054
 """The 97.5% quantile of the standard normal distribution."""
@@ -48,7 +55,16 @@ LEADERBOARD_COLUMNS = [
     "mean_score",
     "failures",
 ]
-"""The columns of `ratings.csv`, in order. None of them depends on timing."""
+"""The columns of `ratings.csv` for two seats, in order. None of them depends on timing."""
+
+
+def multi_seat_columns(seats: int) -> list[str]:
+    """The columns of `ratings.csv` for tables of `seats` seats, in order."""
+    places = [f"place_{place}" for place in range(1, seats + 1)]
+    return [
+        "rank", "bot", "mu", "sigma", "conservative", "games", "mean_rank", *places,
+        "mean_score", "points_share", "failures",
+    ]  # fmt: skip
 
 
 def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
@@ -66,7 +82,7 @@ def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
 
 def games_frame(games: Iterable[GameLine]) -> pd.DataFrame:
     """One row per game, in schedule order (the columns of the games log, lists kept as lists)."""
-    frame = pd.DataFrame(in_schedule_order(games))
+    frame = pd.DataFrame([line.to_json() for line in in_schedule_order(games)])
     if frame.empty:
         return pd.DataFrame(columns=["seq", "game_id", "players", "scores", "ranks", "turns"])
     return frame
@@ -82,35 +98,36 @@ def seats_frame(games: Iterable[GameLine]) -> pd.DataFrame:
     """One row per seat of every game: who played, what they scored, how it went for them."""
     records: list[dict[str, Any]] = []
     for line in in_schedule_order(games):
-        gid = str(line["game_id"])
-        players = list(line["players"])
-        ranks = [int(r) for r in line["ranks"]]
-        scores = list(line["scores"])
-        think = list(line.get("think_ms") or [math.nan] * len(players))
-        decisions = list(line.get("decisions") or [0] * len(players))
+        players = line.players
+        ranks = line.ranks
+        think = line.think_ms or (math.nan,) * len(players)
+        decisions = line.decisions or (0,) * len(players)
+        total = float(sum(line.scores))
         for seat, bot in enumerate(players):
             result = _result(ranks[seat], ranks)
             records.append(
                 {
-                    "seq": int(line.get("seq", 0)),
-                    "game_id": gid,
+                    "seq": line.seq,
+                    "game_id": line.game_id,
                     "seat": seat,
+                    "seats": len(players),
                     "bot": bot,
                     "opponent": players[1 - seat] if len(players) == 2 else "",
-                    "score": scores[seat],
+                    "score": line.scores[seat],
+                    "share": line.scores[seat] / total if total else 1.0 / len(players),
                     "rank": ranks[seat],
                     "result": result,
                     "points": {"win": 1.0, "draw": 0.5, "loss": 0.0}[result],
-                    "faulty": line.get("faulty_seat") == seat,
-                    "termination": line.get("termination", ""),
-                    "turns": int(line.get("turns", 0)),
+                    "faulty": line.faulty_seat == seat,
+                    "termination": line.termination,
+                    "turns": line.turns,
                     "think_ms": think[seat],
                     "decisions": decisions[seat],
                 }
             )
     columns = [
-        "seq", "game_id", "seat", "bot", "opponent", "score", "rank", "result", "points",
-        "faulty", "termination", "turns", "think_ms", "decisions",
+        "seq", "game_id", "seat", "seats", "bot", "opponent", "score", "share", "rank", "result",
+        "points", "faulty", "termination", "turns", "think_ms", "decisions",
     ]  # fmt: skip
     return pd.DataFrame.from_records(records, columns=columns)
 
@@ -123,33 +140,55 @@ def _failures(rows: pd.DataFrame) -> str:
     return ", ".join(f"{reason} {int(counts[reason])}" for reason in sorted(counts.index))
 
 
+def table_size(games: Iterable[GameLine], default: int = 2) -> int:
+    """The number of seats of the tournament's games (the largest, if they differ)."""
+    return max((line.seats for line in games), default=default)
+
+
+def _multi_seat_row(mine: pd.DataFrame, seats: int) -> dict[str, Any]:
+    """Mean rank, places, mean score and share of points of one bot at tables of `seats`."""
+    n = len(mine)
+    row: dict[str, Any] = {"mean_rank": float(mine["rank"].mean()) + 1 if n else math.nan}
+    for place in range(1, seats + 1):
+        row[f"place_{place}"] = int((mine["rank"] == place - 1).sum())
+    row["mean_score"] = float(mine["score"].mean()) if n else math.nan
+    row["points_share"] = float(mine["share"].mean()) if n else math.nan
+    return row
+
+
 def leaderboard(
-    games: Iterable[GameLine], ratings: Ratings, bots: Iterable[str] = ()
+    games: Iterable[GameLine], ratings: Ratings, bots: Iterable[str] = (), seats: int | None = None
 ) -> pd.DataFrame:
     """The leaderboard: every bot, ranked by mu - 3 sigma (then mu, then name).
 
-    Columns are `LEADERBOARD_COLUMNS`. `bots` adds bots that have not played yet.
+    Columns are `LEADERBOARD_COLUMNS` for two seats, `multi_seat_columns(seats)` for more
+    (`seats` None: as the games have). `bots` adds bots that have not played yet.
     """
-    seats = seats_frame(games)
-    names = sorted({*ratings.bots, *bots, *seats["bot"].unique().tolist()})
+    games = list(games)
+    size = table_size(games) if seats is None else seats
+    frame = seats_frame(games)
+    names = sorted({*ratings.bots, *bots, *frame["bot"].unique().tolist()})
     rows: list[dict[str, Any]] = []
     for name in names:
         rating = ratings.bots.get(name)
-        mine = seats[seats["bot"] == name]
+        mine = frame[frame["bot"] == name]
         n = len(mine)
+        mu = rating.mu if rating else 25.0
+        sigma = rating.sigma if rating else 25.0 / 3.0
+        common = {"bot": name, "mu": mu, "sigma": sigma, "conservative": mu - 3 * sigma}
+        if size > 2:
+            rows.append(
+                {**common, "games": n, **_multi_seat_row(mine, size), "failures": _failures(mine)}
+            )
+            continue
         wins = int((mine["result"] == "win").sum())
         draws = int((mine["result"] == "draw").sum())
         losses = int((mine["result"] == "loss").sum())
         points = wins + draws / 2
         lo, hi = wilson(points, n)
-        mu = rating.mu if rating else 25.0
-        sigma = rating.sigma if rating else 25.0 / 3.0
         rows.append(
             {
-                "bot": name,
-                "mu": mu,
-                "sigma": sigma,
-                "conservative": mu - 3 * sigma,
+                **common,
                 "games": n,
                 "wins": wins,
                 "draws": draws,
@@ -164,19 +203,30 @@ def leaderboard(
     rows.sort(key=lambda r: (-r["conservative"], -r["mu"], r["bot"]))
     for place, row in enumerate(rows, start=1):
         row["rank"] = place
-    return pd.DataFrame.from_records(rows, columns=LEADERBOARD_COLUMNS)
+    columns = multi_seat_columns(size) if size > 2 else LEADERBOARD_COLUMNS
+    return pd.DataFrame.from_records(rows, columns=columns)
+
+
+def ends(games: Iterable[GameLine]) -> dict[str, int]:
+    """How the games ended, by the game's own end reason (or the termination), most first."""
+    counts: dict[str, int] = {}
+    for line in in_schedule_order(games):
+        name = line.end if line.termination == NORMAL and line.end else line.termination
+        counts[name] = counts.get(name, 0) + 1
+    return dict(sorted(counts.items(), key=lambda item: (-item[1], item[0])))
 
 
 def pairwise(games: Iterable[GameLine]) -> pd.DataFrame:
-    """How each bot fared against each other bot: one row per ordered pair (bot, opponent).
+    """Head-to-head: how each bot fared against each other bot, one row per ordered pair.
 
     Columns: bot, opponent, games, wins, draws, losses, win_rate, win_rate_lo, win_rate_hi.
-    In games of more than two seats, every two seats of a game count as one meeting.
+    Every two seats of a game count as one meeting: the better rank wins it (finished
+    ahead), equal ranks draw it (count half), so it holds for tables of any size.
     """
     tally: dict[tuple[str, str], list[int]] = {}
     for line in in_schedule_order(games):
-        players = list(line["players"])
-        ranks = [int(r) for r in line["ranks"]]
+        players = line.players
+        ranks = line.ranks
         for i, bot in enumerate(players):
             for j, opponent in enumerate(players):
                 if i == j or bot == opponent:
@@ -219,8 +269,49 @@ def _cell(value: Any, decimals: int) -> str:
     return text if text else "-"
 
 
+def _rating_cells(row: Mapping[Hashable, Any]) -> list[str]:
+    """The cells every leaderboard starts with: place, bot, rating, games."""
+    return [
+        _cell(row["rank"], 0),
+        _cell(row["bot"], 0),
+        _cell(row["mu"], 2),
+        _cell(row["sigma"], 2),
+        _cell(row["conservative"], 2),
+        _cell(row["games"], 0),
+    ]
+
+
+def _format_multi_seat(board: pd.DataFrame) -> str:
+    """The leaderboard of tables of more than two seats as a Markdown table."""
+    places = [c for c in board.columns if c.startswith("place_")]
+    header = ["#", "bot", "mu", "sigma", "mu-3σ", "games", "mean rank"]
+    header += [_ordinal(int(c.removeprefix("place_"))) for c in places]
+    header += ["mean score", "points share", "failures"]
+    align = ["---:", ":---"] + ["---:"] * (len(header) - 3) + [":---"]
+    lines = ["| " + " | ".join(header) + " |", "|" + "|".join(align) + "|"]
+    for row in board.to_dict("records"):
+        share = row["points_share"]
+        cells = [
+            *_rating_cells(row),
+            _cell(row["mean_rank"], 2),
+            *[_cell(row[c], 0) for c in places],
+            _cell(row["mean_score"], 2),
+            "-" if math.isnan(share) else f"{100 * share:.1f}%",
+            _cell(row["failures"], 0),
+        ]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def _ordinal(place: int) -> str:
+    suffix = "th" if 10 <= place % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(place % 10, "th")
+    return f"{place}{suffix}"
+
+
 def format_markdown(board: pd.DataFrame) -> str:
     """The leaderboard as a Markdown table (rates in percent with their 95% interval)."""
+    if "mean_rank" in board.columns:
+        return _format_multi_seat(board)
     header = [
         "#", "bot", "mu", "sigma", "mu-3σ", "games", "W", "D", "L",
         "win rate (95% CI)", "mean score", "failures",
@@ -239,12 +330,7 @@ def format_markdown(board: pd.DataFrame) -> str:
         else:
             rate_text = "-"
         cells = [
-            _cell(row["rank"], 0),
-            _cell(row["bot"], 0),
-            _cell(row["mu"], 2),
-            _cell(row["sigma"], 2),
-            _cell(row["conservative"], 2),
-            _cell(row["games"], 0),
+            *_rating_cells(row),
             _cell(row["wins"], 0),
             _cell(row["draws"], 0),
             _cell(row["losses"], 0),
