@@ -1,28 +1,36 @@
-"""A match between two bots: games in seat-swapped pairs on the same deals, records, a summary."""
+"""A match: one table of k bots plays deals with the seats rotated, records, a summary."""
 
 from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
+from arena.games import DEFAULT_GAME
 from arena.players.manifest import BotManifest, build_bot
 from arena.players.sandbox import check_command
 from arena.referee import GameReport, GameSpec, Limits, Player, play_game
+from arena.schedule import seatings
 
 
 @dataclass
 class BotTally:
-    """One bot's totals over a match."""
+    """One seat-holder's totals over a match (a bot given twice has two tallies)."""
 
     name: str
+    """The bot's label in this match: its name, or name#n when the same bot sits twice."""
     wins: int = 0
+    """Games it finished first alone."""
     losses: int = 0
+    """Games it did not finish first."""
     score: int = 0
     think_ms: float = 0.0
     decisions: int = 0
+    places: Counter[int] = field(default_factory=Counter)
+    """How often it finished in each place (1 = first; tied seats share the better place)."""
     failures: Counter[str] = field(default_factory=Counter)
     """Games this bot lost by its own fault, by termination."""
 
@@ -31,15 +39,22 @@ class BotTally:
         """Think time per decision."""
         return self.think_ms / self.decisions if self.decisions else 0.0
 
+    @property
+    def mean_place(self) -> float:
+        played = sum(self.places.values())
+        return sum(place * n for place, n in self.places.items()) / played if played else 0.0
+
 
 @dataclass
 class MatchSummary:
     """The result of a match, from the point of view of each bot."""
 
     tallies: list[BotTally]
-    """Bot A's tally, then bot B's."""
+    """One tally per bot given, in the order given."""
+    game: str = DEFAULT_GAME
     games: int = 0
     draws: int = 0
+    """Games in which every seat shared first place."""
     terminations: Counter[str] = field(default_factory=Counter)
     out_dir: Path | None = None
 
@@ -48,6 +63,8 @@ class MatchSummary:
 
     def to_json(self) -> dict[str, object]:
         return {
+            "game": self.game,
+            "seats": len(self.tallies),
             "games": self.games,
             "draws": self.draws,
             "terminations": dict(self.terminations),
@@ -56,6 +73,8 @@ class MatchSummary:
                     "name": t.name,
                     "wins": t.wins,
                     "losses": t.losses,
+                    "places": {str(place): n for place, n in sorted(t.places.items())},
+                    "mean_place": t.mean_place,
                     "mean_score": self.mean_score(i),
                     "think_ms_per_decision": t.mean_think_ms,
                     "decisions": t.decisions,
@@ -66,39 +85,55 @@ class MatchSummary:
         }
 
 
-def pair_seats(games: int, seed: int) -> list[tuple[int, int, bool]]:
-    """(game index, seed, swapped) for each game: games 2k and 2k+1 share seed + k."""
-    return [(index, seed + index // 2, index % 2 == 1) for index in range(games)]
+def seat_labels(bots: Sequence[BotManifest]) -> list[str]:
+    """Each bot's label: its name, or name#1, name#2, ... when one name sits more than once."""
+    counts = Counter(bot.name for bot in bots)
+    seen: Counter[str] = Counter()
+    labels = []
+    for bot in bots:
+        seen[bot.name] += 1
+        labels.append(f"{bot.name}#{seen[bot.name]}" if counts[bot.name] > 1 else bot.name)
+    return labels
+
+
+def deal_games(games: int, seed: int, seats: int) -> list[tuple[int, int, tuple[int, ...]]]:
+    """(game index, deal seed, the bot index of each seat) per game: deal k (from `seed` + k)
+    is played once per rotation of the seats (`arena.schedule.seatings`)."""
+    rotations = seatings(range(seats))
+    return [(index, seed + index // seats, rotations[index % seats]) for index in range(games)]
 
 
 def play_match(
-    bot_a: BotManifest,
-    bot_b: BotManifest,
+    bots: Sequence[BotManifest],
     games: int,
     seed: int,
     limits: Limits,
     out_dir: Path,
     on_game: Callable[[int, GameReport], None] | None = None,
+    *,
+    game: str = DEFAULT_GAME,
+    game_config: Mapping[str, Any] | None = None,
 ) -> MatchSummary:
-    """Play `games` games of A against B in seat-swapped pairs; write each record to `out_dir`."""
-    for bot in (bot_a, bot_b):
+    """Play `games` games of `bots` (one per seat) on rotated seats; write each record."""
+    for bot in {bot.folder: bot for bot in bots}.values():
         build_bot(bot)
         check_command(bot)  # a missing program is the user's error, not a game result
     out_dir.mkdir(parents=True, exist_ok=True)
-    same = bot_a.name == bot_b.name
+    labels = seat_labels(bots)
     players = [
-        Player(bot_a, limits, out_dir / "logs", log_name=f"{bot_a.name}-a" if same else None),
-        Player(bot_b, limits, out_dir / "logs", log_name=f"{bot_b.name}-b" if same else None),
+        Player(bot, limits, out_dir / "logs", log_name=label)
+        for bot, label in zip(bots, labels, strict=True)
     ]
-    summary = MatchSummary([BotTally(bot_a.name), BotTally(bot_b.name)], out_dir=out_dir)
+    summary = MatchSummary([BotTally(label) for label in labels], game=game, out_dir=out_dir)
     try:
-        for index, game_seed, swapped in pair_seats(games, seed):
-            seats = [1, 0] if swapped else [0, 1]  # seats[i]: the seat of bot i
-            spec = GameSpec(game_id=f"g{index + 1:04d}", seed=game_seed)
-            by_seat = [players[0], players[1]][:: -1 if swapped else 1]
-            report = play_game(spec, by_seat)
+        for index, deal_seed, by_seat in deal_games(games, seed, len(bots)):
+            spec = GameSpec(
+                game_id=f"g{index + 1:04d}", seed=deal_seed, game=game, config=game_config or {}
+            )
+            report = play_game(spec, [players[bot] for bot in by_seat])
+            report.players = [labels[bot] for bot in by_seat]
             (out_dir / f"{spec.game_id}.json").write_text(json.dumps(report.record(), indent=1))
-            _tally(summary, report, seats)
+            _tally(summary, report, by_seat)
             if on_game is not None:
                 on_game(index, report)
     finally:
@@ -108,21 +143,22 @@ def play_match(
     return summary
 
 
-def _tally(summary: MatchSummary, report: GameReport, seats: list[int]) -> None:
+def _tally(summary: MatchSummary, report: GameReport, by_seat: Sequence[int]) -> None:
     outcome = report.outcome
     summary.games += 1
     summary.terminations[outcome.termination.value] += 1
     if outcome.is_draw:
         summary.draws += 1
-    for bot, seat in enumerate(seats):
+    for seat, bot in enumerate(by_seat):
         tally = summary.tallies[bot]
         tally.score += outcome.scores[seat]
         tally.think_ms += report.think_ms[seat]
         tally.decisions += report.decisions[seat]
+        tally.places[1 + sum(rank < outcome.ranks[seat] for rank in outcome.ranks)] += 1
         if not outcome.is_draw:
-            if outcome.ranks[seat] == 0:
+            if outcome.ranks[seat] == 0 and outcome.winners == (seat,):
                 tally.wins += 1
-            else:
+            elif outcome.ranks[seat] != 0:
                 tally.losses += 1
         if outcome.faulty_seat == seat:
             tally.failures[outcome.termination.value] += 1

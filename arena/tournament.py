@@ -49,7 +49,6 @@ __all__ = [
     "RunSummary",
     "bot_hash",
     "create_run",
-    "default_run_dir",
     "load_bots",
     "play",
     "resume_run",
@@ -125,17 +124,6 @@ def _bot_entry(bot: BotManifest) -> dict[str, Any]:
         "language": bot.language,
         "hash": bot_hash(bot.folder),
     }
-
-
-def default_run_dir(results: Path = Path("results")) -> Path:
-    """`results/run-<timestamp>`, made unique with a suffix if that folder exists."""
-    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-    candidate = results / f"run-{stamp}"
-    n = 1
-    while candidate.exists():
-        n += 1
-        candidate = results / f"run-{stamp}-{n}"
-    return candidate
 
 
 def create_run(
@@ -216,18 +204,14 @@ def _check_table(
 ) -> tuple[int, dict[str, Any]]:
     """The seats per table and the game's options, checked by the game; TournamentError if not."""
     from arena.errors import GameError
-    from arena.games import get_game
+    from arena.games import get_game, table_seats
 
     try:
         rules = get_game(game)
         rules.config(options)  # the game refuses an option it does not have
+        seats = table_seats(rules, seats)
     except GameError as error:
         raise TournamentError(str(error)) from None
-    low, high = rules.min_players, rules.max_players
-    seats = int(getattr(rules, "default_players", low)) if seats is None else seats
-    if not low <= seats <= high:
-        allowed = str(low) if low == high else f"{low} to {high}"
-        raise TournamentError(f"{game} is played by {allowed} players, not --seats {seats}.")
     if seats > field:
         raise TournamentError(
             f"A table of {seats} seats needs at least {seats} bots; the field has {field}."

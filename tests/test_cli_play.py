@@ -215,3 +215,37 @@ def test_every_command_has_help(command: str) -> None:
     code, output = run(command, "--help")
     assert code == 0
     assert len(output.splitlines()) > 3
+
+
+def test_play_with_the_same_bot_twice_labels_the_seats(bots: Path, tmp_path: Path) -> None:
+    """Issue 10: `arena play A A` says which copy sat where, in the output and the records."""
+    out = tmp_path / "out"
+    code, output = run(
+        "play", str(bots / "first"), str(bots / "first"), "--seed", "3", "--out", str(out), *FAST
+    )
+    assert code == 0, output
+    assert "first#1 vs first#2: 2 games" in output
+    records = [json.loads((out / f"g000{i}.json").read_text()) for i in (1, 2)]
+    assert [r["players"] for r in records] == [["first#1", "first#2"], ["first#2", "first#1"]]
+    assert sorted(p.name for p in (out / "logs").iterdir()) == [
+        "first#1.stderr.log",
+        "first#2.stderr.log",
+    ]
+
+
+def test_play_refuses_a_table_the_game_does_not_have(bots: Path, tmp_path: Path) -> None:
+    code, output = run("play", str(bots / "first"), str(bots / "first"), "--seats", "3")
+    assert code == 1
+    assert output == "Error: mandala is played by 2 players, not --seats 3.\n"
+    code, output = run("play", str(bots / "first"), "--game", "chess")
+    assert code == 1
+    assert output.startswith("Error: Unknown game 'chess'; the known games are: ")
+
+
+def test_two_commands_in_the_same_second_get_their_own_folders(tmp_path: Path) -> None:
+    """Issue 10: result folders never collide, however fast commands start."""
+    from arena.results.folders import new_results_folder
+
+    made = [new_results_folder("play", tmp_path) for _ in range(5)]
+    assert len(set(made)) == 5
+    assert all(folder.is_dir() and not any(folder.iterdir()) for folder in made)

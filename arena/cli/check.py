@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import click
 
-from arena.cli.play import limit_options
+from arena.cli.options import limit_options
 from arena.conformance import CheckResult, check_bot
 from arena.errors import ArenaError
 from arena.players.manifest import resolve_bot
 from arena.referee import Limits
+from arena.results.folders import new_results_folder
 
 
 @click.command()
@@ -55,7 +55,7 @@ def check(
     except ArenaError as error:
         raise click.ClickException(str(error)) from None
     if out_dir is None:
-        out_dir = Path("results") / f"check-{manifest.name}-{time.strftime('%Y%m%d-%H%M%S')}"
+        out_dir = new_results_folder(f"check-{manifest.name}")
     limits = Limits(move_ms=move_ms, time_bank_ms=time_bank_ms)
     click.echo(
         f"Checking {manifest.name} ({manifest.folder}) against {rival.name}, "

@@ -3,53 +3,39 @@
 from __future__ import annotations
 
 import random
-import time
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import click
 
+from arena.cli.options import game_options, limit_options
 from arena.errors import ArenaError
+from arena.games import get_game, table_seats
 from arena.match import MatchSummary, play_match
 from arena.players.manifest import resolve_bot
 from arena.referee import GameReport, Limits
-
-F = TypeVar("F", bound=Callable[..., Any])
-
-
-def limit_options(command: F) -> F:
-    """The time options shared by `play` and `check`."""
-    command = click.option(
-        "--time-bank",
-        "time_bank_ms",
-        type=click.IntRange(min=0),
-        default=0,
-        show_default=True,
-        help="Extra time per game in ms; time over the limit is taken from it.",
-    )(command)
-    return click.option(
-        "--time-limit",
-        "move_ms",
-        type=click.IntRange(min=1),
-        default=1000,
-        show_default=True,
-        help="Time per decision in ms, from the request to the reply's newline.",
-    )(command)
+from arena.results.folders import new_results_folder
 
 
 @click.command()
-@click.argument("bot_a")
-@click.argument("bot_b")
+@click.argument("bots", metavar="BOT... ", nargs=-1, required=True)
 @click.option(
     "--games",
     "-n",
     type=click.IntRange(min=1),
-    default=2,
-    show_default=True,
-    help="How many games; games 2k and 2k+1 share a deal with seats swapped.",
+    default=None,
+    help="How many games [default: one deal, once per rotation of the seats]; each deal is "
+    "played once per rotation (2 seats: games 2k and 2k+1 share a deal, seats swapped).",
 )
-@click.option("--seed", type=int, default=None, help="Seed of the first pair (default: random).")
+@click.option(
+    "--seats",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Seats at the table [the number of BOTs given, at least the game's smallest table]; "
+    "the last BOT fills the seats left over.",
+)
+@game_options
+@click.option("--seed", type=int, default=None, help="Seed of the first deal (default: random).")
 @click.option(
     "--out",
     "out_dir",
@@ -60,20 +46,25 @@ def limit_options(command: F) -> F:
 @click.option("--quiet", "-q", is_flag=True, help="Print only the summary, not each game.")
 @limit_options
 def play(
-    bot_a: str,
-    bot_b: str,
-    games: int,
+    bots: tuple[str, ...],
+    games: int | None,
+    seats: int | None,
+    game: str,
+    game_options: dict[str, Any],
     seed: int | None,
     out_dir: Path | None,
     quiet: bool,
     move_ms: int,
     time_bank_ms: int,
 ) -> None:
-    """Play BOT_A against BOT_B (a bot folder, or a bot's name in bots/)."""
+    """Play BOTs against each other at one table (a bot folder, or a bot's name in bots/).
+
+    `arena play mine greedy` plays a seat-swapped pair; `arena play mine random --seats 4
+    --game NAME` seats mine against three copies of random. The same bot may sit twice
+    (labelled name#1, name#2).
+    """
     if seed is None:
         seed = random.randrange(1_000_000)
-    if out_dir is None:
-        out_dir = Path("results") / f"play-{time.strftime('%Y%m%d-%H%M%S')}"
     limits = Limits(move_ms=move_ms, time_bank_ms=time_bank_ms)
 
     def show(index: int, report: GameReport) -> None:
@@ -81,8 +72,25 @@ def play(
             click.echo(game_line(index, report))
 
     try:
-        manifest_a, manifest_b = resolve_bot(bot_a), resolve_bot(bot_b)
-        summary = play_match(manifest_a, manifest_b, games, seed, limits, out_dir, show)
+        rules = get_game(game)
+        rules.config(game_options)
+        seats = table_seats(rules, seats if seats is not None else max(len(bots), 2))
+        if len(bots) > seats:
+            raise click.UsageError(f"{len(bots)} bots were given for a table of {seats} seats.")
+        manifests = [resolve_bot(bot) for bot in bots]
+        manifests += [manifests[-1]] * (seats - len(manifests))
+        if out_dir is None:
+            out_dir = new_results_folder("play")
+        summary = play_match(
+            manifests,
+            games if games is not None else seats,
+            seed,
+            limits,
+            out_dir,
+            show,
+            game=game,
+            game_config=game_options,
+        )
     except ArenaError as error:
         raise click.ClickException(str(error)) from None
     except OSError as error:  # e.g. --out cannot be made
@@ -98,39 +106,49 @@ def game_line(index: int, report: GameReport) -> str:
     outcome = report.outcome
     names = report.players
     result = "draw" if outcome.is_draw else f"{names[outcome.winners[0]]} wins"
-    line = (
-        f"game {index + 1:>3} (seed {report.spec.seed}): {names[0]} {outcome.scores[0]} - "
-        f"{outcome.scores[1]} {names[1]}  {result}, {outcome.termination.value}"
-    )
+    if len(outcome.winners) > 1 and not outcome.is_draw:
+        result = " and ".join(names[seat] for seat in outcome.winners) + " share first"
+    if len(names) == 2:
+        table = f"{names[0]} {outcome.scores[0]} - {outcome.scores[1]} {names[1]}"
+    else:
+        table = ", ".join(
+            f"{name} {score}" for name, score in zip(names, outcome.scores, strict=True)
+        )
+    ending = outcome.termination.value
+    line = f"game {index + 1:>3} (seed {report.spec.seed}): {table}  {result}, {ending}"
     if outcome.faulty_seat is not None:
         line += f"\n    {outcome.reason}"
     return line
 
 
 def format_summary(summary: MatchSummary, seed: int) -> str:
-    """The match summary as a small table."""
-    a, b = summary.tallies
-    width = max(len(a.name), len(b.name), 8)
-    rows = [
-        ("wins", str(a.wins), str(b.wins)),
-        ("losses", str(a.losses), str(b.losses)),
-        ("mean score", f"{summary.mean_score(0):.2f}", f"{summary.mean_score(1):.2f}"),
-        ("ms/decision", f"{a.mean_think_ms:.3f}", f"{b.mean_think_ms:.3f}"),
-        ("decisions", str(a.decisions), str(b.decisions)),
+    """The match summary as a small table, one column per bot."""
+    tallies = summary.tallies
+    width = max(*(len(t.name) for t in tallies), 8)
+    rows: list[tuple[str, list[str]]] = [("wins", [str(t.wins) for t in tallies])]
+    if len(tallies) == 2:
+        rows.append(("losses", [str(t.losses) for t in tallies]))
+    else:
+        rows.append(("mean place", [f"{t.mean_place:.2f}" for t in tallies]))
+    rows += [
+        ("mean score", [f"{summary.mean_score(i):.2f}" for i in range(len(tallies))]),
+        ("ms/decision", [f"{t.mean_think_ms:.3f}" for t in tallies]),
+        ("decisions", [str(t.decisions) for t in tallies]),
     ]
+    seating = "seats swapped in pairs" if len(tallies) == 2 else "seats rotated on each deal"
     lines = [
-        f"{a.name} vs {b.name}: {summary.games} games, {summary.draws} draws "
-        f"(seeds from {seed}, seats swapped in pairs)",
-        f"{'':<12} {a.name:>{width}} {b.name:>{width}}",
+        f"{' vs '.join(t.name for t in tallies)}: {summary.games} games, {summary.draws} draws "
+        f"(seeds from {seed}, {seating})",
+        f"{'':<12} " + " ".join(f"{t.name:>{width}}" for t in tallies),
     ]
-    lines += [f"{label:<12} {x:>{width}} {y:>{width}}" for label, x, y in rows]
+    lines += [f"{label:<12} " + " ".join(f"{v:>{width}}" for v in values) for label, values in rows]
     ends = ", ".join(f"{name} {count}" for name, count in sorted(summary.terminations.items()))
     lines.append(f"game ends: {ends}")
-    for tally in (a, b):
+    for tally in tallies:
         if tally.failures:
             faults = ", ".join(f"{name} {count}" for name, count in sorted(tally.failures.items()))
             lines.append(f"failures of {tally.name}: {faults}")
-    if not a.failures and not b.failures:
+    if not any(tally.failures for tally in tallies):
         lines.append("failures: none")
     lines.append(f"records: {summary.out_dir}")
     return "\n".join(lines)

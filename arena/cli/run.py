@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import sys
@@ -12,9 +13,9 @@ from typing import IO, Any
 
 import click
 
+from arena.cli.options import game_options
 from arena.errors import ArenaError
 
-RESULTS = Path("results")
 MANY_GAMES_PER_ROUND = 2000
 """Above this many games in one round, `run` points to --tables-per-round before starting."""
 
@@ -118,24 +119,6 @@ def _runnable(field: list[Any]) -> list[Any]:
     return field
 
 
-def _game_options(
-    context: click.Context, parameter: click.Parameter, values: tuple[str, ...]
-) -> dict[str, Any]:
-    """`key=value` pairs as a dict; a value is read as JSON if it can be (500, true, "x")."""
-    import json
-
-    options: dict[str, Any] = {}
-    for text in values:
-        key, equals, value = text.partition("=")
-        if not equals or not key:
-            raise click.BadParameter(f"{text!r} is not key=value (e.g. turn_limit=500).")
-        try:
-            options[key] = json.loads(value)
-        except ValueError:
-            options[key] = value
-    return options
-
-
 def _round_size_note(config: dict[str, Any]) -> str | None:
     """A sentence on a round too large to play whole, offering --tables-per-round."""
     from arena.schedule import games_per_table, round_size
@@ -188,19 +171,11 @@ def _round_size_note(config: dict[str, Any]) -> str | None:
     is_flag=True,
     help="Continue the tournament in --out (default: the newest run) where it stopped.",
 )
-@click.option("--game", default="mandala", show_default=True, help="The game to play.")
+@game_options
 @click.option(
     "--seats",
     type=click.IntRange(min=1),
     help="Seats at every table [the game's default table size].",
-)
-@click.option(
-    "--game-option",
-    "game_options",
-    multiple=True,
-    callback=_game_options,
-    metavar="KEY=VALUE",
-    help="An option of the game, checked by the game (repeatable), e.g. turn_limit=500.",
 )
 @click.option(
     "--all-seatings",
@@ -237,6 +212,7 @@ def run(
     charts and run.log. Ctrl-C stops cleanly; --resume continues without replaying a game.
     """
     from arena import tournament
+    from arena.results.folders import RESULTS, new_results_folder
     from arena.results.report import make_report, newest_run
 
     workers = (os.cpu_count() or 1) if workers is None else workers
@@ -256,20 +232,26 @@ def run(
                 click.echo(f"warning: {warning}", err=True)
             click.echo(f"Resuming {run_dir}", err=True)
         else:
-            run_dir = out if out is not None else tournament.default_run_dir(RESULTS)
+            run_dir = out if out is not None else new_results_folder("run")
             limits = {} if move_ms is None else {"move_ms": move_ms}
-            config = tournament.create_run(
-                run_dir,
-                _field(bots_dir, bot),
-                rounds=rounds if rounds is not None else 1,
-                seed=seed,
-                limits=limits,
-                game=game,
-                game_config=game_options,
-                seats=seats,
-                all_seatings=all_seatings,
-                tables_per_round=tables_per_round,
-            )
+            try:
+                config = tournament.create_run(
+                    run_dir,
+                    _field(bots_dir, bot),
+                    rounds=rounds if rounds is not None else 1,
+                    seed=seed,
+                    limits=limits,
+                    game=game,
+                    game_config=game_options,
+                    seats=seats,
+                    all_seatings=all_seatings,
+                    tables_per_round=tables_per_round,
+                )
+            except ArenaError:
+                if out is None:  # bad input writes nothing, not even an empty folder
+                    with contextlib.suppress(OSError):
+                        run_dir.rmdir()
+                raise
         names = ", ".join(b["name"] for b in config["bots"])
         table = int(config.get("seats", 2))
         click.echo(

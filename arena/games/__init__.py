@@ -7,7 +7,20 @@ from collections.abc import Callable
 from arena.errors import GameError
 from arena.games.base import Decision, Game, GameState, Move, View
 
-__all__ = ["Decision", "Game", "GameState", "Move", "View", "get_game", "game_names"]
+__all__ = [
+    "DEFAULT_GAME",
+    "Decision",
+    "Game",
+    "GameState",
+    "Move",
+    "View",
+    "game_names",
+    "get_game",
+    "table_seats",
+]
+
+DEFAULT_GAME = "mandala"
+"""The game played when a command or a configuration names none."""
 
 
 def _mandala() -> Game:
@@ -33,3 +46,14 @@ def get_game(name: str) -> Game:
             f"Unknown game {name!r}; the known games are: {', '.join(game_names())}."
         ) from None
     return factory()
+
+
+def table_seats(game: Game, seats: int | None) -> int:
+    """`seats` (default: the game's own table size) when `game` is played by that many;
+    GameError with the allowed range otherwise."""
+    low, high = game.min_players, game.max_players
+    seats = int(getattr(game, "default_players", low)) if seats is None else seats
+    if not low <= seats <= high:
+        allowed = str(low) if low == high else f"{low} to {high}"
+        raise GameError(f"{game.name} is played by {allowed} players, not --seats {seats}.")
+    return seats

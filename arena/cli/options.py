@@ -1,0 +1,67 @@
+"""Options shared by the commands: the time limits, the game and its options."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import click
+
+from arena.games import DEFAULT_GAME
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def limit_options(command: F) -> F:
+    """The time options shared by `play` and `check`."""
+    command = click.option(
+        "--time-bank",
+        "time_bank_ms",
+        type=click.IntRange(min=0),
+        default=0,
+        show_default=True,
+        help="Extra time per game in ms; time over the limit is taken from it.",
+    )(command)
+    return click.option(
+        "--time-limit",
+        "move_ms",
+        type=click.IntRange(min=1),
+        default=1000,
+        show_default=True,
+        help="Time per decision in ms, from the request to the reply's newline.",
+    )(command)
+
+
+def _parse_game_options(
+    context: click.Context, parameter: click.Parameter, values: tuple[str, ...]
+) -> dict[str, Any]:
+    """`key=value` pairs as a dict; a value is read as JSON if it can be (500, true, "x")."""
+    options: dict[str, Any] = {}
+    for text in values:
+        key, equals, value = text.partition("=")
+        if not equals or not key:
+            raise click.BadParameter(f"{text!r} is not key=value (e.g. turn_limit=500).")
+        try:
+            options[key] = json.loads(value)
+        except ValueError:
+            options[key] = value
+    return options
+
+
+def game_options(command: F) -> F:
+    """`--game NAME` and `--game-option KEY=VALUE` (repeatable), checked later by the game."""
+    command = click.option(
+        "--game-option",
+        "game_options",
+        multiple=True,
+        callback=_parse_game_options,
+        metavar="KEY=VALUE",
+        help="An option of the game, checked by the game (repeatable), e.g. turn_limit=500.",
+    )(command)
+    return click.option(
+        "--game",
+        default=DEFAULT_GAME,
+        show_default=True,
+        help="The game to play (`arena games` lists them).",
+    )(command)
