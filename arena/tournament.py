@@ -247,6 +247,9 @@ def resume_run(run_dir: Path, given: dict[str, Any]) -> tuple[dict[str, Any], li
         "seats": "--seats",
     }
     conflicts = []
+    rounds = given.get("rounds")
+    if rounds is not None and rounds > saved["rounds"]:
+        given = {**given, "rounds": None}  # more rounds extend the run: see below
     for key, value in given.items():
         if value is None or key not in saved:
             continue
@@ -260,6 +263,9 @@ def resume_run(run_dir: Path, given: dict[str, Any]) -> tuple[dict[str, Any], li
             + ". Leave these options out to continue as saved, or start a new run with --out."
         )
     warnings = []
+    if rounds is not None and rounds > saved["rounds"]:
+        config = _extended(run_dir, config, rounds)
+        warnings.append(f"the run is extended from {saved['rounds']} to {rounds} rounds.")
     for bot in config["bots"]:
         folder = Path(bot["folder"])
         if not folder.is_dir():
@@ -272,6 +278,24 @@ def resume_run(run_dir: Path, given: dict[str, Any]) -> tuple[dict[str, Any], li
                 "(its files hash differently); its games mix two versions."
             )
     return config, warnings
+
+
+def _extended(run_dir: Path, config: dict[str, Any], rounds: int) -> dict[str, Any]:
+    """`config` with more rounds, saved: the schedule's first rounds stay as they were, so
+    the games already played keep their ids and only the new rounds' games are played."""
+    config = {
+        **config,
+        "rounds": rounds,
+        "total_games": total_games(
+            len(config["bots"]),
+            rounds,
+            int(config.get("seats", 2)),
+            bool(config.get("all_seatings", False)),
+            config.get("tables_per_round"),
+        ),
+    }
+    write_atomic(run_dir / CONFIG_NAME, json.dumps(config, indent=2) + "\n")
+    return config
 
 
 def _sandbox_report(limits: dict[str, Any]) -> dict[str, Any]:

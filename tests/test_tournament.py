@@ -174,8 +174,9 @@ def test_resume_refuses_conflicting_options_and_plays_nothing_twice(tmp_path: Pa
     assert code == 1 and "already holds a tournament; add --resume" in output
     code, output = run(*base, "--resume", "--rounds", "4", "--seed", "9")
     assert code == 1
-    assert "Cannot resume" in output and "--rounds 4 (the run has 1)" in output
-    assert "--seed 9 (the run has 3)" in output
+    assert "Cannot resume" in output and "--seed 9 (the run has 3)" in output
+    assert "--rounds" not in output  # more rounds extend a run (below); a wrong seed never
+    assert json.loads((out / "config.json").read_text())["rounds"] == 1
     before = (out / "games.jsonl").read_text()
     code, output = run(*base, "--resume", "--rounds", "1")
     assert code == 0, output
@@ -440,3 +441,34 @@ def test_the_run_log_leaves_other_handlers_of_the_arena_logger_alone(tmp_path: P
         logger.removeHandler(mine)
     assert "during the run" in (tmp_path / "run.log").read_text()
     assert "after the run" in stream.getvalue()
+
+
+def test_resume_with_more_rounds_plays_only_the_new_rounds(tmp_path: Path) -> None:
+    """Issue 10: a finished tournament is extended by --resume --rounds N (N larger)."""
+    bots, out = field(tmp_path), tmp_path / "run"
+    base = ["--bots", str(bots), "--workers", "0", "--out", str(out), "--no-charts"]
+    assert run(*base, "--rounds", "1", "--seed", "3")[0] == 0
+    first = read_lines(out / "games.jsonl")
+    code, output = run(*base, "--resume", "--rounds", "2")
+    assert code == 0, output
+    assert "extended from 1 to 2 rounds" in output
+    lines = read_lines(out / "games.jsonl")
+    assert lines[: len(first)] == first
+    assert len(lines) == 2 * len(first)
+    assert len({line["game_id"] for line in lines}) == len(lines)
+    assert {line["round"] for line in lines[len(first) :]} == {2}
+    assert json.loads((out / "config.json").read_text())["total_games"] == len(lines)
+    code, output = run(*base, "--resume", "--rounds", "1")
+    assert code == 1 and "--rounds 1 (the run has 2)" in output
+
+
+def test_add_plays_the_default_field_and_the_added_bot(tmp_path: Path) -> None:
+    """Issue 10: `arena run --add PATH` is the default field plus the named bot."""
+    bots, out = field(tmp_path), tmp_path / "run"
+    code, output = run(
+        "--bots", str(bots), "--add", str(bots / "crashy"), "--workers", "0", "--seed", "4",
+        "--out", str(out), "--no-charts",
+    )  # fmt: skip
+    assert code == 0, output
+    names = [bot["name"] for bot in json.loads((out / "config.json").read_text())["bots"]]
+    assert names == ["alpha", "beta", "crashy", "gamma"]

@@ -91,19 +91,22 @@ def _raise_interrupt(signum: int, frame: FrameType | None) -> None:
     raise KeyboardInterrupt
 
 
-def _field(bots_dir: Path | None, names: tuple[str, ...]) -> list[Any]:
-    """The bots of a new tournament: those named, or the default field of the bots folder."""
+def _field(bots_dir: Path | None, names: tuple[str, ...], added: tuple[str, ...] = ()) -> list[Any]:
+    """The bots of a new tournament: those named, or the default field of the bots folder,
+    and the bots of --add."""
     from arena.players.manifest import default_bots_dir, discover_bots, resolve_bot
 
     directory = bots_dir or default_bots_dir()
+    extra = [resolve_bot(name, directory) for name in added]
     if names:
-        return _runnable([resolve_bot(name, directory) for name in names])
-    found = discover_bots(directory)
-    field = [bot for bot in found if bot.default]
+        field = [resolve_bot(name, directory) for name in names]
+    else:
+        field = [bot for bot in discover_bots(directory) if bot.default]
+    field += [bot for bot in extra if bot.folder not in {known.folder for known in field}]
     if len(field) < 2:
         raise click.ClickException(
             f"{directory} has {len(field)} bot(s) in its default field; a tournament needs two "
-            "(name bots on the command line, or use --bots DIR)."
+            "(name bots on the command line, add one with --add PATH, or use --bots DIR)."
         )
     return _runnable(field)
 
@@ -148,6 +151,14 @@ def _round_size_note(config: dict[str, Any]) -> str | None:
     type=click.Path(file_okay=False, path_type=Path),
     help="Folder of bots; the field is every bot in it except those with default = false.",
 )
+@click.option(
+    "--add",
+    "added",
+    multiple=True,
+    metavar="BOT",
+    help="A bot to play besides the field (a folder or a name; repeatable): "
+    "`--add bots/mine` plays the default field and mine.",
+)
 @click.option("--rounds", type=click.IntRange(min=1), help="Rounds of the round robin [1].")
 @click.option(
     "--workers",
@@ -191,6 +202,7 @@ def _round_size_note(config: dict[str, Any]) -> str | None:
 def run(
     bot: tuple[str, ...],
     bots_dir: Path | None,
+    added: tuple[str, ...],
     rounds: int | None,
     workers: int | None,
     seed: int | None,
@@ -225,8 +237,8 @@ def run(
                 "move_ms": move_ms,
                 "seats": seats,
             }
-            if bot or bots_dir is not None:
-                given["bots"] = [b.name for b in _field(bots_dir, bot)]
+            if bot or added or bots_dir is not None:
+                given["bots"] = [b.name for b in _field(bots_dir, bot, added)]
             config, warnings = tournament.resume_run(run_dir, given)
             for warning in warnings:
                 click.echo(f"warning: {warning}", err=True)
@@ -237,7 +249,7 @@ def run(
             try:
                 config = tournament.create_run(
                     run_dir,
-                    _field(bots_dir, bot),
+                    _field(bots_dir, bot, added),
                     rounds=rounds if rounds is not None else 1,
                     seed=seed,
                     limits=limits,
