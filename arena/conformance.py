@@ -16,8 +16,10 @@ from pathlib import Path
 
 from arena.errors import BotFaultError, BotTimeoutError
 from arena.outcome import Termination
+from arena.players.limits import Limits
 from arena.players.manifest import BotManifest, build_bot
-from arena.referee import GameReport, GameSpec, Limits, Player, play_game
+from arena.players.player import Player
+from arena.referee import GameReport, GameSpec, play_game
 
 PASS, WARN, FAIL = "PASS", "WARN", "FAIL"
 UNKNOWN_FIELDS = {"x_check": {"note": "an unknown field: bots must ignore it", "n": [1, 2]}}

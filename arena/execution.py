@@ -19,7 +19,6 @@ its scheduler has died), so no bot process outlives the tournament.
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import gzip
 import json
 import logging
@@ -40,12 +39,14 @@ from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
+from arena.players.limits import limits_from_json
 from arena.results.log import GameLine, neutral_termination
 from arena.schedule import GameSlot, TableTask
 
 if TYPE_CHECKING:
     from arena.players.manifest import BotManifest
-    from arena.referee import GameReport, Limits, Player
+    from arena.players.player import Player
+    from arena.referee import GameReport
 
 __all__ = [
     "Executor",
@@ -53,7 +54,6 @@ __all__ = [
     "LocalPoolExecutor",
     "WorkerContext",
     "close_players",
-    "limits_from_json",
     "make_executor",
     "play_table",
 ]
@@ -94,7 +94,7 @@ class WorkerContext:
     bots: tuple[BotManifest, ...]
     """The field, as loaded by the scheduler."""
     limits: Mapping[str, Any]
-    """Keyword arguments of `arena.referee.Limits`."""
+    """Keyword arguments of `arena.players.limits.Limits`."""
     game: str = "mandala"
     game_config: Mapping[str, Any] = field(default_factory=dict)
     log_dir: Path | None = None
@@ -129,33 +129,9 @@ def close_players() -> None:
             log.exception("closing player %s failed", getattr(player, "name", "?"))
 
 
-def limits_from_json(data: Mapping[str, Any]) -> Limits:
-    """`arena.referee.Limits` from its JSON snapshot (nested limits included; unknown keys
-    are ignored, missing ones take their defaults)."""
-    from arena.referee import Limits
-
-    limits: Limits = _rebuild(Limits(), data)
-    return limits
-
-
-def _rebuild(default: Any, data: Mapping[str, Any]) -> Any:
-    changes = {}
-    for item in dataclasses.fields(default):
-        if item.name not in data:
-            continue
-        value = data[item.name]
-        current = getattr(default, item.name)
-        if dataclasses.is_dataclass(current) and isinstance(value, Mapping):
-            value = _rebuild(current, value)
-        elif isinstance(current, tuple) and isinstance(value, list):
-            value = tuple(value)
-        changes[item.name] = value
-    return dataclasses.replace(default, **changes)
-
-
 def _players_for(context: WorkerContext, names: tuple[str, ...]) -> list[Player]:
     """This worker's players for `names`, started on first use and kept across games."""
-    from arena.referee import Player
+    from arena.players.player import Player
 
     global _players_run
     if _players_run != context.run_id:

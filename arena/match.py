@@ -10,9 +10,11 @@ from pathlib import Path
 from typing import Any
 
 from arena.games import DEFAULT_GAME
+from arena.players.limits import Limits
 from arena.players.manifest import BotManifest, build_bot
+from arena.players.player import Player
 from arena.players.sandbox import check_command
-from arena.referee import GameReport, GameSpec, Limits, Player, play_game
+from arena.referee import GameReport, GameSpec, play_game
 from arena.schedule import seatings
 
 

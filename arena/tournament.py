@@ -35,10 +35,10 @@ from arena.errors import TournamentError
 from arena.execution import (
     Executor,
     WorkerContext,
-    limits_from_json,
     make_executor,
     play_table,
 )
+from arena.players.limits import limits_from_json
 from arena.players.manifest import BotManifest, build_bot, load_manifest
 from arena.results.log import LOG_NAME, GameLine, GamesLog, completed_ids, repair
 from arena.results.report import CONFIG_NAME, load_config, write_atomic
@@ -141,7 +141,7 @@ def create_run(
 ) -> dict[str, Any]:
     """Start a new run in `run_dir`: check the field, write `config.json`; returns the config.
 
-    `limits` are keyword arguments of `arena.referee.Limits`; the defaults of the others are
+    `limits` are keyword arguments of `arena.players.limits.Limits`; the defaults of the others are
     filled in, so the snapshot states every limit played under. A seed of None draws one.
     `seats` is the size of every table (default: the game's `default_players`, else its
     `min_players`); the game checks `game_config`.

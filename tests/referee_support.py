@@ -9,8 +9,8 @@ import json
 import shutil
 from pathlib import Path
 
+from arena.players.limits import Limits
 from arena.players.manifest import BotManifest, load_manifest
-from arena.referee import Limits
 
 FAKEBOT = Path(__file__).parent / "fakebots" / "fakebot.py"
 

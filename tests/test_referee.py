@@ -10,8 +10,10 @@ from pathlib import Path
 import pytest
 
 from arena.outcome import Termination
+from arena.players.limits import Limits
+from arena.players.player import Player
 from arena.record import replay
-from arena.referee import GameReport, GameSpec, Limits, Player, play_game
+from arena.referee import GameReport, GameSpec, play_game
 from tests.referee_support import GENEROUS, SHORT, fake_bot
 
 

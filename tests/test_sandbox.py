@@ -11,9 +11,8 @@ import pytest
 
 from arena.errors import BotManifestError
 from arena.players import sandbox
-from arena.players.limits import SandboxLimits, manifest_limits
+from arena.players.limits import Limits, SandboxLimits, manifest_limits
 from arena.players.manifest import load_manifest
-from arena.referee import Limits
 
 
 def test_limits_have_defaults_and_live_in_the_referee_limits() -> None:

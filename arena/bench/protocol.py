@@ -22,8 +22,10 @@ import click
 
 from arena import protocol
 from arena.games import get_game
+from arena.players.limits import Limits
 from arena.players.manifest import BotManifest, default_bots_dir, load_manifest
-from arena.referee import GameSpec, Limits, Player, play_game
+from arena.players.player import Player
+from arena.referee import GameSpec, play_game
 
 TRIVIAL_BOT_C = r"""
 #include <stdio.h>

@@ -47,7 +47,7 @@ def _available(name: str, limits: SandboxLimits) -> bool:
 
 def _start(manifest: BotManifest, limits: SandboxLimits) -> BotProcess:
     from arena.players.launch import launch_spec
-    from arena.referee import Limits
+    from arena.players.limits import Limits
 
     spec = launch_spec(manifest, Limits(sandbox=limits))
     return BotProcess(spec, StderrLog(None, 1 << 16), 1 << 20)

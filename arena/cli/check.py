@@ -9,8 +9,8 @@ import click
 from arena.cli.options import limit_options
 from arena.conformance import CheckResult, check_bot
 from arena.errors import ArenaError
+from arena.players.limits import Limits
 from arena.players.manifest import resolve_bot
-from arena.referee import Limits
 from arena.results.folders import new_results_folder
 
 

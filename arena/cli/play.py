@@ -12,8 +12,9 @@ from arena.cli.options import game_options, limit_options
 from arena.errors import ArenaError
 from arena.games import get_game, table_seats
 from arena.match import MatchSummary, play_match
+from arena.players.limits import Limits
 from arena.players.manifest import resolve_bot
-from arena.referee import GameReport, Limits
+from arena.referee import GameReport
 from arena.results.folders import new_results_folder
 
 

@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from arena.players.limits import Limits
     from arena.players.manifest import BotManifest
-    from arena.referee import Limits
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
-"""Per-bot resource limits and isolation settings: the tournament's ceiling, a manifest's own.
+"""The limits a bot plays under: time and output (`Limits`), resources and isolation (`SandboxLimits`).
 
-The tournament configuration holds one `SandboxLimits` (inside `referee.Limits.sandbox`): it
+The tournament configuration holds one `SandboxLimits` (inside `Limits.sandbox`): it
 is the ceiling. A bot's `bot.toml` may ask for *lower* limits in a `[limits]` table, never
 higher: a value above the ceiling is cut down to the ceiling (and the cut is noted in the
 bot's stderr log), so a manifest cannot buy itself more memory than its opponents.
@@ -17,8 +17,9 @@ processes = 16      # pids cgroup: processes and threads, the bot's own included
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -119,3 +120,45 @@ def manifest_limits(table: Any, where: Path | str) -> dict[str, int]:
             )
         out[key] = value
     return out
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The limits a bot plays under."""
+
+    move_ms: int = 1000
+    """Time for one decision, from sending the request until the reply's newline arrives."""
+    time_bank_ms: int = 0
+    """Extra time per game; time over `move_ms` is taken from it until it is spent."""
+    startup_ms: int = 10000
+    """Time to start the process and answer `hello`."""
+    line_cap: int = 1 << 20
+    """The longest line a bot may write, in bytes; longer is `oversized_output`."""
+    grace_ms: int = 1000
+    """After `goodbye`, how long the bot may take to exit before its process group is killed."""
+    stderr_cap: int = 1 << 20
+    """The most a bot's stderr log file receives over the player's life, in bytes."""
+    sandbox: SandboxLimits = field(default_factory=SandboxLimits)
+    """Resource limits (the ceiling a bot.toml may lower) and isolation: players/limits.py."""
+
+
+def limits_from_json(data: Mapping[str, Any]) -> Limits:
+    """`Limits` from its JSON snapshot (nested limits included; unknown keys are ignored,
+    missing ones take their defaults)."""
+    limits: Limits = _rebuild(Limits(), data)
+    return limits
+
+
+def _rebuild(default: Any, data: Mapping[str, Any]) -> Any:
+    changes = {}
+    for item in dataclasses.fields(default):
+        if item.name not in data:
+            continue
+        value = data[item.name]
+        current = getattr(default, item.name)
+        if dataclasses.is_dataclass(current) and isinstance(value, Mapping):
+            value = _rebuild(current, value)
+        elif isinstance(current, tuple) and isinstance(value, list):
+            value = tuple(value)
+        changes[item.name] = value
+    return dataclasses.replace(default, **changes)
