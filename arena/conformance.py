@@ -10,16 +10,19 @@ from __future__ import annotations
 import json
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from arena.errors import BotFaultError, BotTimeoutError
+from arena.games import DEFAULT_GAME, get_game
 from arena.outcome import Termination
 from arena.players.limits import Limits
 from arena.players.manifest import BotManifest, build_bot
 from arena.players.player import Player
 from arena.referee import GameReport, GameSpec, play_game
+from arena.schedule import seatings
 
 PASS, WARN, FAIL = "PASS", "WARN", "FAIL"
 UNKNOWN_FIELDS = {"x_check": {"note": "an unknown field: bots must ignore it", "n": [1, 2]}}
@@ -27,7 +30,7 @@ UNKNOWN_MESSAGE = {"type": "x_check_unknown", "note": "an unknown message type: 
 QUIET_MS = 300
 """How long the bot is watched for a (wrong) answer to the unknown message."""
 MAX_EXTRA_GAMES = 20
-"""Games played beyond the requested ones while no claim decision has come up."""
+"""Games played beyond the requested ones while a kind of decision has not come up."""
 
 _FIXES = {
     Termination.TIMEOUT: "answer every decide within its time_ms, and flush stdout after "
@@ -65,13 +68,19 @@ def check_bot(
     games: int = 4,
     seed: int = 1,
     on_result: Callable[[CheckResult], None] | None = None,
+    *,
+    game: str = DEFAULT_GAME,
+    game_config: Mapping[str, Any] | None = None,
+    seats: int = 2,
 ) -> list[CheckResult]:
-    """Run every step against `opponent`; stops at the first failure that makes later steps moot.
+    """Run every step against `opponent` (in every other seat); stops at the first failure
+    that makes later steps moot.
 
     Raises BotBuildError when the opponent cannot be built, OSError when `out_dir` cannot be
     written.
     """
     results: list[CheckResult] = []
+    table = _Table(get_game(game).decision_kinds, game, dict(game_config or {}), seats)
 
     def report(result: CheckResult) -> bool:
         results.append(result)
@@ -84,13 +93,16 @@ def check_bot(
     build_bot(opponent)  # BotBuildError: the opponent's problem, not a step of this check
     out_dir.mkdir(parents=True, exist_ok=True)
     player = Player(bot, limits, out_dir / "logs", extra_fields=UNKNOWN_FIELDS)
-    other = Player(opponent, limits, out_dir / "logs", log_name=f"opponent-{opponent.name}")
+    others = [
+        Player(opponent, limits, out_dir / "logs", log_name=f"opponent{n}-{opponent.name}")
+        for n in range(1, seats)
+    ]
     try:
-        if not report(_check_handshake(player)):
+        if not report(_check_handshake(player, table)):
             return results
         if not report(_check_unknown_message(player)):
             return results
-        reports, game_result = _check_games(player, other, games, seed, out_dir)
+        reports, game_result = _check_games(player, others, table, games, seed, out_dir)
         if not report(game_result):
             return results
         report(_check_timing(reports, player, limits))
@@ -107,8 +119,19 @@ def check_bot(
         report(_check_goodbye(player, limits))
     finally:
         player.close()
-        other.close()
+        for other in others:
+            other.close()
     return results
+
+
+@dataclass(frozen=True)
+class _Table:
+    """The game the check plays, and the kinds of decision the bot must meet."""
+
+    kinds: tuple[str, ...]
+    game: str
+    config: dict[str, Any]
+    seats: int
 
 
 def _check_build(bot: BotManifest) -> CheckResult:
@@ -122,10 +145,10 @@ def _check_build(bot: BotManifest) -> CheckResult:
     return CheckResult("build", PASS, f"`{' '.join(bot.build)}` succeeded; runs `{shown}`")
 
 
-def _check_handshake(player: Player) -> CheckResult:
+def _check_handshake(player: Player, table: _Table) -> CheckResult:
     started = time.monotonic()
     try:
-        player.ensure_started("mandala", 2)
+        player.ensure_started(table.game, table.seats)
     except BotFaultError as error:
         return CheckResult(
             "handshake", FAIL, str(error), _FIXES[Termination.STARTUP_FAILURE] + _log(player)
@@ -162,17 +185,28 @@ def _check_unknown_message(player: Player) -> CheckResult:
 
 
 def _check_games(
-    player: Player, other: Player, games: int, seed: int, out_dir: Path
+    player: Player, others: list[Player], table: _Table, games: int, seed: int, out_dir: Path
 ) -> tuple[list[tuple[int, GameReport]], CheckResult]:
-    """Seat-swapped games until `games` are played and a claim decision has come up."""
+    """Games with the seats rotated on each deal until `games` are played and the bot has
+    met every kind of decision the game has (or `MAX_EXTRA_GAMES` more were played)."""
     reports: list[tuple[int, GameReport]] = []
     kinds: Counter[str] = Counter()
+    rotations = seatings([player, *others])
     index = 0
-    while index < games or (kinds["claim"] == 0 and index < games + MAX_EXTRA_GAMES):
-        seat = index % 2
-        seats = [player, other] if seat == 0 else [other, player]
-        spec = GameSpec(game_id=f"check-{index + 1:03d}", seed=seed + index // 2)
-        report = play_game(spec, seats)
+
+    def missing() -> list[str]:
+        return [kind for kind in table.kinds if not kinds[kind]]
+
+    while index < games or (missing() and index < games + MAX_EXTRA_GAMES):
+        by_seat = rotations[index % table.seats]
+        seat = by_seat.index(player)
+        spec = GameSpec(
+            game_id=f"check-{index + 1:03d}",
+            seed=seed + index // table.seats,
+            game=table.game,
+            config=table.config,
+        )
+        report = play_game(spec, by_seat)
         path = out_dir / f"{spec.game_id}.json"
         path.write_text(json.dumps(report.record(), indent=1))
         reports.append((seat, report))
@@ -192,8 +226,9 @@ def _check_games(
         index += 1
     played = ", ".join(f"{count} {kind}" for kind, count in sorted(kinds.items()))
     detail = f"{index} games with unknown fields in every message: {played} decisions, all legal"
-    if kinds["claim"] == 0:
-        return reports, CheckResult("games", WARN, detail + "; no claim decision came up")
+    if missing():
+        unmet = " or ".join(missing())
+        return reports, CheckResult("games", WARN, detail + f"; no {unmet} decision came up")
     return reports, CheckResult("games", PASS, detail)
 
 

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
-from arena.cli.options import limit_options
+from arena.cli.options import game_options, limit_options
 from arena.conformance import CheckResult, check_bot
 from arena.errors import ArenaError
+from arena.games import get_game, table_seats
 from arena.players.limits import Limits
 from arena.players.manifest import resolve_bot
 from arena.results.folders import new_results_folder
@@ -38,6 +40,13 @@ from arena.results.folders import new_results_folder
     default=None,
     help="Folder for records and logs [default: results/check-<bot>-<timestamp>/].",
 )
+@game_options
+@click.option(
+    "--seats",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Seats at the table [the game's default]; the opponent fills every other seat.",
+)
 @limit_options
 def check(
     bot: str,
@@ -45,6 +54,9 @@ def check(
     opponent: str,
     seed: int,
     out_dir: Path | None,
+    game: str,
+    game_options: dict[str, Any],
+    seats: int | None,
     move_ms: int,
     time_bank_ms: int,
 ) -> None:
@@ -52,17 +64,31 @@ def check(
     try:
         manifest = resolve_bot(bot)
         rival = resolve_bot(opponent)
+        rules = get_game(game)
+        rules.config(game_options)
+        seats = table_seats(rules, seats)
     except ArenaError as error:
         raise click.ClickException(str(error)) from None
     if out_dir is None:
         out_dir = new_results_folder(f"check-{manifest.name}")
     limits = Limits(move_ms=move_ms, time_bank_ms=time_bank_ms)
     click.echo(
-        f"Checking {manifest.name} ({manifest.folder}) against {rival.name}, "
-        f"{move_ms} ms per decision"
+        f"Checking {manifest.name} ({manifest.folder}) against {rival.name} at {game} "
+        f"({seats} seats), {move_ms} ms per decision"
     )
     try:
-        results = check_bot(manifest, rival, limits, out_dir, games, seed, on_result=_show)
+        results = check_bot(
+            manifest,
+            rival,
+            limits,
+            out_dir,
+            games,
+            seed,
+            on_result=_show,
+            game=game,
+            game_config=game_options,
+            seats=seats,
+        )
     except ArenaError as error:
         raise click.ClickException(str(error)) from None
     except OSError as error:  # e.g. --out cannot be made

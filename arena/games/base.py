@@ -113,6 +113,9 @@ class Game(ABC):
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     default_config: ClassVar[Mapping[str, Any]]
+    decision_kinds: ClassVar[tuple[str, ...]] = ()
+    """Every kind of decision a seat can be asked for (`Decision.kind`); `arena check`
+    plays until a bot has met each of them."""
 
     def config(self, overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """The default configuration with `overrides` applied; raises GameError on unknown keys."""

@@ -20,6 +20,7 @@ class MandalaGame(Game):
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 2
     default_config: ClassVar[Mapping[str, Any]] = {"turn_limit": 1000}
+    decision_kinds: ClassVar[tuple[str, ...]] = ("turn", "claim")
 
     def new_state(
         self, seed: int, config: Mapping[str, Any] | None = None, num_players: int = 2
