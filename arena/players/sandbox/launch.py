@@ -1,0 +1,142 @@
+"""The sandboxed launch of a bot: limits, a cgroup, isolation, wrapped around its argv."""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import os
+import shlex
+import shutil
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from arena.errors import BotManifestError, BotStartupError
+from arena.players.limits import SandboxLimits
+from arena.players.sandbox.bubblewrap import bwrap_argv
+from arena.players.sandbox.cgroups import BotCgroup
+from arena.players.sandbox.facilities import SHELL, _warn_once, isolation_mode, probe
+
+if TYPE_CHECKING:
+    from arena.players.manifest import BotManifest
+
+
+def _ulimit_script(limits: SandboxLimits) -> list[str]:
+    # dash's ulimit sets the soft and the hard limit; -d is in KiB, -f in 512-byte blocks.
+    steps: list[str] = []
+    if limits.memory_mb is not None:
+        steps.append(f"ulimit -d {limits.memory_mb * 1024}")
+    if limits.cpu_s is not None:
+        steps.append(f"ulimit -t {limits.cpu_s}")
+    if limits.file_mb is not None:
+        steps.append(f"ulimit -f {limits.file_mb * 2048}")
+    if limits.open_files is not None:
+        steps.append(f"ulimit -n {limits.open_files}")
+    return steps
+
+
+@dataclass
+class Launch:
+    """A bot's argv wrapped by the sandbox, and what to do right after start and at teardown."""
+
+    argv: list[str]
+    mode: str
+    limits: SandboxLimits
+    notes: list[str] = field(default_factory=list)
+    """Sentences for the bot's log (e.g. a manifest limit cut down to the ceiling)."""
+    after_start: list[Callable[[int], None]] = field(default_factory=list)
+    teardown: list[Callable[[], None]] = field(default_factory=list)
+
+
+def prepare(
+    name: str,
+    argv: list[str],
+    folder: Path,
+    ceiling: SandboxLimits,
+    asked: dict[str, int] | None = None,
+) -> Launch:
+    """The sandboxed launch of a bot: limits (ceiling lowered by `asked`), cgroup, isolation."""
+    _check_program(argv, folder)
+    have = probe()
+    limits, notes = ceiling.lowered_by(asked or {})
+    mode = isolation_mode(limits.isolation, have)
+    if mode != limits.isolation and limits.isolation != "auto":
+        _warn_once(
+            f"isolation {limits.isolation!r} is not available here; bots run under {mode!r}."
+        )
+    elif mode == "none" and limits.isolation == "auto":
+        _warn_once("no sandbox is available here (install bubblewrap): bots run unisolated.")
+    if mode == "bwrap" and have.bwrap is not None:
+        inner = bwrap_argv(have.bwrap, argv, folder, limits)
+    elif mode == "unshare" and have.unshare is not None:
+        inner = [*have.unshare, *argv]
+    else:
+        inner = list(argv)
+    launch = Launch(argv=inner, mode=mode, limits=limits, notes=notes)
+    group: BotCgroup | None = None
+    if limits.cgroups and have.cgroups:
+        processes = limits.processes
+        if processes is not None and mode == "bwrap":
+            processes += 2  # bubblewrap's monitor and its PID 1
+        try:
+            group = BotCgroup(name, have, processes)
+        except OSError as error:  # the bot still plays, under rlimits and isolation
+            _warn_once(f"cannot make a cgroup for a bot ({error}); bots run without one.")
+        else:
+            launch.teardown.append(group.close)
+    elif limits.processes is not None and limits.cgroups:
+        _warn_once("no pids cgroup here: the number of a bot's processes is not bounded.")
+    if have.shell:
+        steps = (
+            [f"echo $$ > {shlex.quote(str(path))}" for path in group.procs_files()] if group else []
+        )
+        steps += _ulimit_script(limits)
+        if steps:
+            script = " && ".join([*steps, 'exec "$@"'])
+            launch.argv = [SHELL, "-c", script, "arena-sandbox", *inner]
+    else:
+        if group is not None:
+            launch.after_start.append(group.join)
+        launch.after_start.append(functools.partial(_prlimit, limits))
+    return launch
+
+
+def _program_problem(argv: list[str], folder: Path) -> str | None:
+    """Why the program of `argv` cannot be run from `folder`, or None when it can."""
+    program = argv[0] if argv else ""
+    path = (folder / program) if "/" in program else None
+    found = str(path) if path is not None else shutil.which(program)
+    if found is None or not os.path.isfile(found):
+        return "No such file or directory"
+    if not os.access(found, os.X_OK):
+        return "Permission denied (not executable)"
+    return None
+
+
+def _check_program(argv: list[str], folder: Path) -> None:
+    """BotStartupError now if the program cannot run (the wrapper would hide why)."""
+    problem = _program_problem(argv, folder)
+    if problem is not None:
+        raise BotStartupError(
+            f"the command {argv[0]!r} could not be started in {folder}: {problem}; "
+            "check `command` in bot.toml."
+        )
+
+
+def check_command(bot: BotManifest) -> None:
+    """Before play (after the build): BotManifestError if the bot's program cannot be run."""
+    problem = _program_problem(bot.argv, bot.folder)
+    if problem is not None:
+        raise BotManifestError(
+            f"Bot {bot.name!r} cannot start: its program {bot.command[0]!r} "
+            f"({problem.lower()}) in {bot.folder}; fix `command` in {bot.manifest_path}."
+        )
+
+
+def _prlimit(limits: SandboxLimits, pid: int) -> None:
+    import resource
+
+    for key, value in limits.rlimits().items():
+        with contextlib.suppress(OSError, ValueError):
+            resource.prlimit(pid, getattr(resource, key), (value, value))
