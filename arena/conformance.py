@@ -92,6 +92,7 @@ def check_bot(
         return results
     build_bot(opponent)  # BotBuildError: the opponent's problem, not a step of this check
     out_dir.mkdir(parents=True, exist_ok=True)
+    limits = limits.hiding(out_dir, bot.folder, opponent.folder)  # records, logs, each other
     player = Player(bot, limits, out_dir / "logs", extra_fields=UNKNOWN_FIELDS)
     others = [
         Player(opponent, limits, out_dir / "logs", log_name=f"opponent{n}-{opponent.name}")

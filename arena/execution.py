@@ -127,6 +127,9 @@ def close_players() -> None:
             player.close()
         except Exception:  # closing must go on for the other bots
             log.exception("closing player %s failed", getattr(player, "name", "?"))
+    from arena.players.sandbox.cgroups import remove_own_folders
+
+    remove_own_folders()
 
 
 def _players_for(context: WorkerContext, names: tuple[str, ...]) -> list[Player]:

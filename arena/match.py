@@ -121,6 +121,7 @@ def play_match(
         build_bot(bot)
         check_command(bot)  # a missing program is the user's error, not a game result
     out_dir.mkdir(parents=True, exist_ok=True)
+    limits = limits.hiding(out_dir, *(bot.folder for bot in bots))  # records, logs, the others
     labels = seat_labels(bots)
     players = [
         Player(bot, limits, out_dir / "logs", log_name=label)

@@ -111,6 +111,12 @@ _TERMINATIONS: list[tuple[type[Exception], Termination, str]] = [
 def _fault(
     seat: int, player: Player, error: Exception, when: str, reply: bytes = b""
 ) -> _SeatFault:
+    if isinstance(error, BotFaultError) and player.out_of_memory():
+        limit = player.limits.sandbox.memory_mb
+        error = BotCrashError(
+            f"out of memory: its processes passed the memory limit of {limit} MiB and the "
+            f"kernel killed one ({error})"
+        )
     for kind, termination, verb in _TERMINATIONS:
         if isinstance(error, kind):
             text = player.explain(error) if isinstance(error, BotFaultError) else str(error)

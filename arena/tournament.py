@@ -165,11 +165,10 @@ def create_run(
     seats, game_config = _check_table(game, game_config or {}, seats, len(bots))
     if tables_per_round is not None and tables_per_round < 1:
         raise TournamentError(f"--tables-per-round must be at least 1, not {tables_per_round}.")
-    full_limits = dataclasses.asdict(limits_from_json(limits))
-    sandbox = full_limits.get("sandbox")
-    if isinstance(sandbox, dict) and isinstance(sandbox.get("hidden"), list | tuple):
-        # Bots must not read the results (other bots' records and logs) while they play.
-        sandbox["hidden"] = [*sandbox["hidden"], str(run_dir.resolve())]
+    # Bots must not read the results (other bots' records and logs) nor each other's files.
+    full_limits = dataclasses.asdict(
+        limits_from_json(limits).hiding(run_dir, *(bot.folder for bot in bots))
+    )
     ordered = sorted(bots, key=lambda bot: bot.name)
     config = {
         "format": CONFIG_FORMAT,

@@ -64,7 +64,7 @@ def test_kill_9_at_random_moments_leaves_readable_results(tmp_path: Path) -> Non
     rng = random.Random(2024)
     for attempt in range(4):
         marker = f"kill9-{uuid.uuid4().hex}"
-        env = {**os.environ, "ARENA_KILL9_MARKER": marker}
+        env = {**os.environ, "ARENA_BOT_KILL9_MARKER": marker}
         args = ["run", *bots, "--rounds", "60", "--seed", "5", "--workers", "2", "--no-charts"]
         args += ["--out", str(out)] + (["--resume"] if attempt else [])
         process = subprocess.Popen(
@@ -83,7 +83,7 @@ def test_kill_9_at_random_moments_leaves_readable_results(tmp_path: Path) -> Non
         assert "Traceback" not in board.stderr
     finished = _run(
         ["run", "--resume", "--out", str(out), "--workers", "2", "--no-charts"],
-        {**os.environ, "ARENA_KILL9_MARKER": "final"},
+        {**os.environ, "ARENA_BOT_KILL9_MARKER": "final"},
     )
     assert finished.returncode == 0, finished.stdout + finished.stderr
     lines = [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines() if line]

@@ -72,9 +72,13 @@ def test_bubblewrap_hides_the_other_bots_and_keeps_the_interpreter(tmp_path: Pat
     # /tmp (which holds tmp_path) is hidden, so the bots folder already is; results too
     assert "--tmpfs /tmp" in text
     assert f"--tmpfs {folder / 'inside'}" not in text  # never hide inside the bot's own folder
-    tail = argv[argv.index("--") - 5 : argv.index("--")]
-    assert tail == ["--bind", str(folder), str(folder), "--chdir", str(folder)]
+    triple = ["--ro-bind", str(folder), str(folder)]  # its own folder, read-only while it plays
+    assert any(argv[i : i + 3] == triple for i in range(len(argv)))
+    assert argv[argv.index("--chdir") + 1] == str(folder)
     assert argv[argv.index("--") + 1 :] == [sys.executable, "bot.py"]
+    # the folders bubblewrap makes for the bind inside the private /tmp stay searchable
+    made = [argv[i + 1] for i, word in enumerate(argv) if word == "--dir"]
+    assert str(folder.parent) in made and "0700" not in argv
 
 
 def test_bubblewrap_hides_a_bots_folder_outside_tmp() -> None:
@@ -83,7 +87,7 @@ def test_bubblewrap_hides_a_bots_folder_outside_tmp() -> None:
     argv = sandbox.bwrap_argv("bwrap", [sys.executable, "bot.py"], folder, SandboxLimits())
     text = " ".join(argv)
     assert f"--tmpfs {folder.parent}" in text
-    assert text.index(f"--tmpfs {folder.parent}") < text.index(f"--bind {folder} {folder}")
+    assert text.index(f"--tmpfs {folder.parent}") < text.index(f"--ro-bind {folder} {folder}")
 
 
 def _facilities(**changes: object) -> sandbox.Facilities:

@@ -37,43 +37,76 @@ class LaunchSpec:
     """Called after the process group is killed (e.g. killing and removing its cgroup)."""
     notes: list[str] = field(default_factory=list)
     """Sentences for the bot's log about its launch (sandbox mode, limits cut down)."""
+    pass_fds: tuple[int, ...] = ()
+    """Descriptors the process inherits; closed in this process once it has started."""
+    out_of_memory: Callable[[], bool] = lambda: False
+    """True once the kernel killed one of the bot's processes for passing its memory limit."""
 
 
 def launch_spec(manifest: BotManifest, limits: Limits) -> LaunchSpec:
     """The launch of `manifest`'s bot under `limits`: argv, working directory, environment."""
-    env = dict(os.environ)
-    # Python bots that forget to flush still work; bytecode stays out of bot folders.
-    env["PYTHONUNBUFFERED"] = "1"
-    env["PYTHONDONTWRITEBYTECODE"] = "1"
     from arena.players import sandbox
     from arena.players.limits import manifest_limits
 
     asked = manifest_limits(manifest.extra.get("limits"), manifest.manifest_path)
     launch = sandbox.prepare(manifest.name, manifest.argv, manifest.folder, limits.sandbox, asked)
-    notes = [f"sandbox: {launch.mode}", *launch.notes]
+    notes = [f"sandbox: {launch.mode}, as {launch.user} user", *launch.notes]
     return LaunchSpec(
         argv=launch.argv,
         cwd=manifest.folder,
-        env=env,
+        env=bot_environment(manifest, private_tmp=launch.mode == "bwrap"),
         after_start=launch.after_start,
         teardown=launch.teardown,
         notes=notes,
+        pass_fds=launch.pass_fds,
+        out_of_memory=launch.out_of_memory,
     )
+
+
+PASSED_PREFIX = "ARENA_BOT_"
+"""Variables of the arena's environment with this prefix reach every bot (for operators)."""
+
+
+def bot_environment(manifest: BotManifest, private_tmp: bool) -> dict[str, str]:
+    """The whole environment of a bot: a few basics, ARENA_BOT_* and the manifest's [env].
+
+    Not the arena's own environment: it may hold secrets (tokens, keys) no bot should read.
+    HOME and TMPDIR are the bot's private /tmp in bubblewrap, else its folder.
+    """
+    scratch = "/tmp" if private_tmp else str(manifest.folder)
+    env = {
+        "PATH": os.environ.get("PATH", os.defpath),
+        "HOME": scratch,
+        "TMPDIR": scratch,
+        "LANG": os.environ.get("LANG", "C.UTF-8"),
+        # Python bots that forget to flush still work; bytecode stays out of bot folders.
+        "PYTHONUNBUFFERED": "1",
+        "PYTHONDONTWRITEBYTECODE": "1",
+    }
+    env.update((k, v) for k, v in os.environ.items() if k.startswith(PASSED_PREFIX))
+    env.update(manifest.env)
+    return env
 
 
 def start_process(spec: LaunchSpec, stderr: int) -> subprocess.Popen[bytes]:
     """Start the process of `spec` in its own process group and session (killpg reaches all)."""
-    process = subprocess.Popen(
-        spec.argv,
-        cwd=spec.cwd,
-        env=spec.env,
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=stderr,
-        start_new_session=True,
-        close_fds=True,
-        bufsize=0,
-    )
+    try:
+        process = subprocess.Popen(
+            spec.argv,
+            cwd=spec.cwd,
+            env=spec.env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=stderr,
+            start_new_session=True,
+            close_fds=True,
+            pass_fds=spec.pass_fds,
+            bufsize=0,
+        )
+    finally:
+        for fd in spec.pass_fds:  # the child has its own copy now (or never will)
+            with contextlib.suppress(OSError):
+                os.close(fd)
     try:
         for hook in spec.after_start:
             hook(process.pid)

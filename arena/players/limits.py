@@ -141,6 +141,13 @@ class Limits:
     sandbox: SandboxLimits = field(default_factory=SandboxLimits)
     """Resource limits (the ceiling a bot.toml may lower) and isolation: players/limits.py."""
 
+    def hiding(self, *paths: Path | str) -> Limits:
+        """These limits with `paths` hidden from bots too (results, the other bots' folders;
+        a bot's own folder is never hidden from it)."""
+        shown = [str(Path(path).resolve()) for path in paths]
+        hidden = (*self.sandbox.hidden, *(p for p in shown if p not in self.sandbox.hidden))
+        return replace(self, sandbox=replace(self.sandbox, hidden=hidden))
+
 
 def limits_from_json(data: Mapping[str, Any]) -> Limits:
     """`Limits` from its JSON snapshot (nested limits included; unknown keys are ignored,

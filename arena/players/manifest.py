@@ -2,17 +2,24 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
 import re
 import shlex
+import signal
 import subprocess
 import sys
+import tempfile
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import IO, TYPE_CHECKING, Any
 
 from arena.errors import BotBuildError, BotManifestError
-from arena.players.limits import manifest_limits
+from arena.players.limits import SandboxLimits, manifest_limits
+
+if TYPE_CHECKING:
+    from arena.players.sandbox import Launch
 
 MANIFEST = "bot.toml"
 BUILD_TIMEOUT_S = 600
@@ -37,6 +44,8 @@ class BotManifest:
     language: str | None = None
     default: bool = True
     """False keeps the bot out of the default field of a tournament."""
+    env: dict[str, str] = field(default_factory=dict, compare=False)
+    """The `[env]` table: variables set for the bot (and its build) besides the basics."""
     extra: dict[str, Any] = field(default_factory=dict, compare=False)
     """Every other key of bot.toml (e.g. the [limits] table of the sandbox)."""
 
@@ -107,6 +116,13 @@ def load_manifest(path: Path) -> BotManifest:
     if not isinstance(default, bool):
         raise BotManifestError(f"{toml_path}: `default` must be true or false.")
     manifest_limits(data.get("limits"), toml_path)  # checked now, applied at launch
+    env = data.pop("env", {})
+    if not isinstance(env, dict) or not all(
+        isinstance(key, str) and isinstance(value, str) for key, value in env.items()
+    ):
+        raise BotManifestError(
+            f'{toml_path}: `env` must be a table of strings such as [env] JAVA_OPTS = "-Xmx256m".'
+        )
     return BotManifest(
         name=name,
         folder=toml_path.parent.resolve(),
@@ -115,6 +131,7 @@ def load_manifest(path: Path) -> BotManifest:
         description=description,
         language=language,
         default=default,
+        env=env,
         extra=data,
     )
 
@@ -166,42 +183,92 @@ def resolve_bot(spec: str, bots_dir: Path | None = None) -> BotManifest:
 _built: set[tuple[Path, tuple[str, ...]]] = set()
 
 
+BUILD_LIMITS = SandboxLimits(memory_mb=4096, processes=256, file_mb=512, tmp_mb=512)
+"""What a build may use: compilers need more than a playing bot; the same isolation holds."""
+
+
 def build_bot(bot: BotManifest, force: bool = False) -> None:
-    """Run the bot's build command once in its folder (per process); BotBuildError on failure."""
+    """Run the bot's build command once in its folder (per process); BotBuildError on failure.
+
+    The build runs in the sandbox of a bot (players/sandbox): no network, the other bots and
+    the results hidden, limits, its own cgroup killed at the end so nothing it started
+    survives, `BUILD_TIMEOUT_S` at most. Only its folder (and a private /tmp) is writable.
+    """
     if bot.build is None or (not force and (bot.folder, bot.build) in _built):
         return
+    from arena.players import sandbox
+    from arena.players.launch import bot_environment
+
     argv = _resolve_python(bot.build)
     shown = " ".join(bot.build)
-    try:
-        result = subprocess.run(
-            argv,
-            cwd=bot.folder,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            timeout=BUILD_TIMEOUT_S,
-            check=False,
-        )
-    except FileNotFoundError:
+    problem = sandbox.program_problem(argv, bot.folder)
+    if problem is not None and "/" not in argv[0]:
         raise BotBuildError(
             f"Bot {bot.name!r} cannot be built: the program {bot.build[0]!r} of `{shown}` "
             f"was not found; install it or change `build` in {bot.manifest_path}."
-        ) from None
+        )
+    if problem is not None:
+        raise BotBuildError(
+            f"Bot {bot.name!r} cannot be built: `{shown}` could not be run in {bot.folder} "
+            f"({problem}); fix `build` in {bot.manifest_path}."
+        )
+    launch = sandbox.prepare(f"build-{bot.name}", argv, bot.folder, BUILD_LIMITS, build=True)
+    private_tmp = launch.mode == "bwrap"
+    try:
+        with tempfile.TemporaryFile() as output:
+            code = _run_build(launch, bot, output, bot_environment(bot, private_tmp))
+            output.seek(0, os.SEEK_END)
+            size = output.tell()
+            output.seek(max(0, size - _OUTPUT_TAIL))
+            text = output.read().decode("utf-8", "replace").strip()
     except OSError as error:  # e.g. a build script without its executable bit
         raise BotBuildError(
             f"Bot {bot.name!r} cannot be built: `{shown}` could not be run in {bot.folder} "
             f"({error.strerror or error}); fix `build` in {bot.manifest_path}."
         ) from None
-    except subprocess.TimeoutExpired:
+    if code is None:
         raise BotBuildError(
             f"Bot {bot.name!r} did not finish building within {BUILD_TIMEOUT_S} s (`{shown}`)."
-        ) from None
-    if result.returncode != 0:
-        output = result.stdout.decode("utf-8", "replace").strip()
-        if len(output) > _OUTPUT_TAIL:
-            output = "..." + output[-_OUTPUT_TAIL:]
+        )
+    if code != 0:
+        if size > _OUTPUT_TAIL:
+            text = "..." + text
         raise BotBuildError(
-            f"Bot {bot.name!r} failed to build: `{shown}` exited with code {result.returncode} "
-            f"in {bot.folder}; fix the source or `build` in {MANIFEST}. Its output:\n{output}"
+            f"Bot {bot.name!r} failed to build: `{shown}` exited with code {code} "
+            f"in {bot.folder}; fix the source or `build` in {MANIFEST}. Its output:\n{text}"
         )
     _built.add((bot.folder, bot.build))
+
+
+def _run_build(
+    launch: Launch, bot: BotManifest, output: IO[bytes], env: dict[str, str]
+) -> int | None:
+    """Run a prepared build launch; its exit code, or None when it ran out of time.
+
+    Whatever happens, its whole process group and cgroup are killed before this returns.
+    """
+    process = subprocess.Popen(
+        launch.argv,
+        cwd=bot.folder,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=output,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+        pass_fds=launch.pass_fds,
+    )
+    try:
+        for fd in launch.pass_fds:
+            os.close(fd)
+        for hook in launch.after_start:
+            hook(process.pid)
+        try:
+            return process.wait(BUILD_TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            return None
+    finally:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+        for teardown in launch.teardown:
+            teardown()

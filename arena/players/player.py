@@ -110,6 +110,10 @@ class Player:
         process.send(data, deadline)
         return process.read_line(deadline)
 
+    def out_of_memory(self) -> bool:
+        """True when the kernel killed one of this bot's processes for passing its memory limit."""
+        return self.process is not None and self.process.spec.out_of_memory()
+
     def explain(self, error: BotFaultError) -> str:
         """The fault's sentence, with the exit code and stderr tail where they help."""
         return error.args[0] if self.process is None else self.process.explain(error)

@@ -1,11 +1,13 @@
-"""Writes an ever-growing file in its own folder on its first move."""
+"""Writes an ever-growing file (in its private /tmp) on its first move."""
+
+import os
 
 from _common import play
 
 
 def hook(event, count):
     if event == "decide":
-        with open("big.bin", "wb") as handle:
+        with open("/tmp/big.bin" if os.path.isdir("/tmp") else "big.bin", "wb") as handle:
             block = b"\0" * (1 << 20)
             while True:
                 handle.write(block)

@@ -20,7 +20,7 @@ bot that closes stdout but keeps running is seen as a timeout, not a crash (it l
 from arena.players.sandbox.bubblewrap import bwrap_argv
 from arena.players.sandbox.cgroups import BotCgroup
 from arena.players.sandbox.facilities import Facilities, isolation_mode, probe, sandbox_report
-from arena.players.sandbox.launch import Launch, check_command, prepare
+from arena.players.sandbox.launch import Launch, check_command, prepare, program_problem
 
 __all__ = [
     "BotCgroup",
@@ -31,5 +31,6 @@ __all__ = [
     "isolation_mode",
     "prepare",
     "probe",
+    "program_problem",
     "sandbox_report",
 ]

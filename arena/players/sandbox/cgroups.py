@@ -41,15 +41,15 @@ def _writable_group(root: Path) -> Path | None:
             trial.rmdir()
 
 
-def _enable_pids(group: Path) -> bool:
-    """Turn on the v2 pids controller for `group`'s children; True when it is on."""
-    if "pids" not in (group / "cgroup.controllers").read_text().split():
-        return False
+def _enable_controller(group: Path, controller: str) -> bool:
+    """Turn on a v2 controller for `group`'s children; True when it is on."""
     try:
-        (group / "cgroup.subtree_control").write_text("+pids")
+        if controller not in (group / "cgroup.controllers").read_text().split():
+            return False
+        (group / "cgroup.subtree_control").write_text(f"+{controller}")
+        return controller in (group / "cgroup.subtree_control").read_text().split()
     except OSError:
         return False
-    return "pids" in (group / "cgroup.subtree_control").read_text().split()
 
 
 def _remove_stale(root: Path) -> None:
@@ -97,12 +97,12 @@ _pending: set[Path] = set()
 _pending_lock = threading.Lock()
 
 
-def _base(root: Path, pids: bool) -> Path:
+def _base(root: Path, controllers: tuple[str, ...]) -> Path:
     base = root / _base_name()
     if not base.is_dir():
         base.mkdir(exist_ok=True)
-        if pids:
-            _enable_pids(base)
+        for controller in controllers:
+            _enable_controller(base, controller)
     return base
 
 
@@ -113,7 +113,9 @@ def _safe(name: str) -> str:
 class BotCgroup:
     """The cgroup(s) of one bot process: joined by the launch wrapper, killed at teardown."""
 
-    def __init__(self, bot: str, have: Facilities, processes: int | None) -> None:
+    def __init__(
+        self, bot: str, have: Facilities, processes: int | None, memory_mb: int | None = None
+    ) -> None:
         global _counter
         with _counter_lock:
             _counter += 1
@@ -123,25 +125,36 @@ class BotCgroup:
         self.killable: Path | None = None
         """The v2 group with cgroup.kill, if any."""
         self.pids_limited = False
+        self.memory: Path | None = None
+        """The group whose memory limit holds the bot's whole process tree, if any."""
         try:
             if have.cgroup_v2 is not None:
-                group = self._make(have.cgroup_v2, have.cgroup_v2_pids, name)
+                controllers = ("pids",) * have.cgroup_v2_pids + ("memory",) * have.cgroup_v2_memory
+                group = self._make(have.cgroup_v2, controllers, name)
                 self.killable = group
                 if processes is not None and have.cgroup_v2_pids:
                     (group / "pids.max").write_text(str(processes))
                     self.pids_limited = True
+                if memory_mb is not None and have.cgroup_v2_memory:
+                    (group / "memory.max").write_text(str(memory_mb << 20))
+                    (group / "memory.swap.max").write_text("0")
+                    self.memory = group
             if have.cgroup_v1_pids is not None and not self.pids_limited:
-                group = self._make(have.cgroup_v1_pids, False, name)
+                group = self._make(have.cgroup_v1_pids, (), name)
                 if processes is not None:
                     (group / "pids.max").write_text(str(processes))
                     self.pids_limited = True
+            if have.cgroup_v1_memory is not None and memory_mb is not None and self.memory is None:
+                group = self._make(have.cgroup_v1_memory, (), name)
+                (group / "memory.limit_in_bytes").write_text(str(memory_mb << 20))
+                self.memory = group
         except OSError:
             self.close()
             raise
 
-    def _make(self, root: Path, pids: bool, name: str) -> Path:
+    def _make(self, root: Path, controllers: tuple[str, ...], name: str) -> Path:
         for attempt in range(3):
-            group = _base(root, pids) / name
+            group = _base(root, controllers) / name
             try:
                 group.mkdir()
             except FileNotFoundError:  # the base was being removed; make it again
@@ -153,6 +166,21 @@ class BotCgroup:
             _created.add(group)
             return group
         raise AssertionError("unreachable")
+
+    def out_of_memory(self) -> bool:
+        """True once the kernel killed a process of this bot for passing its memory limit."""
+        if self.memory is None:
+            return False
+        for name in ("memory.events", "memory.oom_control"):  # v2, v1
+            try:
+                text = (self.memory / name).read_text()
+            except OSError:
+                continue
+            for line in text.splitlines():
+                key, _, value = line.partition(" ")
+                if key == "oom_kill" and value.strip() not in ("", "0"):
+                    return True
+        return False
 
     def procs_files(self) -> list[Path]:
         return [group / "cgroup.procs" for group in self.groups]
@@ -230,12 +258,28 @@ def _retry_pending() -> None:
 
 
 @atexit.register
-def _cleanup_at_exit() -> None:
+def remove_own_groups() -> None:
+    """Kill and remove every group this process made, and its own folders, at exit."""
     mine = _base_name()  # a forked child must not touch its parent's groups
     for group in list(_created):
         if group.parent.name == mine:
             _kill_group(group)
             _rmdir_patiently(group, 0.5)
-    for root in (CGROUP_ROOT / "unified", CGROUP_ROOT, CGROUP_ROOT / "pids"):
+    remove_own_folders()
+
+
+def remove_own_folders() -> None:
+    """Remove this process's (empty) folders in every hierarchy; busy ones stay.
+
+    Called when a pool worker closes its bots, since workers leave by os._exit and never
+    run atexit: without it their empty folders stayed until the next arena started.
+    """
+    mine = _base_name()
+    for root in (
+        CGROUP_ROOT / "unified",
+        CGROUP_ROOT,
+        CGROUP_ROOT / "pids",
+        CGROUP_ROOT / "memory",
+    ):
         with contextlib.suppress(OSError):
             (root / mine).rmdir()

@@ -15,11 +15,12 @@ from pathlib import Path
 from typing import Any
 
 from arena.players.limits import SandboxLimits
-from arena.players.sandbox.bubblewrap import bwrap_argv
+from arena.players.sandbox import seccomp
+from arena.players.sandbox.bubblewrap import SANDBOX_UID, bwrap_argv
 from arena.players.sandbox.cgroups import (
     _BASE_PREFIX,
     CGROUP_ROOT,
-    _enable_pids,
+    _enable_controller,
     _remove_stale,
     _writable_group,
 )
@@ -48,6 +49,15 @@ class Facilities:
     """The v2 hierarchy can bound the number of processes (pids controller)."""
     cgroup_v1_pids: Path | None
     """A writable v1 `pids` hierarchy (bounds forks; teardown kills by a loop)."""
+    cgroup_v2_memory: bool = False
+    """The v2 hierarchy can bound a group's memory (memory.max)."""
+    cgroup_v1_memory: Path | None = None
+    """A writable v1 `memory` hierarchy (memory.limit_in_bytes), used when v2 has none."""
+    setpriv: str | None = None
+    """util-linux's setpriv, which drops a bot to an unprivileged user inside bubblewrap."""
+    seccomp: bytes | None = None
+    """The seccomp program bubblewrap loads (no unix sockets; see seccomp.py), when one
+    exists for this architecture and a trial sandbox took it."""
     notes: tuple[str, ...] = ()
     """Why a facility is off, one sentence each."""
 
@@ -62,13 +72,31 @@ class Facilities:
 
     @property
     def cgroups(self) -> bool:
-        return self.cgroup_v2 is not None or self.cgroup_v1_pids is not None
+        return (
+            self.cgroup_v2 is not None
+            or self.cgroup_v1_pids is not None
+            or self.cgroup_v1_memory is not None
+        )
+
+    @property
+    def memory_limit(self) -> str | None:
+        """Which mechanism bounds a bot's whole process tree's memory, or None."""
+        if self.cgroup_v2 is not None and self.cgroup_v2_memory:
+            return "memory cgroup (v2 memory.max)"
+        if self.cgroup_v1_memory is not None:
+            return "memory cgroup (v1 memory.limit_in_bytes)"
+        return None
+
+    def unprivileged(self, mode: str) -> bool:
+        """Bots under `mode` run as an unprivileged user (root drops them with setpriv)."""
+        return mode == "bwrap" and self.root and self.setpriv is not None
 
 
-def _run_ok(argv: list[str]) -> tuple[bool, str]:
+def _run_ok(argv: list[str], pass_fds: tuple[int, ...] = ()) -> tuple[bool, str]:
     try:
         result = subprocess.run(
             argv,
+            pass_fds=pass_fds,
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
@@ -110,6 +138,27 @@ def _probe_unshare(notes: list[str]) -> tuple[str, ...] | None:
     return None
 
 
+def _probe_seccomp(bwrap: str | None, notes: list[str]) -> bytes | None:
+    code = seccomp.program()
+    if code is None:
+        notes.append(f"no seccomp program for {os.uname().machine}: unix sockets are not blocked.")
+        return None
+    if bwrap is None:
+        return None
+    fd = seccomp.program_fd(code)
+    try:
+        true = shutil.which("true") or "/bin/true"
+        ok, error = _run_ok(
+            [bwrap, "--ro-bind", "/", "/", "--seccomp", str(fd), "--", true], pass_fds=(fd,)
+        )
+    finally:
+        os.close(fd)
+    if not ok:
+        notes.append(f"bubblewrap refused the seccomp program ({error}): unix sockets are open.")
+        return None
+    return code
+
+
 def _probe_cgroups(notes: list[str]) -> tuple[Path | None, bool, Path | None]:
     v2: Path | None = None
     v2_pids = False
@@ -119,7 +168,7 @@ def _probe_cgroups(notes: list[str]) -> tuple[Path | None, bool, Path | None]:
             try:
                 probe_dir.mkdir(exist_ok=True)
                 has_kill = (probe_dir / "cgroup.kill").exists()
-                v2_pids = _enable_pids(probe_dir) and has_kill
+                v2_pids = _enable_controller(probe_dir, "pids") and has_kill
             except OSError:
                 has_kill = False
             finally:
@@ -149,16 +198,39 @@ def probe() -> Facilities:
     if not shell:
         notes.append(f"{SHELL} is missing: limits are set right after start instead.")
     v2, v2_pids, v1_pids = _probe_cgroups(notes)
+    v2_memory = v2 is not None and _enable_controller(v2, "memory")
+    v1_memory = None if v2_memory else _probe_v1_memory()
+    if not v2_memory and v1_memory is None:
+        notes.append(
+            "no writable memory cgroup: memory is bounded per process (RLIMIT_DATA), "
+            "not for a bot's whole process tree."
+        )
+    bwrap = _probe_bwrap(notes)
+    setpriv = shutil.which("setpriv")
+    if root and setpriv is None:
+        notes.append("setpriv (util-linux) is missing: bots run as root, without capabilities.")
     return Facilities(
         root=root,
         shell=shell,
-        bwrap=_probe_bwrap(notes),
+        bwrap=bwrap,
         unshare=_probe_unshare(notes),
         cgroup_v2=v2,
         cgroup_v2_pids=v2_pids,
         cgroup_v1_pids=v1_pids,
+        cgroup_v2_memory=v2_memory,
+        cgroup_v1_memory=v1_memory,
+        setpriv=setpriv,
+        seccomp=_probe_seccomp(bwrap, notes),
         notes=tuple(notes),
     )
+
+
+def _probe_v1_memory() -> Path | None:
+    root = CGROUP_ROOT / "memory"
+    if not (root / "cgroup.procs").exists() or _writable_group(root) is None:
+        return None
+    _remove_stale(root)
+    return root
 
 
 def isolation_mode(requested: str, facilities: Facilities | None = None) -> str:
@@ -189,7 +261,8 @@ def sandbox_report(limits: SandboxLimits | None = None) -> dict[str, Any]:
     have = probe()
     mode = isolation_mode(limits.isolation, have)
     filesystem = {
-        "bwrap": "read-only outside the bot's folder; other bots' folders hidden; private /tmp",
+        "bwrap": "read-only outside the bot's folder; other bots' folders, the results and "
+        "the host's /run, /var/tmp and /root hidden; private /tmp and /dev/shm of limited size",
         "unshare": "shared (not isolated)",
         "none": "shared (not isolated)",
     }[mode]
@@ -209,6 +282,18 @@ def sandbox_report(limits: SandboxLimits | None = None) -> dict[str, Any]:
             ("cgroup.kill (v2)" if have.cgroup_v2 else "kill loop (v1)") if cgroups else "off"
         ),
         "process_limit": (have.pids_limit if cgroups else None) or "off",
+        "memory_limit": (
+            f"{limits.memory_mb} MiB for the whole process tree, by {have.memory_limit}"
+            if cgroups and have.memory_limit and limits.memory_mb
+            else "per process only (RLIMIT_DATA)"
+        ),
+        "user": (
+            f"uid {SANDBOX_UID} (nobody), or the owner of the bot's folder when not root"
+            if have.unprivileged(mode)
+            else ("root, without capabilities" if have.root else "the arena's own user")
+        ),
+        "unix_sockets": "blocked (seccomp)" if mode == "bwrap" and have.seccomp else "open",
+        "environment": "PATH, HOME, LANG, TMPDIR, ARENA_BOT_* and the manifest's [env]",
         "rlimits": limits.rlimits(),
         "rlimits_by": "sh ulimit before exec" if have.shell else "prlimit after start",
         "root": have.root,

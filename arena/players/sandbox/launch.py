@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING
 
 from arena.errors import BotManifestError, BotStartupError
 from arena.players.limits import SandboxLimits
-from arena.players.sandbox.bubblewrap import bwrap_argv
+from arena.players.sandbox import seccomp
+from arena.players.sandbox.bubblewrap import SANDBOX_UID, bot_user, bwrap_argv
 from arena.players.sandbox.cgroups import BotCgroup
 from arena.players.sandbox.facilities import SHELL, _warn_once, isolation_mode, probe
 
@@ -47,6 +48,13 @@ class Launch:
     """Sentences for the bot's log (e.g. a manifest limit cut down to the ceiling)."""
     after_start: list[Callable[[int], None]] = field(default_factory=list)
     teardown: list[Callable[[], None]] = field(default_factory=list)
+    pass_fds: tuple[int, ...] = ()
+    """Descriptors the process inherits (the seccomp program); the parent closes its copies
+    once the process has started."""
+    out_of_memory: Callable[[], bool] = lambda: False
+    """True once the kernel killed one of the bot's processes for passing its memory limit."""
+    user: str = "the arena's own"
+    """Who the bot runs as, for its log."""
 
 
 def prepare(
@@ -55,9 +63,16 @@ def prepare(
     folder: Path,
     ceiling: SandboxLimits,
     asked: dict[str, int] | None = None,
+    *,
+    build: bool = False,
 ) -> Launch:
-    """The sandboxed launch of a bot: limits (ceiling lowered by `asked`), cgroup, isolation."""
-    _check_program(argv, folder)
+    """The sandboxed launch of a bot: limits (ceiling lowered by `asked`), cgroup, isolation.
+
+    A `build` may write the bot's folder; it runs as the folder's owner (root keeps no
+    capabilities), so that it can, where a playing bot runs as an unprivileged user.
+    """
+    if not build:
+        _check_program(argv, folder)
     have = probe()
     limits, notes = ceiling.lowered_by(asked or {})
     mode = isolation_mode(limits.isolation, have)
@@ -67,24 +82,38 @@ def prepare(
         )
     elif mode == "none" and limits.isolation == "auto":
         _warn_once("no sandbox is available here (install bubblewrap): bots run unisolated.")
+    pass_fds: tuple[int, ...] = ()
+    user = "root" if have.root else "the arena's own"
     if mode == "bwrap" and have.bwrap is not None:
-        inner = bwrap_argv(have.bwrap, argv, folder, limits)
+        drop = None
+        uid, gid = bot_user(folder)
+        if uid == 0 and not build:
+            uid, gid = SANDBOX_UID, SANDBOX_UID  # nobody: a build of root's folder stays root
+        if have.unprivileged(mode) and have.setpriv is not None and uid != 0:
+            drop = (have.setpriv, uid, gid)
+            user = f"uid {uid}"
+        fd = None if have.seccomp is None else seccomp.program_fd(have.seccomp)
+        pass_fds = () if fd is None else (fd,)
+        inner = bwrap_argv(
+            have.bwrap, argv, folder, limits, user=drop, seccomp_fd=fd, writable=build
+        )
     elif mode == "unshare" and have.unshare is not None:
         inner = [*have.unshare, *argv]
     else:
         inner = list(argv)
-    launch = Launch(argv=inner, mode=mode, limits=limits, notes=notes)
+    launch = Launch(argv=inner, mode=mode, limits=limits, notes=notes, pass_fds=pass_fds, user=user)
     group: BotCgroup | None = None
     if limits.cgroups and have.cgroups:
         processes = limits.processes
         if processes is not None and mode == "bwrap":
             processes += 2  # bubblewrap's monitor and its PID 1
         try:
-            group = BotCgroup(name, have, processes)
+            group = BotCgroup(name, have, processes, limits.memory_mb)
         except OSError as error:  # the bot still plays, under rlimits and isolation
             _warn_once(f"cannot make a cgroup for a bot ({error}); bots run without one.")
         else:
             launch.teardown.append(group.close)
+            launch.out_of_memory = group.out_of_memory
     elif limits.processes is not None and limits.cgroups:
         _warn_once("no pids cgroup here: the number of a bot's processes is not bounded.")
     if have.shell:
@@ -102,7 +131,7 @@ def prepare(
     return launch
 
 
-def _program_problem(argv: list[str], folder: Path) -> str | None:
+def program_problem(argv: list[str], folder: Path) -> str | None:
     """Why the program of `argv` cannot be run from `folder`, or None when it can."""
     program = argv[0] if argv else ""
     path = (folder / program) if "/" in program else None
@@ -116,7 +145,7 @@ def _program_problem(argv: list[str], folder: Path) -> str | None:
 
 def _check_program(argv: list[str], folder: Path) -> None:
     """BotStartupError now if the program cannot run (the wrapper would hide why)."""
-    problem = _program_problem(argv, folder)
+    problem = program_problem(argv, folder)
     if problem is not None:
         raise BotStartupError(
             f"the command {argv[0]!r} could not be started in {folder}: {problem}; "
@@ -126,7 +155,7 @@ def _check_program(argv: list[str], folder: Path) -> None:
 
 def check_command(bot: BotManifest) -> None:
     """Before play (after the build): BotManifestError if the bot's program cannot be run."""
-    problem = _program_problem(bot.argv, bot.folder)
+    problem = program_problem(bot.argv, bot.folder)
     if problem is not None:
         raise BotManifestError(
             f"Bot {bot.name!r} cannot start: its program {bot.command[0]!r} "
