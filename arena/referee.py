@@ -112,17 +112,21 @@ def _fault(
     seat: int, player: Player, error: Exception, when: str, reply: bytes = b""
 ) -> _SeatFault:
     if isinstance(error, BotFaultError) and player.out_of_memory():
-        limit = player.limits.sandbox.memory_mb
-        error = BotCrashError(
-            f"out of memory: its processes passed the memory limit of {limit} MiB and the "
-            f"kernel killed one ({error})"
-        )
+        error = _out_of_memory(player, f" ({error})")
     for kind, termination, verb in _TERMINATIONS:
         if isinstance(error, kind):
             text = player.explain(error) if isinstance(error, BotFaultError) else str(error)
             reason = f"Seat {seat} ({player.name}) {verb}{' ' + when if when else ''}: {text}"
             return _SeatFault(seat, termination, reason, reply)
     raise error
+
+
+def _out_of_memory(player: Player, detail: str = "") -> BotCrashError:
+    limit = player.limits.sandbox.memory_mb
+    return BotCrashError(
+        f"out of memory: its processes passed the memory limit of {limit} MiB and the kernel "
+        f"killed one{detail}."
+    )
 
 
 class _Game:
@@ -222,7 +226,14 @@ class _Game:
     def _when(self, kind: str) -> str:
         return f"at turn {self.state.turn} ({kind} decision, request {self.requests})"
 
-    # Step 4: each bot still in good standing hears the result.
+    # Step 4: a bot whose processes passed their memory limit (a child the kernel killed,
+    # unseen by the referee) loses the game all the same.
+    def check_memory(self) -> None:
+        for seat, player in enumerate(self.players):
+            if player.out_of_memory():
+                raise _fault(seat, player, _out_of_memory(player), "during the game")
+
+    # Step 5: each bot still in good standing hears the result.
     def tell_result(self, outcome: Outcome, faulty: int | None) -> None:
         result = outcome.to_json()
         for seat, player in enumerate(self.players):
@@ -282,6 +293,7 @@ def play_game(spec: GameSpec, players: Sequence[Player]) -> GameReport:
         game.announce()
         while (decision := game.state.decision()) is not None:
             game.decide(decision.seat, decision.kind)
+        game.check_memory()
         outcome = game.state.outcome()
     except _SeatFault as error:
         fault = error

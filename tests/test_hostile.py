@@ -309,3 +309,126 @@ def test_a_network_connection_fails(arena: Arena) -> None:
         with pytest.raises(TimeoutError):
             server.accept()
     _normal(lines)
+
+
+# --- issue 9: what got through the first battery ---
+
+
+def _bwrap_as_root() -> None:
+    if _mode() != "bwrap" or os.geteuid() != 0:
+        pytest.skip("needs bubblewrap and root (bots are dropped to an unprivileged user)")
+
+
+def test_a_host_unix_socket_cannot_be_reached(
+    arena: Arena, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 9: no network, and no host unix socket either (a seccomp filter, F: socket)."""
+    if _mode() != "bwrap" or not sandbox.probe().seccomp:
+        pytest.skip("needs bubblewrap with its seccomp filter")
+    if os.geteuid() != 0:
+        pytest.skip("needs root to open a socket where every bot could see it")
+    folder = Path(f"/var/lib/arena-test-{uuid.uuid4().hex}")
+    folder.mkdir(mode=0o755)
+    path = folder / "db.sock"
+    try:
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as server:
+            server.bind(str(path))
+            os.chmod(path, 0o777)  # only the sandbox stands between a bot and this socket
+            server.listen()
+            server.settimeout(0.2)
+            monkeypatch.setenv("ARENA_BOT_SOCKET", str(path))
+            arena.add("unix_socket")
+            lines = arena.run("unix_socket")
+            with pytest.raises(TimeoutError):
+                server.accept()
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    _normal(lines)
+    assert "DENIED" in arena.stderr_log("unix_socket")
+
+
+def test_memory_is_limited_for_the_whole_process_tree(arena: Arena) -> None:
+    """Issue 9: four children under the per-process limit, together over the bot's limit."""
+    if sandbox.probe().memory_limit is None:
+        pytest.skip("no memory cgroup here: memory is limited per process only")
+    arena.add("memory_tree")
+    lines = arena.run("memory_tree", move_ms=5000, sandbox={"processes": 16})
+    _hostile_lost(lines, "memory_tree", "crash")
+    for line in lines:
+        assert "out of memory" in line["reason"], line["reason"]
+
+
+def test_shared_memory_is_small_and_private(arena: Arena) -> None:
+    """Issue 9: /dev/shm filled the host's shared memory; now it is a small private tmpfs."""
+    if _mode() != "bwrap":
+        pytest.skip("bubblewrap is not available here: /dev/shm is the host's")
+    before = shutil.disk_usage("/dev/shm").used if Path("/dev/shm").is_dir() else 0
+    arena.add("shm_fill")
+    _normal(arena.run("shm_fill"))
+    text = arena.stderr_log("shm_fill")
+    assert "SHM FULL after" in text, text
+    assert int(text.split("SHM FULL after ", 1)[1].split()[0]) <= 16
+    after = shutil.disk_usage("/dev/shm").used if Path("/dev/shm").is_dir() else 0
+    assert after - before < 8 << 20
+
+
+def test_a_bot_runs_unprivileged_with_a_small_environment(
+    arena: Arena, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 9: bots ran as root, read root-only files and saw the referee's environment."""
+    _bwrap_as_root()
+    monkeypatch.setenv("ARENA_TEST_SECRET_TOKEN", "hunter2")
+    arena.add("who_am_i", limits_table='[env]\nGREETING = "hello"\n')
+    _normal(arena.run("who_am_i"))
+    text = arena.stderr_log("who_am_i")
+    assert "UID 65534" in text, text
+    assert "SHADOW denied" in text
+    assert "FOLDER read-only" in text
+    env = json.loads(text.split("ENV ", 1)[1].splitlines()[0])
+    assert "ARENA_TEST_SECRET_TOKEN" not in env and "hunter2" not in json.dumps(env)
+    assert env["GREETING"] == "hello"  # the manifest's [env]
+    assert env["ARENA_BOT_HOSTILE_MARKER"] == arena.marker  # ARENA_BOT_* pass through
+    assert {"PATH", "HOME", "LANG"} <= set(env)
+
+
+def test_play_hides_its_results_from_the_bots(
+    arena: Arena, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 9: `arena play` did not hide its output folder; a bot read its opponent's logs."""
+    if _mode() != "bwrap":
+        pytest.skip("bubblewrap is not available here: the results folder is readable")
+    from arena.match import play_match
+    from arena.players.limits import Limits
+
+    out = arena.tmp.parent / f"{arena.tmp.name}-play-out"  # not inside the hidden bots folder
+    monkeypatch.setenv("ARENA_BOT_RESULTS", str(out))
+    arena.add("read_results")
+    bots = [load_manifest(arena.bots / "read_results"), load_manifest(arena.bots / "random")]
+    try:
+        summary = play_match(bots, 4, 3, Limits(move_ms=MOVE_MS, grace_ms=300), out)
+        log = (out / "logs" / "read_results.stderr.log").read_text()
+    finally:
+        shutil.rmtree(out, ignore_errors=True)
+    assert summary.tallies[0].failures == {}, log
+    assert "HARM-DONE" not in log
+    assert "DENIED" in log or "EMPTY" in log
+
+
+def test_pool_workers_leave_no_cgroup_folders(arena: Arena) -> None:
+    """Issue 9: tournament workers left empty cgroup folders until the next start."""
+    roots = [root for root in Path("/sys/fs/cgroup").glob("*") if root.is_dir()]
+    roots += [Path("/sys/fs/cgroup")]
+    if not sandbox.probe().cgroups:
+        pytest.skip("no cgroups here")
+
+    def folders() -> set[Path]:
+        return {base for root in roots for base in root.glob("arena-*")}
+
+    before = folders()
+    arena.add("wrong_shape")
+    bots = [load_manifest(arena.bots / "wrong_shape"), load_manifest(arena.bots / "random")]
+    config = create_run(arena.run_dir, bots, rounds=2, seed=7, limits=_limits())
+    summary = play(arena.run_dir, config, workers=2)
+    assert summary.played == 4
+    mine = {p for p in folders() if p.name.startswith(f"arena-{os.getpid()}.")}
+    assert folders() - before - mine == set()

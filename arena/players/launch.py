@@ -39,8 +39,8 @@ class LaunchSpec:
     """Sentences for the bot's log about its launch (sandbox mode, limits cut down)."""
     pass_fds: tuple[int, ...] = ()
     """Descriptors the process inherits; closed in this process once it has started."""
-    out_of_memory: Callable[[], bool] = lambda: False
-    """True once the kernel killed one of the bot's processes for passing its memory limit."""
+    oom_kills: Callable[[], int] = lambda: 0
+    """How many of the bot's processes the kernel killed for passing its memory limit."""
 
 
 def launch_spec(manifest: BotManifest, limits: Limits) -> LaunchSpec:
@@ -59,7 +59,7 @@ def launch_spec(manifest: BotManifest, limits: Limits) -> LaunchSpec:
         teardown=launch.teardown,
         notes=notes,
         pass_fds=launch.pass_fds,
-        out_of_memory=launch.out_of_memory,
+        oom_kills=launch.oom_kills,
     )
 
 

@@ -46,6 +46,7 @@ class Player:
         self.last_exit_clean: bool | None = None
         """After close(): True if the process exited by itself within the grace period."""
         self._game: str | None = None
+        self._oom_kills = 0
         self._closed = False
 
     @property
@@ -63,6 +64,7 @@ class Player:
         self._closed = False
         self.starts += 1
         self.hello = None
+        self._oom_kills = 0
         self.process = BotProcess(
             launch_spec(self.manifest, self.limits), self.log, self.limits.line_cap
         )
@@ -111,8 +113,13 @@ class Player:
         return process.read_line(deadline)
 
     def out_of_memory(self) -> bool:
-        """True when the kernel killed one of this bot's processes for passing its memory limit."""
-        return self.process is not None and self.process.spec.out_of_memory()
+        """True when the kernel killed one of this bot's processes for passing its memory
+        limit since the last time this was asked (the count lives as long as the process)."""
+        if self.process is None:
+            return False
+        kills = self.process.spec.oom_kills()
+        new, self._oom_kills = kills > self._oom_kills, kills
+        return new
 
     def explain(self, error: BotFaultError) -> str:
         """The fault's sentence, with the exit code and stderr tail where they help."""

@@ -167,10 +167,10 @@ class BotCgroup:
             return group
         raise AssertionError("unreachable")
 
-    def out_of_memory(self) -> bool:
-        """True once the kernel killed a process of this bot for passing its memory limit."""
+    def oom_kills(self) -> int:
+        """How many processes of this bot the kernel killed for passing its memory limit."""
         if self.memory is None:
-            return False
+            return 0
         for name in ("memory.events", "memory.oom_control"):  # v2, v1
             try:
                 text = (self.memory / name).read_text()
@@ -178,9 +178,9 @@ class BotCgroup:
                 continue
             for line in text.splitlines():
                 key, _, value = line.partition(" ")
-                if key == "oom_kill" and value.strip() not in ("", "0"):
-                    return True
-        return False
+                if key == "oom_kill" and value.strip().isdigit():
+                    return int(value)
+        return 0
 
     def procs_files(self) -> list[Path]:
         return [group / "cgroup.procs" for group in self.groups]

@@ -51,8 +51,8 @@ class Launch:
     pass_fds: tuple[int, ...] = ()
     """Descriptors the process inherits (the seccomp program); the parent closes its copies
     once the process has started."""
-    out_of_memory: Callable[[], bool] = lambda: False
-    """True once the kernel killed one of the bot's processes for passing its memory limit."""
+    oom_kills: Callable[[], int] = lambda: 0
+    """How many of the bot's processes the kernel killed for passing its memory limit."""
     user: str = "the arena's own"
     """Who the bot runs as, for its log."""
 
@@ -113,7 +113,7 @@ def prepare(
             _warn_once(f"cannot make a cgroup for a bot ({error}); bots run without one.")
         else:
             launch.teardown.append(group.close)
-            launch.out_of_memory = group.out_of_memory
+            launch.oom_kills = group.oom_kills
     elif limits.processes is not None and limits.cgroups:
         _warn_once("no pids cgroup here: the number of a bot's processes is not bounded.")
     if have.shell:
