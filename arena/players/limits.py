@@ -37,7 +37,8 @@ class SandboxLimits:
     """What one bot process may use, and how it is isolated. None means no limit."""
 
     memory_mb: int | None = 1024
-    """RLIMIT_DATA in MiB (RLIMIT_AS would stop node and the JVM from starting)."""
+    """Memory in MiB: of the bot's whole process tree (a memory cgroup, where there is one),
+    and RLIMIT_DATA of each process (RLIMIT_AS would stop node and the JVM from starting)."""
     cpu_s: int | None = None
     """RLIMIT_CPU in seconds over the process's whole life; off by default because a bot
     process persists across games, and the move clock already bounds thinking."""
