@@ -33,8 +33,18 @@ def test_lines_split_across_writes_and_crlf(pipe: tuple[int, int]) -> None:
     os.write(write_end, b'1}\r\n{"move":2}\n{"mo')
     assert reader.read_line(soon()) == b'{"move":1}'
     assert reader.read_line(soon()) == b'{"move":2}'
-    assert reader.pending == 4
-    assert reader.discard_pending() == 4
+    assert reader.unasked() == b'{"mo'  # what is left when no reply is asked for
+    assert reader.unasked() == b""
+
+
+def test_unasked_output_still_in_the_pipe_is_found(pipe: tuple[int, int]) -> None:
+    """Issue 9: a line written ahead, not yet read from the pipe, is never a reply."""
+    read_end, write_end = pipe
+    reader = LineReader(read_end, 100)
+    assert reader.unasked() == b""
+    os.write(write_end, b'{"move":0}\n')
+    assert reader.unasked() == b'{"move":0}\n'
+    assert reader.unasked() == b""
 
 
 def test_a_line_over_the_cap_is_refused_before_it_ends(pipe: tuple[int, int]) -> None:

@@ -179,9 +179,16 @@ def test_a_bot_that_closes_stdout_loses(arena: Arena) -> None:
     _hostile_lost(lines, "close_stdout", "timeout" if _mode() == "bwrap" else "crash")
 
 
-def test_extra_lines_are_dropped_and_the_game_goes_on(arena: Arena) -> None:
-    arena.add("extra_lines")
-    _normal(arena.run("extra_lines"))
+@pytest.mark.parametrize("name", ["extra_lines", "write_ahead", "chat_on_new_game"])
+def test_output_nobody_asked_for_loses_the_game(arena: Arena, name: str) -> None:
+    """Issue 9: extra lines were dropped, lines written ahead were taken as the next reply,
+    and a bot that never read its input played 73 accepted moves."""
+    arena.add(name)
+    lines = arena.run(name)
+    _hostile_lost(lines, name, "malformed_reply")
+    if name != "chat_on_new_game":  # its line may arrive after the request: then it is the reply
+        for line in lines:
+            assert "nobody asked for" in line["reason"], line["reason"]
 
 
 def test_a_100_mb_line_is_cut_off_and_the_referee_stays_small(arena: Arena) -> None:

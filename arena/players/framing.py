@@ -43,17 +43,26 @@ class LineReader:
         self._poll = select.poll()
         self._poll.register(fd, _POLL_IN)
 
-    @property
-    def pending(self) -> int:
-        """Bytes received but not yet returned as a line (output nobody asked for)."""
-        return len(self._buffer)
+    def unasked(self) -> bytes:
+        """Output that arrived (or sits in the pipe) while no reply was asked for, taken out.
 
-    def discard_pending(self) -> int:
-        """Forget bytes already received; returns how many there were."""
-        count = len(self._buffer)
+        Empty in the usual case, at the cost of one poll with no wait: called before each
+        request, so a line written ahead is never taken as the reply to that request.
+        """
+        if not self._buffer and not self._poll.poll(0):
+            return b""
+        while len(self._buffer) <= self.line_cap and self._poll.poll(0):
+            try:
+                chunk = os.read(self.fd, CHUNK)
+            except OSError:
+                break
+            if not chunk:
+                break  # end of file: the next read reports the crash
+            self._buffer += chunk
+        data = bytes(self._buffer)
         self._buffer.clear()
         self._scanned = 0
-        return count
+        return data
 
     def read_line(self, deadline: float) -> bytes:
         """The next line without its `\\n` (and `\\r`); raises the bot's fault otherwise.

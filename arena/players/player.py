@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from arena import protocol
-from arena.errors import BotFaultError, BotStartupError
+from arena.errors import BotFaultError, BotStartupError, MalformedReplyError
 from arena.players.launch import launch_spec
 from arena.players.limits import Limits
 from arena.players.manifest import BotManifest
@@ -41,8 +41,6 @@ class Player:
         self.hello: protocol.Hello | None = None
         self.starts = 0
         """How many processes have been started (1 + restarts)."""
-        self.stray_bytes = 0
-        """Output that arrived when no reply was expected (discarded)."""
         self.last_exit_clean: bool | None = None
         """After close(): True if the process exited by itself within the grace period."""
         self._game: str | None = None
@@ -107,8 +105,12 @@ class Player:
         """Send an encoded request and return the reply line; raises the bot's fault."""
         process = self.process
         assert process is not None
-        if process.reader.pending:
-            self.stray_bytes += process.reader.discard_pending()
+        unasked = process.reader.unasked()
+        if unasked:
+            raise MalformedReplyError(
+                f"it wrote {len(unasked)} bytes nobody asked for ({_quote(unasked)}); write "
+                "exactly one line per decide, nothing else, and logs to stderr."
+            )
         process.send(data, deadline)
         return process.read_line(deadline)
 
@@ -146,3 +148,8 @@ class Player:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _quote(data: bytes) -> str:
+    text = data[:60].decode("utf-8", "replace")
+    return repr(text + ("..." if len(data) > 60 else ""))

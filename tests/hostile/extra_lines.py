@@ -1,4 +1,4 @@
-"""Prints extra lines after every reply (tolerated: stray output is counted and dropped)."""
+"""Prints extra lines after its reply: output nobody asked for loses the game."""
 
 import json
 import sys
