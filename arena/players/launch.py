@@ -39,6 +39,8 @@ class LaunchSpec:
     """Sentences for the bot's log about its launch (sandbox mode, limits cut down)."""
     pass_fds: tuple[int, ...] = ()
     """Descriptors the process inherits; closed in this process once it has started."""
+    pids: Callable[[], list[int]] = list
+    """Every process of the bot (its cgroup's), bubblewrap's included; empty without one."""
     oom_kills: Callable[[], int] = lambda: 0
     """How many of the bot's processes the kernel killed for passing its memory limit."""
 
@@ -60,6 +62,7 @@ def launch_spec(manifest: BotManifest, limits: Limits) -> LaunchSpec:
         notes=notes,
         pass_fds=launch.pass_fds,
         oom_kills=launch.oom_kills,
+        pids=launch.pids,
     )
 
 

@@ -81,7 +81,35 @@ class BotProcess:
 
     def read_line(self, deadline: float) -> bytes:
         """The bot's next line; raises its fault (timeout, crash, oversized output)."""
-        return self.reader.read_line(deadline)
+        try:
+            return self.reader.read_line(deadline)
+        except BotTimeoutError:
+            if self._output_closed():
+                raise BotCrashError("it closed its output.") from None
+            raise
+
+    def _output_closed(self) -> bool:
+        """True when no process of the bot but bubblewrap's own holds its stdout any more.
+
+        Under bubblewrap a bot that closes stdout gives no end of file (bubblewrap's
+        processes keep a copy of the pipe), so on a timeout the bot's processes are asked.
+        """
+        pids = self.spec.pids()
+        if not pids:
+            return False
+        pipe = f"pipe:[{os.fstat(self.reader.fd).st_ino}]"
+        for pid in pids:
+            try:
+                if os.path.basename(os.readlink(f"/proc/{pid}/exe")) == "bwrap":
+                    continue
+                for fd in os.listdir(f"/proc/{pid}/fd"):
+                    if os.readlink(f"/proc/{pid}/fd/{fd}") == pipe:
+                        return False
+            except FileNotFoundError:
+                continue  # it has just exited
+            except OSError:
+                return False  # not ours to read: it may hold the pipe
+        return True
 
     def explain(self, error: BotFaultError) -> str:
         """The error's sentence, with the exit code and stderr tail when the bot crashed."""

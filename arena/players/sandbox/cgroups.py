@@ -167,6 +167,10 @@ class BotCgroup:
             return group
         raise AssertionError("unreachable")
 
+    def pids(self) -> list[int]:
+        """Every process in the bot's group (bubblewrap's own included)."""
+        return _pids_in(self.groups[0]) if self.groups else []
+
     def oom_kills(self) -> int:
         """How many processes of this bot the kernel killed for passing its memory limit."""
         if self.memory is None:

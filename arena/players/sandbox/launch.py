@@ -51,6 +51,8 @@ class Launch:
     pass_fds: tuple[int, ...] = ()
     """Descriptors the process inherits (the seccomp program); the parent closes its copies
     once the process has started."""
+    pids: Callable[[], list[int]] = list
+    """Every process of the bot (its cgroup's), bubblewrap's included; empty without one."""
     oom_kills: Callable[[], int] = lambda: 0
     """How many of the bot's processes the kernel killed for passing its memory limit."""
     user: str = "the arena's own"
@@ -114,6 +116,7 @@ def prepare(
         else:
             launch.teardown.append(group.close)
             launch.oom_kills = group.oom_kills
+            launch.pids = group.pids
     elif limits.processes is not None and limits.cgroups:
         _warn_once("no pids cgroup here: the number of a bot's processes is not bounded.")
     if have.shell:
