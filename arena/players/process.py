@@ -119,9 +119,9 @@ class BotProcess:
             if code is not None:
                 text = text.rstrip(".") + f" (exit code {_exit_text(code)})."
             self._drainer.join(EXIT_WAIT_S)
-            tail = self.log.tail()
-            if tail:
-                text += f" Its stderr ends with: {tail}"
+            said = self.log.summary()
+            if said:
+                text += f" Its stderr: {said}"
         return text
 
     def kill(self) -> None:

@@ -3,18 +3,31 @@
 from __future__ import annotations
 
 import os
+import re
 import threading
 from pathlib import Path
 
-TAIL_BYTES = 2048
-"""How much of the latest stderr output is kept for error messages."""
+TAIL_BYTES = 16384
+"""How much of the latest stderr output is kept for error messages (a Rust backtrace fits)."""
+
+END_BYTES = 1 << 16
+"""Of a log over its cap, how much of the end is kept (written when the log closes)."""
+
+ERROR_MARK = re.compile(
+    r"panicked at|Traceback \(most recent call last\)|Exception|Error|error:|fatal|"
+    r"Segmentation fault|Aborted|terminate called",
+    re.IGNORECASE,
+)
+"""A line that starts an error report: the place a crash summary quotes from."""
 
 
 class StderrLog:
     """The stderr log of one bot, shared by every process the bot runs (restarts append).
 
-    At most `cap` bytes are written to `path` over the log's whole life; the rest is
-    counted and dropped. The last `TAIL_BYTES` are always kept for error messages.
+    At most `cap` bytes are written to `path` over the log's whole life: its start as it
+    comes, and its last `END_BYTES` (within the cap) when the log closes, after a line
+    saying how much was dropped in between. The last `TAIL_BYTES` are always kept for
+    error messages.
     """
 
     def __init__(self, path: Path | None, cap: int) -> None:
@@ -24,6 +37,8 @@ class StderrLog:
         self.dropped = 0
         self._file = None
         self._tail = bytearray()
+        self._end = bytearray()
+        """The latest output once the start has filled the cap less END_BYTES."""
         self._lock = threading.Lock()
         if path is not None:
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -41,10 +56,24 @@ class StderrLog:
 
     def tail(self, lines: int = 5) -> str:
         """The last few non-empty lines written by the bot, joined with ' | '."""
+        kept = self._lines()
+        return " | ".join(kept[-lines:])
+
+    def summary(self, lines: int = 5) -> str:
+        """What a crash reason quotes: the start of the error report (a Rust panic's message
+        sits above its backtrace) and the last lines; the last lines when there is none."""
+        kept = self._lines()
+        first = next((i for i, line in enumerate(kept) if ERROR_MARK.search(line)), None)
+        if first is None or first >= len(kept) - lines:
+            return " | ".join(kept[-lines:])
+        head = kept[first : first + 3]
+        rest = kept[max(first + 3, len(kept) - 2) :]
+        return " | ".join([*head, *(["..."] if first + 3 < len(kept) - 2 else []), *rest])
+
+    def _lines(self) -> list[str]:
         with self._lock:
             text = bytes(self._tail).decode("utf-8", "replace")
-        kept = [line.strip() for line in text.splitlines() if line.strip()]
-        return " | ".join(kept[-lines:])
+        return [line.strip() for line in text.splitlines() if line.strip()]
 
     def clear_tail(self) -> None:
         """Forget the tail (at a process start, so messages quote only the current process)."""
@@ -54,6 +83,12 @@ class StderrLog:
     def close(self) -> None:
         with self._lock:
             if self._file is not None:
+                if self.dropped:
+                    self._file.write(
+                        f"\n[arena] log cap reached: {self.dropped} bytes dropped here; "
+                        f"the last {len(self._end)} bytes follow\n".encode()
+                    )
+                self._file.write(bytes(self._end))
                 self._file.close()
                 self._file = None
 
@@ -78,13 +113,15 @@ class StderrLog:
                     del self._tail[: len(self._tail) - TAIL_BYTES]
             if self._file is None:
                 return
-            room = self.cap - self.written
-            if room <= 0:
-                self.dropped += len(data)
-                return
-            part = data[:room]
-            self._file.write(part)
-            self.written += len(part)
-            self.dropped += len(data) - len(part)
-            if self.written >= self.cap:
-                self._file.write(b"\n[arena] log cap reached; further stderr output is dropped\n")
+            reserve = min(END_BYTES, self.cap // 4)
+            room = self.cap - reserve - self.written
+            part = data[: max(room, 0)]
+            if part:
+                self._file.write(part)
+                self.written += len(part)
+            rest = data[len(part) :]
+            if rest:  # past the start: keep the latest `reserve` bytes for the end
+                self._end += rest
+                if len(self._end) > reserve:
+                    self.dropped += len(self._end) - reserve
+                    del self._end[: len(self._end) - reserve]
