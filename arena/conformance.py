@@ -19,8 +19,9 @@ from arena.errors import BotFaultError, BotTimeoutError
 from arena.games import DEFAULT_GAME, get_game
 from arena.outcome import Termination
 from arena.players.limits import Limits
-from arena.players.manifest import BotManifest, build_bot
+from arena.players.manifest import BotManifest
 from arena.players.player import Player
+from arena.players.ready import make_ready
 from arena.referee import GameReport, GameSpec, play_game
 from arena.schedule import seatings
 
@@ -90,7 +91,7 @@ def check_bot(
 
     if not report(_check_build(bot)):
         return results
-    build_bot(opponent)  # BotBuildError: the opponent's problem, not a step of this check
+    make_ready(opponent)  # the opponent's problem (BotBuildError...), not a step of this check
     out_dir.mkdir(parents=True, exist_ok=True)
     limits = limits.hiding(out_dir, bot.folder, opponent.folder)  # records, logs, each other
     player = Player(bot, limits, out_dir / "logs", extra_fields=UNKNOWN_FIELDS)
@@ -131,7 +132,7 @@ def _check_build(bot: BotManifest) -> CheckResult:
     if bot.build is None:
         return CheckResult("manifest", PASS, f"{bot.manifest_path}: runs `{shown}`")
     try:
-        build_bot(bot, force=True)
+        make_ready(bot, force_build=True)
     except Exception as error:  # BotBuildError, or anything the build command did
         return CheckResult("build", FAIL, str(error), f"fix the build of {bot.manifest_path}")
     return CheckResult("build", PASS, f"`{' '.join(bot.build)}` succeeded; runs `{shown}`")

@@ -101,6 +101,8 @@ class WorkerContext:
     """Where the bots' stderr logs go (None: the referee's default)."""
     records_dir: Path | None = None
     """Where game records are written as `<game_id>.json.gz` (None: not written)."""
+    broken: Mapping[str, str] = field(default_factory=dict)
+    """Bots that cannot be built or started, with why: they lose every game at the start."""
 
 
 # --- the worker side -------------------------------------------------------------------------
@@ -146,7 +148,9 @@ def _players_for(context: WorkerContext, names: tuple[str, ...]) -> list[Player]
         player = _players.get(name)
         if player is None:
             limits = limits_from_json(context.limits)
-            player = _players[name] = Player(by_name[name], limits, log_dir=context.log_dir)
+            player = _players[name] = Player(
+                by_name[name], limits, log_dir=context.log_dir, broken=context.broken.get(name)
+            )
         chosen.append(player)
     return chosen
 

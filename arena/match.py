@@ -11,9 +11,9 @@ from typing import Any
 
 from arena.games import DEFAULT_GAME
 from arena.players.limits import Limits
-from arena.players.manifest import BotManifest, build_bot
+from arena.players.manifest import BotManifest
 from arena.players.player import Player
-from arena.players.sandbox import check_command
+from arena.players.ready import make_ready
 from arena.referee import GameReport, GameSpec, play_game
 from arena.schedule import seatings
 
@@ -118,8 +118,7 @@ def play_match(
 ) -> MatchSummary:
     """Play `games` games of `bots` (one per seat) on rotated seats; write each record."""
     for bot in {bot.folder: bot for bot in bots}.values():
-        build_bot(bot)
-        check_command(bot)  # a missing program is the user's error, not a game result
+        make_ready(bot)  # a failed build or a missing program is the user's error here
     out_dir.mkdir(parents=True, exist_ok=True)
     limits = limits.hiding(out_dir, *(bot.folder for bot in bots))  # records, logs, the others
     labels = seat_labels(bots)

@@ -39,7 +39,8 @@ from arena.execution import (
     play_table,
 )
 from arena.players.limits import limits_from_json
-from arena.players.manifest import BotManifest, build_bot, load_manifest
+from arena.players.manifest import BotManifest, load_manifest
+from arena.players.ready import unready
 from arena.results.log import LOG_NAME, GameLine, GamesLog, completed_ids, repair
 from arena.results.report import CONFIG_NAME, load_config, write_atomic
 from arena.schedule import TableTask, schedule, total_games
@@ -379,7 +380,9 @@ def _run_log(run_dir: Path) -> Iterator[None]:
         logger.setLevel(previous_level)
 
 
-def _context(run_dir: Path, config: dict[str, Any], bots: list[BotManifest]) -> WorkerContext:
+def _context(
+    run_dir: Path, config: dict[str, Any], bots: list[BotManifest], broken: dict[str, str]
+) -> WorkerContext:
     run_id = f"{run_dir.resolve()}:{config['created']}:{os.getpid()}:{time.monotonic_ns()}"
     return WorkerContext(
         run_id=run_id,
@@ -389,6 +392,7 @@ def _context(run_dir: Path, config: dict[str, Any], bots: list[BotManifest]) -> 
         game_config=dict(config["game_config"]),
         log_dir=run_dir / BOT_LOGS,
         records_dir=run_dir / RECORDS,
+        broken=broken,
     )
 
 
@@ -406,8 +410,7 @@ def play(
     set: every game already logged stays, the games in flight are played again on resume.
     """
     bots = load_bots(config)
-    for bot in bots:
-        build_bot(bot)
+    broken = unready(bots)  # each loses its games with startup_failure; the others play
     (run_dir / RECORDS).mkdir(parents=True, exist_ok=True)
     (run_dir / BOT_LOGS).mkdir(parents=True, exist_ok=True)
     log_path = run_dir / LOG_NAME
@@ -439,6 +442,8 @@ def play(
         )
         for warning in box["warnings"]:
             log.warning("sandbox: %s", warning)
+        for name, why in broken.items():
+            log.warning("bot %s cannot play and loses its games (startup_failure): %s", name, why)
         log.info(
             "playing %d of %d games with %d workers in %s",
             total - done_before,
@@ -446,7 +451,7 @@ def play(
             workers,
             run_dir,
         )
-        context = _context(run_dir, config, bots)
+        context = _context(run_dir, config, bots, broken)
         pool = executor if executor is not None else make_executor(workers)
         # Each task in flight, with how many times it has been tried.
         in_flight: dict[Future[list[GameLine]], tuple[TableTask, int]] = {}

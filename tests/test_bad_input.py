@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from pathlib import Path
 
 import pytest
@@ -64,27 +66,58 @@ def test_a_manifest_with_bad_limits(runner: CliRunner, tmp_path: Path) -> None:
     _fails(runner, ["check", other], "unknown key `gpu` in [limits]")
 
 
-@pytest.mark.parametrize("command", ["play", "run"])
-def test_a_missing_command(runner: CliRunner, tmp_path: Path, command: str) -> None:
+def test_a_missing_command(runner: CliRunner, tmp_path: Path) -> None:
     bot = _bot(tmp_path / "nocmd", 'name = "nocmd"\ncommand = ["./does-not-exist"]\n')
     out = tmp_path / "out"
     _fails(
         runner,
-        [command, bot, RANDOM, "--out", str(out)],
+        ["play", bot, RANDOM, "--out", str(out)],
         "Bot 'nocmd' cannot start: its program './does-not-exist' (no such file or directory)",
     )
     _nothing_written(out)
 
 
-@pytest.mark.parametrize("command", ["play", "run"])
-def test_an_unbuildable_bot(runner: CliRunner, tmp_path: Path, command: str) -> None:
+def test_an_unbuildable_bot(runner: CliRunner, tmp_path: Path) -> None:
     bot = _bot(
         tmp_path / "nobuild",
         'name = "nobuild"\ncommand = ["./bot"]\nbuild = ["sh", "-c", "echo no compiler; exit 3"]\n',
     )
     out = tmp_path / "out"
-    _fails(runner, [command, bot, RANDOM, "--out", str(out)], "Bot 'nobuild' failed to build")
+    _fails(runner, ["play", bot, RANDOM, "--out", str(out)], "Bot 'nobuild' failed to build")
     _nothing_written(out)
+
+
+def test_a_tournament_plays_on_without_a_bot_that_cannot_start(
+    runner: CliRunner, tmp_path: Path
+) -> None:
+    """Issue 9: a failed build or a missing program stopped `arena run` before it began.
+    Now such a bot loses each of its games with startup_failure; the others play theirs."""
+    _bot(tmp_path / "bots" / "nocmd", 'name = "nocmd"\ncommand = ["./does-not-exist"]\n')
+    _bot(
+        tmp_path / "bots" / "nobuild",
+        'name = "nobuild"\ncommand = ["./bot"]\n'
+        'build = ["sh", "-c", "echo no compiler here; exit 3"]\n',
+    )
+    out = tmp_path / "out"
+    args = ["run", str(tmp_path / "bots" / "nocmd"), str(tmp_path / "bots" / "nobuild")]
+    result = runner.invoke(
+        main,
+        [*args, RANDOM, str(Path(RANDOM).parent / "greedy"), "--workers", "0", "--out", str(out)],
+    )
+    assert result.exit_code == 0, result.output
+    lines = [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines()]
+    assert len(lines) == 12  # C(4, 2) tables of two games
+    for line in lines:
+        broken = {"nocmd", "nobuild"} & set(line["players"])
+        if broken:
+            assert line["termination"] == "startup_failure"
+            assert line["players"][line["faulty_seat"]] in broken
+        else:
+            assert line["termination"] == "normal", line["reason"]
+    reasons = " ".join(line["reason"] for line in lines)
+    assert "failed to build" in reasons and "cannot start" in reasons
+    assert "no compiler here" in (out / "logs" / "nobuild.stderr.log").read_text()
+    assert "no compiler here" in (out / "run.log").read_text()
 
 
 def test_two_bots_with_one_name(runner: CliRunner, tmp_path: Path) -> None:

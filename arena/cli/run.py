@@ -108,17 +108,6 @@ def _field(bots_dir: Path | None, names: tuple[str, ...], added: tuple[str, ...]
             f"{directory} has {len(field)} bot(s) in its default field; a tournament needs two "
             "(name bots on the command line, add one with --add PATH, or use --bots DIR)."
         )
-    return _runnable(field)
-
-
-def _runnable(field: list[Any]) -> list[Any]:
-    """Build every bot and check its program exists, before anything is written."""
-    from arena.players.manifest import build_bot
-    from arena.players.sandbox import check_command
-
-    for bot in field:
-        build_bot(bot)
-        check_command(bot)
     return field
 
 

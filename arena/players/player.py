@@ -27,6 +27,7 @@ class Player:
         *,
         log_name: str | None = None,
         extra_fields: Mapping[str, Any] | None = None,
+        broken: str | None = None,
     ) -> None:
         self.manifest = manifest
         self.limits = limits or Limits()
@@ -35,6 +36,9 @@ class Player:
             None if log_dir is None else Path(log_dir) / f"{name}.stderr.log",
             self.limits.stderr_cap,
         )
+        self.broken = broken
+        """Why this bot cannot start at all (its build failed, its program is missing): every
+        start fails with the first line, and the whole text goes to its log once."""
         self.extra_fields: dict[str, Any] = dict(extra_fields or {})
         """Added to every message sent (`arena check` uses it to test tolerance)."""
         self.process: BotProcess | None = None
@@ -60,6 +64,12 @@ class Player:
         if self.running:
             return
         self._closed = False
+        if self.broken is not None:
+            if not self.starts:
+                self.log.note(self.broken)
+            self.starts += 1
+            first = self.broken.splitlines()[0].rstrip(":")
+            raise BotStartupError(f"{first} (the whole text is in its stderr log).")
         self.starts += 1
         self.hello = None
         self._oom_kills = 0
