@@ -433,11 +433,15 @@ def play(
     with _run_log(run_dir):
         box = _sandbox_report(config["limits"])
         log.info(
-            "sandbox: isolation %s, network %s, cgroup kill %s, process limit %s, rlimits %s",
+            "sandbox: isolation %s, network %s, unix sockets %s, user %s, cgroup kill %s, "
+            "process limit %s, memory %s, rlimits %s",
             box["isolation"],
             box["network"],
+            box["unix_sockets"],
+            box["user"],
             box["cgroup_kill"],
             box["process_limit"],
+            box["memory_limit"],
             box["rlimits"],
         )
         for warning in box["warnings"]:

@@ -261,7 +261,7 @@ def sandbox_report(limits: SandboxLimits | None = None) -> dict[str, Any]:
     have = probe()
     mode = isolation_mode(limits.isolation, have)
     filesystem = {
-        "bwrap": "read-only outside the bot's folder; other bots' folders, the results and "
+        "bwrap": "read-only (its own folder too, but for its build); other bots' folders, the results and "
         "the host's /run, /var/tmp and /root hidden; private /tmp and /dev/shm of limited size",
         "unshare": "shared (not isolated)",
         "none": "shared (not isolated)",
