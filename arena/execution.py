@@ -40,7 +40,7 @@ from types import FrameType
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from arena.players.limits import limits_from_json
-from arena.results.log import GameLine, neutral_termination
+from arena.results.log import GameLine
 from arena.schedule import GameSlot, TableTask
 
 if TYPE_CHECKING:
@@ -172,7 +172,6 @@ def _write_record(directory: Path, game_id: str, record: Mapping[str, Any]) -> N
 def _game_line(slot: GameSlot, report: GameReport, duration_ms: float) -> GameLine:
     """The games-log line of one finished game (see arena.results.log)."""
     outcome = report.outcome.to_json()
-    termination, end = neutral_termination(outcome["termination"], outcome.get("end"))
     return GameLine(
         seq=slot.seq,
         game_id=slot.game_id,
@@ -184,8 +183,8 @@ def _game_line(slot: GameSlot, report: GameReport, duration_ms: float) -> GameLi
         scores=tuple(outcome["scores"]),
         ranks=tuple(outcome["ranks"]),
         winner=outcome["winner"],
-        termination=termination,
-        end=end,
+        termination=outcome["termination"],
+        end=outcome["end"],
         reason=outcome["reason"],
         faulty_seat=outcome["faulty_seat"],
         turns=report.turns,

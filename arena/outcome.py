@@ -8,14 +8,16 @@ from typing import Any
 
 
 class Termination(StrEnum):
-    """Every way a game can end. The first three are the game's own; the rest are a bot's fault."""
+    """Every way a game can end, for any game: its own end, the turn limit, or a bot's fault.
 
-    DECK_EXHAUSTED = "deck_exhausted"
-    """Normal end: the deck ran out and then a Mandala was destroyed (R3, R9a)."""
-    SIXTH_RIVER_COLOUR = "sixth_river_colour"
-    """Normal end: a player added a 6th colour to their River (R9b)."""
+    The game's own reason for a normal end (Mandala: the deck ran out, a sixth River
+    colour, a stall) is the Outcome's `end`, a word the game defines.
+    """
+
+    NORMAL = "normal"
+    """The game ended by its own rules (why: `Outcome.end`)."""
     TURN_LIMIT = "turn_limit"
-    """The game reached the turn limit and was scored as it stood (R12)."""
+    """The game reached the turn limit and was scored as it stood."""
     TIMEOUT = "timeout"
     """A bot did not answer within its time limit."""
     CRASH = "crash"
@@ -32,11 +34,26 @@ class Termination(StrEnum):
     @property
     def is_normal(self) -> bool:
         """True for the ends the game itself produces; False when a bot is at fault."""
-        return self in (
-            Termination.DECK_EXHAUSTED,
-            Termination.SIXTH_RIVER_COLOUR,
-            Termination.TURN_LIMIT,
-        )
+        return self in (Termination.NORMAL, Termination.TURN_LIMIT)
+
+
+OLD_ENDS = ("deck_exhausted", "sixth_river_colour")
+"""Terminations of records and logs before the game-neutral enum: Mandala's own ends, read
+as `normal` with that end."""
+
+
+def read_termination(value: str, end: str | None = None) -> tuple[Termination, str | None]:
+    """(termination, end) of a stored value, old Mandala ends mapped to `normal`.
+
+    Raises ValueError (with the known values) for a termination this arena does not know.
+    """
+    if value in OLD_ENDS:
+        return Termination.NORMAL, end or value
+    try:
+        return Termination(value), end
+    except ValueError:
+        known = ", ".join(t.value for t in Termination)
+        raise ValueError(f"unknown termination {value!r} (known: {known})") from None
 
 
 @dataclass(frozen=True)
@@ -53,6 +70,8 @@ class Outcome:
     """A sentence a person can read, e.g. 'seat 1 timed out after 1000 ms'."""
     faulty_seat: int | None = None
     """The seat whose bot caused the end, for the terminations that are a bot's fault."""
+    end: str | None = None
+    """The game's own reason for a normal end, a word it defines (e.g. "deck_exhausted")."""
     details: dict[str, Any] = field(default_factory=dict)
     """Game-specific extras (for Mandala: each seat's Cup size, the tie-break)."""
 
@@ -73,6 +92,7 @@ class Outcome:
             "ranks": list(self.ranks),
             "winner": self.winners[0] if len(self.winners) == 1 else None,
             "termination": self.termination.value,
+            "end": self.end,
             "reason": self.reason,
             "faulty_seat": self.faulty_seat,
             "details": self.details,
@@ -80,12 +100,14 @@ class Outcome:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Outcome:
-        """Inverse of to_json."""
+        """Inverse of to_json (records from before the game-neutral terminations load too)."""
+        termination, end = read_termination(data["termination"], data.get("end"))
         return cls(
             scores=tuple(data["scores"]),
             ranks=tuple(data["ranks"]),
-            termination=Termination(data["termination"]),
+            termination=termination,
             reason=data["reason"],
             faulty_seat=data.get("faulty_seat"),
             details=dict(data.get("details", {})),
+            end=end,
         )

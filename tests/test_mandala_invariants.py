@@ -18,7 +18,12 @@ from arena.record import replay
 
 GAMES = 2000
 SHORT_LIMIT_EVERY = 10  # every 10th game runs with a small turn limit (R12)
-NORMAL = {Termination.DECK_EXHAUSTED, Termination.SIXTH_RIVER_COLOUR, Termination.TURN_LIMIT}
+ENDS = {
+    (Termination.NORMAL, "deck_exhausted"),
+    (Termination.NORMAL, "sixth_river_colour"),
+    (Termination.NORMAL, "stalled"),  # R15: rare
+    (Termination.TURN_LIMIT, None),
+}
 
 
 def check_invariants(state: MandalaState) -> None:
@@ -82,12 +87,13 @@ def play_random_game(seed: int) -> tuple[MandalaState, dict[str, Any]]:
 
 
 def test_invariants_hold_in_2000_random_games_and_every_record_replays() -> None:
-    seen: dict[Termination, int] = {}
+    seen: dict[tuple[Termination, str | None], int] = {}
     for seed in range(GAMES):
         final, record = play_random_game(seed)
         outcome = final.outcome()
-        assert outcome.termination in NORMAL
-        seen[outcome.termination] = seen.get(outcome.termination, 0) + 1
+        end = (outcome.termination, outcome.end)
+        assert end in ENDS
+        seen[end] = seen.get(end, 0) + 1
         if seed % SHORT_LIMIT_EVERY:
             assert outcome.termination is not Termination.TURN_LIMIT
         if seed % 4 == 0:  # a JSON round trip on a share of them; all of them replay
@@ -97,4 +103,4 @@ def test_invariants_hold_in_2000_random_games_and_every_record_replays() -> None
         assert again.view(0) == final.view(0) and again.view(1) == final.view(1)
         assert again.outcome() == outcome
         assert again.outcome().to_json() == record["outcome"]
-    assert set(seen) == NORMAL, seen  # every normal end happens in practice
+    assert set(seen) >= ENDS - {(Termination.NORMAL, "stalled")}, seen  # each end happens

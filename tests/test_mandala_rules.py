@@ -351,7 +351,7 @@ def test_r7_r9a_a_draw_that_exhausts_the_deck_then_completes_makes_it_the_last_m
     # seat 0 (2 Field cards) claims first: black, seat 1 green, seat 0 red (forced).
     play(state, claim("black"), claim("green"))
     assert state.is_over()
-    assert state.outcome().termination is Termination.DECK_EXHAUSTED
+    assert state.outcome().end == "deck_exhausted"
     assert state.mountains[0] == [0] * 6  # R9: no refill
     assert state.rivers == [[BLACK, RED], [GREEN]]
 
@@ -512,7 +512,7 @@ def test_r3_deck_exhausted_by_a_mountain_refill_triggers_the_end() -> None:
     assert len(state.deck) == 3 and state.discard == [0] * 6
     # R9a: the next destruction ends the game, without a refill
     play(state, grow(1, "yellow"), claim("black"), claim("orange"))
-    assert state.is_over() and state.outcome().termination is Termination.DECK_EXHAUSTED
+    assert state.is_over() and state.outcome().end == "deck_exhausted"
     assert state.mountains[1] == [0] * 6 and len(state.deck) == 3
 
 
@@ -550,7 +550,7 @@ def test_r9a_after_exhaustion_the_game_ends_right_after_the_next_destruction() -
     play(state, build(0, "red"), claim("black"), claim("green"), claim("orange"))
     assert state.is_over()
     outcome = state.outcome()
-    assert outcome.termination is Termination.DECK_EXHAUSTED
+    assert outcome.end == "deck_exhausted"
     assert len(state.deck) == deck_before - 3  # the Build Mountain drew 3; no refill
     assert state.mountains[0] == [0] * 6
     assert state.decision() is None and state.legal_actions() == []
@@ -566,7 +566,7 @@ def test_r9b_a_6th_river_colour_ends_the_game_after_that_mountain_is_fully_claim
     assert state.decision().seat == 0 and state.decision().kind == "claim"  # type: ignore[union-attr]
     play(state, claim("green"))  # seat 0; red goes to seat 1 without asking
     assert state.is_over()
-    assert state.outcome().termination is Termination.SIXTH_RIVER_COLOUR
+    assert state.outcome().end == "sixth_river_colour"
     assert state.rivers[0] == [BLACK, GREEN, ORANGE, PURPLE, RED, YELLOW]
     assert state.rivers[1] == [BLACK, RED]
     assert names(state.cup_claimed[0]) == {"green": 1}
@@ -579,10 +579,8 @@ def test_r9_a_6th_river_colour_after_exhaustion_ends_the_game_once_with_one_term
     state.end_triggered = True
     play(state, build(0, "red"), claim("yellow"), claim("black"), claim("green"))
     assert state.is_over()
-    assert state.outcome().termination in (
-        Termination.SIXTH_RIVER_COLOUR,
-        Termination.DECK_EXHAUSTED,
-    )
+    assert state.outcome().termination is Termination.NORMAL
+    assert state.outcome().end in ("sixth_river_colour", "deck_exhausted")
     assert state.mountains[0] == [0] * 6
 
 
@@ -594,6 +592,29 @@ def test_r11_an_empty_hand_passes_without_a_decision() -> None:
     play(state, discard("red", 1))
     assert state.decision().seat == 0 and state.decision().kind == "turn"  # type: ignore[union-attr]
     assert state.turn == 2  # seat 0's turn and seat 1's pass
+
+
+def test_r15_when_no_seat_can_ever_act_again_the_game_ends_at_once() -> None:
+    """R15 (arena/games/mandala/RULINGS.md): both hands empty, nothing to draw: a stall.
+
+    Without R15 the seats passed turn after turn until the turn limit (R12)."""
+    state = position(hands=("red", ""), deck=(), discard=None, turns=10)
+    state.rivers[0] = [RED]
+    state.cup_claimed[0][RED] = 2
+    play(state, build(0, "red"))  # the last card in any hand; the deck and discard are empty
+    assert state.is_over() and state.decision() is None
+    assert state.turn == 11  # the turn just played, and no pass after it
+    outcome = state.outcome()
+    assert outcome.termination is Termination.NORMAL and outcome.end == "stalled"
+    assert outcome.scores == (2, 0)  # scored as it stands, by R13
+    assert outcome.ranks == (0, 1)
+
+
+def test_r15_one_empty_hand_is_no_stall() -> None:
+    state = position(hands=("red", "black black"), deck=(), turns=10)
+    play(state, build(0, "red"))
+    assert not state.is_over()
+    assert state.decision().seat == 1  # type: ignore[union-attr]
 
 
 def test_r12_turn_limit_ends_the_game_with_termination_turn_limit() -> None:
@@ -648,7 +669,7 @@ def test_r13_rulebook_example_anna_scores_53_points() -> None:
     play(state, grow(0, "red"))  # completes Mandala 0; Anna claims yellow (forced)
     assert state.is_over()
     outcome = state.outcome()
-    assert outcome.termination is Termination.SIXTH_RIVER_COLOUR
+    assert outcome.end == "sixth_river_colour"
     assert state.rivers[0] == [BLACK, GREEN, ORANGE, PURPLE, RED, YELLOW]
     assert names(state.cup(0)) == {
         "black": 4,

@@ -24,17 +24,16 @@ from types import TracebackType
 from typing import Any, Self
 
 from arena.errors import TournamentError
+from arena.outcome import read_termination
 
 __all__ = [
     "LOG_NAME",
     "LOG_VERSION",
-    "NORMAL",
     "PARTIAL_NAME",
     "TIMING_KEYS",
     "GameLine",
     "GamesLog",
     "completed_ids",
-    "neutral_termination",
     "read_games",
     "repair",
 ]
@@ -48,19 +47,7 @@ TIMING_KEYS = ("think_ms", "duration_ms", "worker", "finished_at")
 
 LOG_VERSION = 2
 """The version of the lines this arena writes (lines without one are of version 1)."""
-NORMAL = "normal"
-"""The termination of a game that ended by its own rules (its reason is in `end`)."""
-_OLD_ENDS = ("deck_exhausted", "sixth_river_colour")
-"""Version-1 terminations that were a game's own end: now `normal`, with the end in `end`."""
-
 log = logging.getLogger(__name__)
-
-
-def neutral_termination(termination: str, end: str | None) -> tuple[str, str | None]:
-    """(termination, end) with a game's own end reason moved out of the termination."""
-    if termination in _OLD_ENDS:
-        return NORMAL, end or termination
-    return termination, end
 
 
 @dataclass(frozen=True)
@@ -140,14 +127,14 @@ class GameLine:
                 f"it has version {version!r}, and this arena reads versions 1 to {LOG_VERSION}"
             )
         try:
-            termination, end = neutral_termination(str(data["termination"]), data.get("end"))
+            termination, end = read_termination(str(data["termination"]), data.get("end"))
             return cls(
                 seq=int(data["seq"]),
                 game_id=str(data["game_id"]),
                 players=tuple(str(name) for name in data["players"]),
                 scores=tuple(data["scores"]),
                 ranks=tuple(int(rank) for rank in data["ranks"]),
-                termination=termination,
+                termination=termination.value,
                 round=int(data.get("round", 0)),
                 table=int(data.get("table", data.get("pair", 0))),
                 game=int(data.get("game", 1)),

@@ -20,7 +20,8 @@ from typing import Any
 
 import pandas as pd
 
-from arena.results.log import NORMAL, GameLine
+from arena.outcome import Termination
+from arena.results.log import GameLine
 from arena.results.ratings import Ratings, in_schedule_order
 
 __all__ = [
@@ -211,7 +212,7 @@ def ends(games: Iterable[GameLine]) -> dict[str, int]:
     """How the games ended, by the game's own end reason (or the termination), most first."""
     counts: dict[str, int] = {}
     for line in in_schedule_order(games):
-        name = line.end if line.termination == NORMAL and line.end else line.termination
+        name = line.end if line.termination == Termination.NORMAL and line.end else line.termination
         counts[name] = counts.get(name, 0) + 1
     return dict(sorted(counts.items(), key=lambda item: (-item[1], item[0])))
 

@@ -33,8 +33,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from arena.games.mandala.cards import CARDS_PER_COLOUR, COLOUR_INDEX, COLOURS, NUM_COLOURS
-from arena.games.mandala.state import CLAIM_DECISION, MandalaState
-from arena.outcome import Termination
+from arena.games.mandala.state import (
+    CLAIM_DECISION,
+    DECK_EXHAUSTED,
+    SIXTH_RIVER_COLOUR,
+    STALLED,
+    TURN_LIMIT,
+    MandalaState,
+)
 
 __all__ = ["determinize", "pile_from_json", "redeal", "unseen_cards"]
 
@@ -141,11 +147,13 @@ def determinize(
     if view["decision"] is None:
         state.over = True
         if state.sixth_colour:
-            state.termination = Termination.SIXTH_RIVER_COLOUR
+            state.end = SIXTH_RIVER_COLOUR
         elif state.turns >= turn_limit:
-            state.termination = Termination.TURN_LIMIT
+            state.end = TURN_LIMIT
+        elif not any(state.hand_sizes):
+            state.end = STALLED
         else:
-            state.termination = Termination.DECK_EXHAUSTED
+            state.end = DECK_EXHAUSTED
     return state
 
 

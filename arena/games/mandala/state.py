@@ -29,6 +29,16 @@ from arena.outcome import Outcome, Termination
 
 TURN = "turn"
 CLAIM_DECISION = "claim"
+
+# Mandala's own ends (`Outcome.end`), and the turn limit (R12).
+DECK_EXHAUSTED = "deck_exhausted"
+"""R3, R9a: the deck ran out, then a Mandala was destroyed."""
+SIXTH_RIVER_COLOUR = "sixth_river_colour"
+"""R9b: a player added a sixth colour to their River."""
+STALLED = "stalled"
+"""R15 (arena/games/mandala/RULINGS.md): both hands are empty, so no one can act again."""
+TURN_LIMIT = "turn_limit"
+ENDS = (DECK_EXHAUSTED, SIXTH_RIVER_COLOUR, STALLED)
 _SIX = range(NUM_COLOURS)
 _SHUFFLE_STRIDE = 1_000_003
 # _GROWS[mandala * 6 + colour][k]: the Grow Field codes for counts 1..k; _DISCARDS likewise.
@@ -69,7 +79,7 @@ class MandalaState(GameState):
         "end_triggered",
         "sixth_colour",
         "over",
-        "termination",
+        "end",
         "destroying",
         "claimer",
         "completed_by",
@@ -94,7 +104,8 @@ class MandalaState(GameState):
     end_triggered: bool
     sixth_colour: bool
     over: bool
-    termination: Termination | None
+    end: str | None
+    """Why the game ended (one of ENDS), once it is over."""
     destroying: int
     claimer: int
     completed_by: int
@@ -125,7 +136,7 @@ class MandalaState(GameState):
         state.end_triggered = False
         state.sixth_colour = False
         state.over = False
-        state.termination = None
+        state.end = None
         state.destroying = -1
         state.claimer = -1
         state.completed_by = -1
@@ -176,7 +187,7 @@ class MandalaState(GameState):
         other.end_triggered = self.end_triggered
         other.sixth_colour = self.sixth_colour
         other.over = self.over
-        other.termination = self.termination
+        other.end = self.end
         other.destroying = self.destroying
         other.claimer = self.claimer
         other.completed_by = self.completed_by
@@ -373,10 +384,10 @@ class MandalaState(GameState):
         self.claimer = -1
         self.completed_by = -1
         if self.sixth_colour:
-            self._finish(Termination.SIXTH_RIVER_COLOUR)
+            self._finish(SIXTH_RIVER_COLOUR)
             return
         if self.end_triggered:
-            self._finish(Termination.DECK_EXHAUSTED)
+            self._finish(DECK_EXHAUSTED)
             return
         mountain = self.mountains[mandala]
         for _ in range(2):  # R10: the refill ignores the Rule of Color
@@ -392,18 +403,21 @@ class MandalaState(GameState):
         current = self.current = 1 - self.current
         if turns < self.turn_limit and self.hand_sizes[current]:
             return
+        if turns < self.turn_limit and not any(self.hand_sizes):
+            self._finish(STALLED, count_turn=False)  # R15: no seat can ever act again
+            return
         while turns < self.turn_limit:
             if self.hand_sizes[current]:
                 return
             turns = self.turns = turns + 1  # R11: an empty hand passes, without asking the bot
             current = self.current = 1 - current
-        self._finish(Termination.TURN_LIMIT)  # R12
+        self._finish(TURN_LIMIT, count_turn=False)  # R12
 
-    def _finish(self, termination: Termination) -> None:
-        if termination is not Termination.TURN_LIMIT:
+    def _finish(self, end: str, count_turn: bool = True) -> None:
+        if count_turn:
             self.turns += 1  # the turn whose destruction ended the game counts as played
         self.over = True
-        self.termination = termination
+        self.end = end
 
     def cup(self, seat: int) -> list[int]:
         """The whole Cup of `seat`: its 2 setup cards and what it claimed."""
@@ -418,7 +432,7 @@ class MandalaState(GameState):
         return (self.score(0), self.score(1))
 
     def outcome(self) -> Outcome:
-        if not self.over or self.termination is None:
+        if not self.over or self.end is None:
             raise GameError("The game is not over yet, so it has no result.")
         scores = (self.score(0), self.score(1))
         cups = (sum(self.cup(0)), sum(self.cup(1)))
@@ -428,8 +442,9 @@ class MandalaState(GameState):
         return Outcome(
             scores=scores,
             ranks=ranks,
-            termination=self.termination,
-            reason=_REASONS[self.termination].format(turns=self.turns),
+            termination=Termination.TURN_LIMIT if self.end == TURN_LIMIT else Termination.NORMAL,
+            end=None if self.end == TURN_LIMIT else self.end,
+            reason=_REASONS[self.end].format(turns=self.turns),
             details={
                 "cup_sizes": list(cups),
                 "tie_break": scores[0] == scores[1] and cups[0] != cups[1],
@@ -586,7 +601,9 @@ _VIEW_JSON = (
 )
 
 _REASONS = {
-    Termination.DECK_EXHAUSTED: "The deck ran out and the next Mandala was destroyed (turn {turns}).",
-    Termination.SIXTH_RIVER_COLOUR: "A player added a 6th colour to their River (turn {turns}).",
-    Termination.TURN_LIMIT: "The game reached the turn limit of {turns} turns (R12).",
+    DECK_EXHAUSTED: "The deck ran out and the next Mandala was destroyed (turn {turns}).",
+    SIXTH_RIVER_COLOUR: "A player added a 6th colour to their River (turn {turns}).",
+    STALLED: "Both hands are empty, so no one can act again; scored as it stands (turn "
+    "{turns}, R15).",
+    TURN_LIMIT: "The game reached the turn limit of {turns} turns (R12).",
 }
