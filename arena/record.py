@@ -1,40 +1,85 @@
-"""Game records: the JSON account of one game, and replaying it to its final state."""
+"""Game records: the JSON account of one game, and the one walk that replays it step by step.
+
+Replay, narration (`Game.narrate`), the replay viewer and the tests all go through `walk`.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from arena.errors import GameError
-from arena.games import GameState, get_game
+from arena.games import Decision, GameState, Move, get_game
 
 RECORD_VERSION = 1
 
 
-def replay(record: dict[str, Any]) -> GameState:
-    """The state after re-playing every move of `record` from its seed and configuration.
+@dataclass(frozen=True)
+class Step:
+    """One recorded decision, with the state it was taken in (before its move is applied)."""
 
-    A game is fully determined by (game name, configuration, seed, moves), so the result is
-    the identical final state. Raises GameError when the record does not replay.
-    """
+    number: int
+    """The move's place in the record, from 1."""
+    entry: Mapping[str, Any]
+    """The record's entry: seat, kind, move, think_ms."""
+    decision: Decision
+    """Who decided, and the kind of decision, as the state says."""
+    state: GameState
+    """The state before the move; it moves on once the walk goes on (copy it to keep it)."""
+
+    @property
+    def move(self) -> Move:
+        move: Move = self.entry["move"]  # walk checked it is a JSON object
+        return move
+
+
+def start(record: Mapping[str, Any]) -> GameState:
+    """The state a record starts from: its game, configuration, seed and number of seats."""
     try:
         game = get_game(record["game"])
-        state = game.new_state(record["seed"], record.get("config") or None)
-        moves = record["moves"]
+        seats = len(record["players"]) if "players" in record else game.min_players
+        return game.new_state(record["seed"], record.get("config") or None, num_players=seats)
     except KeyError as missing:
         raise GameError(f"The game record has no {missing} field; is it a game record?") from None
+    except TypeError as error:
+        raise GameError(f"This is not a game record ({error}).") from None
+
+
+def walk(record: Mapping[str, Any], state: GameState) -> Iterator[Step]:
+    """Each move of `record` as a Step, applied to `state` when the walk goes on.
+
+    Raises GameError where the record does not replay (a move after the end, by the wrong
+    seat, or one the rules refuse).
+    """
+    moves = record.get("moves")
+    if not isinstance(moves, list):
+        raise GameError("The game record has no list of moves; is it a game record?")
     for number, entry in enumerate(moves, start=1):
         decision = state.decision()
         if decision is None:
             raise GameError(f"The record's move {number} comes after the end of the game.")
-        if not isinstance(entry, dict) or "move" not in entry:
-            raise GameError(f"The record's move {number} has no move: {entry!r}.")
+        if not isinstance(entry, dict) or not isinstance(entry.get("move"), dict):
+            raise GameError(f"The record's move {number} has no move object: {entry!r}.")
         if "seat" in entry and entry["seat"] != decision.seat:
             raise GameError(
                 f"The record's move {number} is by seat {entry['seat']}, "
                 f"but seat {decision.seat} was to decide."
             )
+        yield Step(number, entry, decision, state)
         try:
             state.apply_move(entry["move"])
         except GameError as error:
             raise GameError(f"The record's move {number} does not replay: {error}") from None
+
+
+def replay(record: Mapping[str, Any]) -> GameState:
+    """The state after re-playing every move of `record` from its seed and configuration.
+
+    A game is fully determined by (game name, configuration, seed, moves), so the result is
+    the identical final state. Raises GameError when the record does not replay.
+    """
+    state = start(record)
+    for _ in walk(record, state):
+        pass
     return state

@@ -6,8 +6,11 @@ import random
 from typing import Any
 
 from arena.games import get_game
-from arena.narrate import narrate
 from arena.record import RECORD_VERSION
+
+
+def narrate(record: dict[str, Any]) -> list[str]:
+    return get_game(record["game"]).narrate(record)
 
 
 def random_record(seed: int) -> dict[str, Any]:

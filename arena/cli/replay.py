@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from arena.errors import ArenaError
-from arena.narrate import narrate
+from arena.games import get_game
 
 
 @click.command()
@@ -36,7 +36,7 @@ def replay(record_path: Path) -> None:
     if not isinstance(record, dict):
         raise click.ClickException(f"{record_path} is not a game record (not a JSON object).")
     try:
-        lines = narrate(record)
+        lines = get_game(str(record.get("game"))).narrate(record)
     except ArenaError as error:
         raise click.ClickException(f"{record_path}: {error}") from None
     click.echo("\n".join(lines))

@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Self
 
+from arena.errors import GameError
 from arena.outcome import Outcome
 
 Move = dict[str, Any]
@@ -119,8 +120,6 @@ class Game(ABC):
 
     def config(self, overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """The default configuration with `overrides` applied; raises GameError on unknown keys."""
-        from arena.errors import GameError
-
         merged = dict(self.default_config)
         for key, value in (overrides or {}).items():
             if key not in merged:
@@ -134,3 +133,72 @@ class Game(ABC):
         self, seed: int, config: Mapping[str, Any] | None = None, num_players: int = 2
     ) -> GameState:
         """A new game, dealt from `seed`. The deal depends on the seed only, never on who plays."""
+
+    # --- narration: a record told in words (`arena replay`); games may say more ---
+
+    def narrate(self, record: Mapping[str, Any]) -> list[str]:
+        """The lines of a readable account of `record`; GameError when it does not replay."""
+        from arena.record import start, walk
+
+        try:
+            names = [str(name) for name in record["players"]]
+            recorded = Outcome.from_json(record["outcome"])
+        except (KeyError, TypeError, ValueError) as error:
+            raise GameError(f"This is not a game record (missing or wrong {error}).") from None
+
+        def who(seat: int) -> str:
+            return f"seat {seat} ({names[seat]})" if seat < len(names) else f"seat {seat}"
+
+        lines = [
+            f"Game {record.get('game_id', '?')}: {record['game']}, seed {record['seed']}, "
+            f"{' vs '.join(names)}"
+        ]
+        state = start(record)
+        after: tuple[Move, int] | None = None
+        for step in walk(record, state):
+            if after is not None:
+                lines += self.narrate_after(state, *after, who)
+            think = step.entry.get("think_ms")
+            timing = f"  [{think:.1f} ms]" if isinstance(think, int | float) else ""
+            told = self.narrate_step(state, step.decision, step.move, who)
+            lines += [told[0] + timing, *told[1:]]
+            after = (step.move, state.turn)
+        if after is not None:
+            lines += self.narrate_after(state, *after, who)
+        lines.append("")
+        lines += self.narrate_end(state, names)
+        ending = recorded.end or recorded.termination.value
+        lines.append(f"End: {ending}. {recorded.reason}")
+        scores = ", ".join(f"{who(s)} {score}" for s, score in enumerate(recorded.scores))
+        lines.append(f"Scores: {scores}.")
+        if recorded.is_draw:
+            lines.append("Result: a draw.")
+        elif len(recorded.winners) == 1:
+            lines.append(f"Result: {who(recorded.winners[0])} wins.")
+        else:
+            lines.append(f"Result: {' and '.join(map(who, recorded.winners))} share first place.")
+        if recorded.termination.is_normal and state.is_over():
+            replayed = state.outcome()
+            if replayed.scores != recorded.scores or replayed.ranks != recorded.ranks:
+                lines.append(
+                    f"Warning: replaying gives scores {list(replayed.scores)}, "
+                    f"not the recorded {list(recorded.scores)}."
+                )
+        return lines
+
+    def narrate_step(
+        self, state: GameState, decision: Decision, move: Move, who: Callable[[int], str]
+    ) -> list[str]:
+        """One decision in words (and what follows from it at once), told in the state
+        before its move."""
+        return [f"Turn {state.turn + 1:>3}: {who(decision.seat)} {state.describe_move(move)}"]
+
+    def narrate_after(
+        self, state: GameState, move: Move, turn_before: int, who: Callable[[int], str]
+    ) -> list[str]:
+        """What the engine did by itself after a move (e.g. passes), told in the state after."""
+        return []
+
+    def narrate_end(self, state: GameState, names: list[str]) -> list[str]:
+        """The final position in a few lines, before the result; none here."""
+        return []

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
 from arena.errors import GameError
-from arena.games.base import Game
+from arena.games.base import Decision, Game, GameState, Move
+from arena.games.mandala import narrate
 from arena.games.mandala.cards import COLOURS
 from arena.games.mandala.state import MandalaState
 
@@ -21,6 +22,19 @@ class MandalaGame(Game):
     max_players: ClassVar[int] = 2
     default_config: ClassVar[Mapping[str, Any]] = {"turn_limit": 1000}
     decision_kinds: ClassVar[tuple[str, ...]] = ("turn", "claim")
+
+    def narrate_step(
+        self, state: GameState, decision: Decision, move: Move, who: Callable[[int], str]
+    ) -> list[str]:
+        return narrate.step(state, decision, move, who)
+
+    def narrate_after(
+        self, state: GameState, move: Move, turn_before: int, who: Callable[[int], str]
+    ) -> list[str]:
+        return narrate.after(state, move, turn_before, who)
+
+    def narrate_end(self, state: GameState, names: list[str]) -> list[str]:
+        return narrate.end(state, names)
 
     def new_state(
         self, seed: int, config: Mapping[str, Any] | None = None, num_players: int = 2
