@@ -39,6 +39,7 @@ from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
+from arena.games import DEFAULT_GAME
 from arena.players.limits import limits_from_json
 from arena.results.log import GameLine
 from arena.schedule import GameSlot, TableTask
@@ -95,7 +96,7 @@ class WorkerContext:
     """The field, as loaded by the scheduler."""
     limits: Mapping[str, Any]
     """Keyword arguments of `arena.players.limits.Limits`."""
-    game: str = "mandala"
+    game: str = DEFAULT_GAME
     game_config: Mapping[str, Any] = field(default_factory=dict)
     log_dir: Path | None = None
     """Where the bots' stderr logs go (None: the referee's default)."""

@@ -1,4 +1,4 @@
-"""The bot protocol, version 1: JSON lines on stdin/stdout (SPEC.md, "The bot protocol").
+"""The bot protocol, version 1: JSON lines on stdin/stdout (bots/README.md, "The messages").
 
 Builders make the referee's messages as plain dicts; `encode` turns one into the bytes of
 one line (serialised once). `parse_hello` and `parse_move` read a bot's reply line and raise
@@ -90,17 +90,20 @@ class MoveCodec:
     """Each action code's move and its JSON, made once: the legal moves of a request are
     then joined from ready-made text instead of being rebuilt and re-serialised every time.
 
-    Valid for games whose action codes name the same move in every state (Mandala's do;
-    SPEC.md, "The game interface").
+    With `cached=False` (a game whose `stable_action_codes` is False: the contract is in
+    arena/games/base.py) nothing is kept: every code is converted in its own state.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, cached: bool = True) -> None:
+        self.cached = cached
         self._moves: dict[int, Move] = {}
         self._json: dict[int, str] = {}
         self._lists: dict[tuple[int, ...], str] = {}
 
     def move(self, state: GameState, action: int) -> Move:
         """The move of `action` (shared: do not modify it)."""
+        if not self.cached:
+            return state.action_to_move(action)
         move = self._moves.get(action)
         if move is None:
             move = self._moves[action] = state.action_to_move(action)
@@ -109,6 +112,8 @@ class MoveCodec:
 
     def moves_json(self, state: GameState, actions: Sequence[int]) -> str:
         """The JSON array of the moves of `actions`, in order (memoised: lists recur)."""
+        if not self.cached:
+            return "[" + ",".join(_dumps(state.action_to_move(a)) for a in actions) + "]"
         key = tuple(actions)
         text = self._lists.get(key)
         if text is not None:

@@ -253,7 +253,7 @@ def _codec(game: str) -> protocol.MoveCodec:
     """One move codec per game name, shared by every game played in this process."""
     codec = _CODECS.get(game)
     if codec is None:
-        codec = _CODECS[game] = protocol.MoveCodec()
+        codec = _CODECS[game] = protocol.MoveCodec(cached=get_game(game).stable_action_codes)
     return codec
 
 

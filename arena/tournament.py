@@ -38,6 +38,7 @@ from arena.execution import (
     make_executor,
     play_table,
 )
+from arena.games import DEFAULT_GAME
 from arena.players.limits import limits_from_json
 from arena.players.manifest import BotManifest, load_manifest
 from arena.players.ready import unready
@@ -134,7 +135,7 @@ def create_run(
     rounds: int,
     seed: int | None,
     limits: dict[str, Any],
-    game: str = "mandala",
+    game: str = DEFAULT_GAME,
     game_config: dict[str, Any] | None = None,
     seats: int | None = None,
     all_seatings: bool = False,

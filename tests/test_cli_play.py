@@ -249,3 +249,20 @@ def test_two_commands_in_the_same_second_get_their_own_folders(tmp_path: Path) -
     made = [new_results_folder("play", tmp_path) for _ in range(5)]
     assert len(set(made)) == 5
     assert all(folder.is_dir() and not any(folder.iterdir()) for folder in made)
+
+
+def test_games_lists_every_game_with_its_seats_and_options() -> None:
+    """Issue 10: `arena games` (highcard is the tests' own game, registered by conftest)."""
+    code, output = run("games")
+    assert code == 0
+    assert "mandala: 2 players (default 2)\n" in output
+    assert "--game-option turn_limit=1000" in output and "(R12)" in output
+    assert "highcard: 2 to 4 players (default 3)\n" in output
+
+
+def test_a_game_option_of_the_wrong_type_is_one_sentence(bots: Path) -> None:
+    code, output = run(
+        "play", str(bots / "first"), str(bots / "first"), "--game-option", "turn_limit=x"
+    )
+    assert code == 1
+    assert output == "Error: mandala's option turn_limit takes a whole number, not 'x'.\n"

@@ -11,6 +11,7 @@ import pytest
 from arena.errors import GameError
 from arena.games import Decision, GameState, game_names, get_game
 from arena.outcome import Outcome
+from arena.record import replay
 
 GAMES_PER_NAME = 25
 
@@ -22,6 +23,8 @@ def _check_state(state: GameState) -> None:
     for seat in range(state.num_players):
         view = state.view(seat)
         assert json.loads(json.dumps(view)) == view, "the view is JSON-serialisable"
+    spectator = state.spectator_view()
+    assert json.loads(json.dumps(spectator)) == spectator, "the spectator view is JSON"
     if over:
         assert state.legal_actions() == [] and state.legal_moves() == []
         return
@@ -38,24 +41,43 @@ def _check_state(state: GameState) -> None:
         assert isinstance(state.describe_move(move), str)
 
 
-@pytest.mark.parametrize("name", game_names())
-def test_random_games_keep_the_interface_invariants(name: str) -> None:
+def _tables() -> list[tuple[str, int]]:
+    return [
+        (name, seats)
+        for name in game_names()
+        for seats in range(get_game(name).min_players, get_game(name).max_players + 1)
+    ]
+
+
+@pytest.mark.parametrize(("name", "seats"), _tables())
+def test_random_games_keep_the_interface_invariants(name: str, seats: int) -> None:
     game = get_game(name)
     assert game.name == name
-    assert game.min_players <= game.max_players
+    assert game.min_players <= (game.default_players or game.min_players) <= game.max_players
+    assert set(game.option_help) <= set(game.default_config)
     for seed in range(GAMES_PER_NAME):
-        state = game.new_state(seed)
+        state = game.new_state(seed, num_players=seats)
+        assert state.num_players == seats
         rng = random.Random(seed)
         turns = state.turn
+        moves_played: list[dict[str, object]] = []
+        codes: dict[int, object] = {}
         with pytest.raises(GameError):
             state.outcome()
         while not state.is_over():
             _check_state(state)
+            if game.stable_action_codes:  # the contract the referee's cache relies on
+                for action in state.legal_actions():
+                    move = state.action_to_move(action)
+                    assert codes.setdefault(action, move) == move, "a code changed its move"
             if rng.random() < 0.05:  # a copy plays on independently
                 twin = state.copy()
                 twin.apply_action(rng.choice(twin.legal_actions()))
-            moves = state.legal_moves()
-            state.apply_move(rng.choice(moves))
+            decision = state.decision()
+            assert decision is not None
+            move = rng.choice(state.legal_moves())
+            moves_played.append({"seat": decision.seat, "kind": decision.kind, "move": move})
+            state.apply_move(move)
             assert state.turn >= turns
             turns = state.turn
         _check_state(state)
@@ -64,6 +86,18 @@ def test_random_games_keep_the_interface_invariants(name: str) -> None:
         assert outcome.termination.is_normal and outcome.faulty_seat is None
         assert len(outcome.scores) == len(outcome.ranks) == state.num_players
         assert Outcome.from_json(json.loads(json.dumps(outcome.to_json()))) == outcome
+        record = {
+            "game": name,
+            "seed": seed,
+            "config": {},
+            "players": [f"bot{n}" for n in range(seats)],
+            "moves": moves_played,
+            "outcome": outcome.to_json(),
+        }
+        again = replay(record)  # the one replay walk
+        assert again.spectator_view() == state.spectator_view()
+        lines = game.narrate(record)
+        assert len(lines) > len(moves_played) and "Scores:" in lines[-2]
 
 
 @pytest.mark.parametrize("name", game_names())

@@ -9,10 +9,12 @@ from typing import Any
 
 import click
 
-from arena.games import get_game
+from arena.games import DEFAULT_GAME, get_game
 
 
-def measure(game_name: str = "mandala", games: int = 3000, copies: int = 100_000) -> dict[str, Any]:
+def measure(
+    game_name: str = DEFAULT_GAME, games: int = 3000, copies: int = 100_000
+) -> dict[str, Any]:
     """Play `games` uniformly random games and time copying a mid-game state `copies` times."""
     game = get_game(game_name)
     uniform = random.Random(1).random
@@ -50,7 +52,7 @@ def measure(game_name: str = "mandala", games: int = 3000, copies: int = 100_000
 
 @click.command()
 @click.option("--games", default=3000, show_default=True, help="How many random games to play.")
-@click.option("--game", "game_name", default="mandala", show_default=True, help="Which game.")
+@click.option("--game", "game_name", default=DEFAULT_GAME, show_default=True, help="Which game.")
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as one JSON object.")
 def engine(games: int, game_name: str, as_json: bool) -> None:
     """Play random games in one process on one core: games/s, decisions/s, cost of a copy."""

@@ -22,7 +22,7 @@ from typing import Any
 import click
 
 from arena import protocol
-from arena.games import get_game
+from arena.games import DEFAULT_GAME, get_game
 from arena.players.limits import Limits
 from arena.players.manifest import BotManifest, default_bots_dir, load_manifest
 from arena.players.player import Player
@@ -71,7 +71,7 @@ def sample_requests(count: int = 200) -> list[bytes]:
     requests: list[bytes] = []
     seed = 0
     while len(requests) < count:
-        state = get_game("mandala").new_state(seed)
+        state = get_game(DEFAULT_GAME).new_state(seed)
         while (decision := state.decision()) is not None and len(requests) < count:
             actions = state.legal_actions()
             moves = [state.action_to_move(a) for a in actions]
@@ -102,7 +102,7 @@ def raw_round_trip_us(bot: BotManifest, requests: list[bytes], rounds: int) -> f
             buffer += chunk
 
     try:
-        exchange(protocol.encode(protocol.hello("mandala", 2)))
+        exchange(protocol.encode(protocol.hello(DEFAULT_GAME, 2)))
         for data in requests[:50]:
             exchange(data)  # warm-up
         started = time.perf_counter()
@@ -120,7 +120,7 @@ def engine_us_per_decision(games: int) -> float:
     codec = protocol.MoveCodec()
     decisions, started = 0, time.perf_counter()
     for seed in range(games):
-        state = get_game("mandala").new_state(seed)
+        state = get_game(DEFAULT_GAME).new_state(seed)
         while (decision := state.decision()) is not None:
             actions = state.legal_actions()
             protocol.encode_decide(

@@ -17,6 +17,7 @@ from typing import Any
 import click
 
 from arena import protocol
+from arena.games import DEFAULT_GAME
 from arena.players import sandbox
 from arena.players.limits import SandboxLimits
 from arena.players.manifest import BotManifest, default_bots_dir, load_manifest
@@ -76,7 +77,7 @@ def _measure_mode(
         process.read_line(time.monotonic() + 10)
         trips.append((time.perf_counter() - began) * 1e6)
     process.kill()
-    hello = protocol.encode(protocol.hello("mandala", 2))
+    hello = protocol.encode(protocol.hello(DEFAULT_GAME, 2))
     hello_ms: list[float] = []
     for _ in range(max(1, starts // 4)):
         began = time.perf_counter()

@@ -15,6 +15,7 @@ COMMANDS: dict[str, str] = {
     "check": "arena.cli.check:check",
     "play": "arena.cli.play:play",
     "replay": "arena.cli.replay:replay",
+    "games": "arena.cli.games:games",
 }
 
 

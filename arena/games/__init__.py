@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import importlib
+import os
 from collections.abc import Callable
 
 from arena.errors import GameError
@@ -16,6 +18,7 @@ __all__ = [
     "View",
     "game_names",
     "get_game",
+    "register_game",
     "table_seats",
 ]
 
@@ -31,14 +34,40 @@ def _mandala() -> Game:
 
 _REGISTRY: dict[str, Callable[[], Game]] = {"mandala": _mandala}
 
+GAME_MODULES = "ARENA_GAME_MODULES"
+"""An environment variable naming modules (comma-separated) that register more games with
+`register_game` when imported: games from outside the arena, e.g. the tests' own."""
+_plugins_loaded = False
+
+
+def register_game(name: str, factory: Callable[[], Game]) -> None:
+    """Make `get_game(name)` return `factory()` (a later registration replaces an earlier)."""
+    _REGISTRY[name] = factory
+
+
+def _load_plugins() -> None:
+    global _plugins_loaded
+    if _plugins_loaded:
+        return
+    _plugins_loaded = True
+    for module in filter(None, (m.strip() for m in os.environ.get(GAME_MODULES, "").split(","))):
+        try:
+            importlib.import_module(module)
+        except ImportError as error:
+            raise GameError(
+                f"{GAME_MODULES} names {module!r}, which cannot be imported ({error})."
+            ) from None
+
 
 def game_names() -> list[str]:
     """The names of every registered game."""
+    _load_plugins()
     return sorted(_REGISTRY)
 
 
 def get_game(name: str) -> Game:
     """The game registered under `name`; raises GameError naming the known games otherwise."""
+    _load_plugins()
     try:
         factory = _REGISTRY[name]
     except KeyError:
@@ -52,7 +81,7 @@ def table_seats(game: Game, seats: int | None) -> int:
     """`seats` (default: the game's own table size) when `game` is played by that many;
     GameError with the allowed range otherwise."""
     low, high = game.min_players, game.max_players
-    seats = int(getattr(game, "default_players", low)) if seats is None else seats
+    seats = (game.default_players or low) if seats is None else seats
     if not low <= seats <= high:
         allowed = str(low) if low == high else f"{low} to {high}"
         raise GameError(f"{game.name} is played by {allowed} players, not --seats {seats}.")

@@ -6,6 +6,15 @@ game is determined by (game name, configuration, seed, moves): chance is drawn f
 
 Moves travel as plain JSON-friendly dicts (`Move`). Inside the engine every move also has a
 small integer code (an "action"), so search bots can play thousands of moves cheaply.
+
+The contract of action codes:
+- `legal_actions()` lists codes in a fixed order, the order of `legal_moves()` and of the
+  `legal_moves` a bot is sent; `move_to_action(action_to_move(a)) == a` for a legal `a`.
+- A game whose codes name the same move in every state (Mandala: code 17 is always "build
+  red into the Mountain of Mandala 1") says `stable_action_codes = True`; the referee then
+  caches each code's move and JSON across states and games. A game whose codes only mean
+  something in the state that listed them (an index into a board that grows) says False,
+  and the referee converts every code in its own state, never from a cache.
 """
 
 from __future__ import annotations
@@ -73,6 +82,11 @@ class GameState(ABC):
     def view(self, seat: int) -> View:
         """Everything `seat` may know, and nothing more (Mandala: ruling R14)."""
 
+    @abstractmethod
+    def spectator_view(self) -> View:
+        """Everything, hidden information included (every hand, the deck): for replays and
+        the replay viewer, never for a bot."""
+
     def view_json(self, seat: int) -> str:
         """`view(seat)` as compact JSON text; games may override it with a faster encoder."""
         return json.dumps(self.view(seat), separators=(",", ":"))
@@ -107,6 +121,9 @@ class GameState(ABC):
         return str(move)
 
 
+_TYPE_WORDS = {bool: "true or false", int: "a whole number", float: "a number", str: "text"}
+
+
 class Game(ABC):
     """A game's metadata and its factory of states."""
 
@@ -114,6 +131,12 @@ class Game(ABC):
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     default_config: ClassVar[Mapping[str, Any]]
+    default_players: ClassVar[int | None] = None
+    """The table size when none is asked for (None: `min_players`)."""
+    option_help: ClassVar[Mapping[str, str]] = {}
+    """A line on each option of `default_config`, for `arena games`."""
+    stable_action_codes: ClassVar[bool] = True
+    """True when an action code names the same move in every state (see the module doc)."""
     decision_kinds: ClassVar[tuple[str, ...]] = ()
     """Every kind of decision a seat can be asked for (`Decision.kind`); `arena check`
     plays until a bot has met each of them."""
@@ -125,6 +148,12 @@ class Game(ABC):
             if key not in merged:
                 known = ", ".join(sorted(merged)) or "none"
                 raise GameError(f"{self.name} has no option {key!r}; known options: {known}.")
+            wanted = type(self.default_config[key])
+            if type(value) is not wanted and not (wanted is float and type(value) is int):
+                raise GameError(
+                    f"{self.name}'s option {key} takes {_TYPE_WORDS.get(wanted, wanted.__name__)}"
+                    f", not {value!r}."
+                )
             merged[key] = value
         return merged
 

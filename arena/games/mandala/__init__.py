@@ -21,6 +21,10 @@ class MandalaGame(Game):
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 2
     default_config: ClassVar[Mapping[str, Any]] = {"turn_limit": 1000}
+    default_players: ClassVar[int | None] = 2
+    option_help: ClassVar[Mapping[str, str]] = {
+        "turn_limit": "turns after which the game ends and is scored as it stands (R12)"
+    }
     decision_kinds: ClassVar[tuple[str, ...]] = ("turn", "claim")
 
     def narrate_step(

@@ -471,6 +471,19 @@ class MandalaState(GameState):
 
     # ------------------------------------------------------------------ what a seat sees
 
+    def spectator_view(self) -> View:
+        """Everything: seat 0's view without its seat-bound keys, every hand and whole Cup,
+        and the deck in order (its top card last)."""
+        view = self.view(0)
+        for key in ("seat", "hand", "cup", "since_reshuffle"):
+            view.pop(key, None)
+        view["hands"] = [pile_json(hand) for hand in self.hands]
+        view["cups"] = [pile_json(self.cup(seat)) for seat in range(2)]
+        view["deck"] = [COLOURS[colour] for colour in self.deck]
+        for player in view["players"]:
+            player["cup_unknown"] = 0
+        return view
+
     def view(self, seat: int) -> View:
         """R14: everything `seat` has seen, and never the opponent's hand, setup Cup or deck order."""
         decision = self.decision()
