@@ -13,24 +13,20 @@
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import json
 import logging
 import os
-import platform
 import secrets
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, BrokenExecutor, Future, wait
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from arena import __version__
 from arena.errors import TournamentError
 from arena.execution import (
     Executor,
@@ -44,88 +40,31 @@ from arena.players.manifest import BotManifest, load_manifest
 from arena.players.ready import unready
 from arena.results.log import LOG_NAME, GameLine, GamesLog, completed_ids, repair
 from arena.results.report import CONFIG_NAME, load_config, write_atomic
+from arena.run_config import BotEntry, TournamentConfig, bot_hash, versions
 from arena.schedule import TableTask, schedule, total_games
 
 __all__ = [
-    "CONFIG_FORMAT",
     "RunSummary",
-    "bot_hash",
     "create_run",
     "load_bots",
     "play",
     "resume_run",
 ]
 
-CONFIG_FORMAT = 1
 RUN_LOG = "run.log"
 RECORDS = "records"
 BOT_LOGS = "logs"
-PACKAGES = ("click", "pandas", "matplotlib", "trueskill", "multiprocessing-logging")
 TASKS_PER_WORKER = 2
 """Table tasks kept queued per worker: enough to keep workers busy, few enough to stay small."""
 TRIES = 2
 """How often a task that fails inside the arena (not a bot's fault: those end the game
 normally) is tried before the tournament stops; a second try rides out a passing fault."""
 
-_SKIP_DIRS = {"__pycache__", "node_modules", "logs", "bin", "build", "target", "dist"}
-_SKIP_SUFFIXES = {".pyc", ".pyo", ".o", ".obj", ".class", ".log"}
-_BINARY_MAGICS = (b"\x7fELF", b"\xcf\xfa\xed\xfe", b"\xce\xfa\xed\xfe", b"MZ")
 
 log = logging.getLogger(__name__)
 
 
 # --- step 1: the configuration snapshot ------------------------------------------------------
-
-
-def bot_hash(folder: Path) -> str:
-    """A SHA-256 of a bot's source files (names and contents), build outputs and logs left out.
-
-    Left out: hidden files and folders, `logs/ bin/ build/ target/ dist/ __pycache__/
-    node_modules/`, object and byte-code files, and compiled executables (ELF, Mach-O, PE), so
-    building a bot does not change its hash.
-    """
-    digest = hashlib.sha256()
-    for path in sorted(folder.rglob("*")):
-        relative = path.relative_to(folder)
-        if any(part.startswith(".") or part in _SKIP_DIRS for part in relative.parts[:-1]):
-            continue
-        if relative.name.startswith(".") or not path.is_file():
-            continue
-        if path.suffix in _SKIP_SUFFIXES:
-            continue
-        data = path.read_bytes()
-        if data.startswith(_BINARY_MAGICS):
-            continue
-        digest.update(relative.as_posix().encode() + b"\0")
-        digest.update(hashlib.sha256(data).digest())
-    return digest.hexdigest()
-
-
-def _versions() -> dict[str, Any]:
-    packages: dict[str, str | None] = {}
-    for name in PACKAGES:
-        try:
-            packages[name] = metadata.version(name)
-        except metadata.PackageNotFoundError:
-            packages[name] = None
-    return {
-        "python": platform.python_version(),
-        "implementation": platform.python_implementation(),
-        "arena": __version__,
-        "platform": platform.platform(),
-        "packages": packages,
-    }
-
-
-def _bot_entry(bot: BotManifest) -> dict[str, Any]:
-    return {
-        "name": bot.name,
-        "folder": str(bot.folder),
-        "command": list(bot.command),
-        "build": None if bot.build is None else list(bot.build),
-        "language": bot.language,
-        "hash": bot_hash(bot.folder),
-    }
 
 
 def create_run(
@@ -140,7 +79,7 @@ def create_run(
     seats: int | None = None,
     all_seatings: bool = False,
     tables_per_round: int | None = None,
-) -> dict[str, Any]:
+) -> TournamentConfig:
     """Start a new run in `run_dir`: check the field, write `config.json`; returns the config.
 
     `limits` are keyword arguments of `arena.players.limits.Limits`; the defaults of the others are
@@ -172,32 +111,35 @@ def create_run(
         limits_from_json(limits).hiding(run_dir, *(bot.folder for bot in bots))
     )
     ordered = sorted(bots, key=lambda bot: bot.name)
-    config = {
-        "format": CONFIG_FORMAT,
-        "game": game,
-        "game_config": game_config,
-        "seats": seats,
-        "all_seatings": all_seatings,
-        "tables_per_round": tables_per_round,
-        "rounds": rounds,
-        "seed": secrets.randbits(32) if seed is None else seed,
-        "bots": [_bot_entry(bot) for bot in ordered],
-        "limits": full_limits,
-        "total_games": total_games(len(ordered), rounds, seats, all_seatings, tables_per_round),
-        "created": datetime.now(UTC).isoformat(timespec="seconds"),
-        "command_line": sys.argv,
-        "versions": _versions(),
-        "sandbox": _sandbox_report(full_limits),
-    }
+    config = TournamentConfig(
+        bots=tuple(BotEntry.of(bot) for bot in ordered),
+        rounds=rounds,
+        seed=secrets.randbits(32) if seed is None else seed,
+        limits=full_limits,
+        total_games=total_games(len(ordered), rounds, seats, all_seatings, tables_per_round),
+        game=game,
+        game_config=game_config,
+        seats=seats,
+        all_seatings=all_seatings,
+        tables_per_round=tables_per_round,
+        created=datetime.now(UTC).isoformat(timespec="seconds"),
+        command_line=tuple(sys.argv),
+        versions=versions(),
+        sandbox=_sandbox_report(full_limits),
+    )
     try:
         run_dir.mkdir(parents=True, exist_ok=True)
-        write_atomic(run_dir / CONFIG_NAME, json.dumps(config, indent=2) + "\n")
+        _save(run_dir, config)
     except OSError as error:
         raise TournamentError(
             f"Cannot write the results folder {run_dir}: {error.strerror or error}; "
             "choose another --out."
         ) from None
     return config
+
+
+def _save(run_dir: Path, config: TournamentConfig) -> None:
+    write_atomic(run_dir / CONFIG_NAME, json.dumps(config.to_json(), indent=2) + "\n")
 
 
 def _check_table(
@@ -220,43 +162,18 @@ def _check_table(
     return seats, dict(options)
 
 
-def resume_run(run_dir: Path, given: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+def resume_run(run_dir: Path, given: dict[str, Any]) -> tuple[TournamentConfig, list[str]]:
     """The saved configuration of `run_dir`, after checking the options given against it.
 
     `given` holds only the options the user gave (bots as a list of names, rounds, seed,
-    move_ms); any that differs from the snapshot is refused. Returns the config and warnings
-    (e.g. a bot whose files changed since the run started).
+    move_ms, seats, game, ...); any that differs from the snapshot is refused in one
+    sentence, except more rounds, which extend the run. Returns the configuration and
+    warnings (e.g. a bot whose files changed since the run started).
     """
-    config = load_config(run_dir)
-    if config.get("format") != CONFIG_FORMAT:
-        raise TournamentError(
-            f"{run_dir / CONFIG_NAME} has format {config.get('format')!r}; "
-            f"this arena reads format {CONFIG_FORMAT}."
-        )
-    saved = {
-        "bots": sorted(bot["name"] for bot in config["bots"]),
-        "rounds": config["rounds"],
-        "seed": config["seed"],
-        "move_ms": config["limits"]["move_ms"],
-        "seats": config.get("seats", 2),
-    }
-    flags = {
-        "bots": "the bots",
-        "rounds": "--rounds",
-        "seed": "--seed",
-        "move_ms": "--time-limit",
-        "seats": "--seats",
-    }
-    conflicts = []
+    config = TournamentConfig.from_json(load_config(run_dir), run_dir / CONFIG_NAME)
     rounds = given.get("rounds")
-    if rounds is not None and rounds > saved["rounds"]:
-        given = {**given, "rounds": None}  # more rounds extend the run: see below
-    for key, value in given.items():
-        if value is None or key not in saved:
-            continue
-        mine = sorted(value) if key == "bots" else value
-        if mine != saved[key]:
-            conflicts.append(f"{flags[key]} {_show(mine)} (the run has {_show(saved[key])})")
+    extend = rounds is not None and rounds > config.rounds
+    conflicts = config.differences({**given, "rounds": None if extend else rounds})
     if conflicts:
         raise TournamentError(
             f"Cannot resume {run_dir}: "
@@ -264,61 +181,51 @@ def resume_run(run_dir: Path, given: dict[str, Any]) -> tuple[dict[str, Any], li
             + ". Leave these options out to continue as saved, or start a new run with --out."
         )
     warnings = []
-    if rounds is not None and rounds > saved["rounds"]:
+    if extend:
+        assert rounds is not None
+        warnings.append(f"the run is extended from {config.rounds} to {rounds} rounds.")
         config = _extended(run_dir, config, rounds)
-        warnings.append(f"the run is extended from {saved['rounds']} to {rounds} rounds.")
-    for bot in config["bots"]:
-        folder = Path(bot["folder"])
+    for bot in config.bots:
+        folder = Path(bot.folder)
         if not folder.is_dir():
             raise TournamentError(
-                f"Cannot resume {run_dir}: bot {bot['name']!r} is no longer in {folder}."
+                f"Cannot resume {run_dir}: bot {bot.name!r} is no longer in {folder}."
             )
-        if bot_hash(folder) != bot["hash"]:
+        if bot_hash(folder) != bot.hash:
             warnings.append(
-                f"bot {bot['name']!r} has changed since the run started "
+                f"bot {bot.name!r} has changed since the run started "
                 "(its files hash differently); its games mix two versions."
             )
     return config, warnings
 
 
-def _extended(run_dir: Path, config: dict[str, Any], rounds: int) -> dict[str, Any]:
+def _extended(run_dir: Path, config: TournamentConfig, rounds: int) -> TournamentConfig:
     """`config` with more rounds, saved: the schedule's first rounds stay as they were, so
     the games already played keep their ids and only the new rounds' games are played."""
-    config = {
-        **config,
-        "rounds": rounds,
-        "total_games": total_games(
-            len(config["bots"]),
-            rounds,
-            int(config.get("seats", 2)),
-            bool(config.get("all_seatings", False)),
-            config.get("tables_per_round"),
-        ),
-    }
-    write_atomic(run_dir / CONFIG_NAME, json.dumps(config, indent=2) + "\n")
+    total = total_games(
+        len(config.bots), rounds, config.seats, config.all_seatings, config.tables_per_round
+    )
+    config = dataclasses.replace(config, rounds=rounds, total_games=total)
+    _save(run_dir, config)
     return config
 
 
-def _sandbox_report(limits: dict[str, Any]) -> dict[str, Any]:
+def _sandbox_report(limits: Mapping[str, Any]) -> dict[str, Any]:
     """What isolation and limits the bots get on this machine (players/sandbox.py)."""
     from arena.players.sandbox import sandbox_report
 
     return sandbox_report(limits_from_json(limits).sandbox)
 
 
-def _show(value: Any) -> str:
-    return ", ".join(map(str, value)) if isinstance(value, list) else str(value)
-
-
-def load_bots(config: dict[str, Any]) -> list[BotManifest]:
+def load_bots(config: TournamentConfig) -> list[BotManifest]:
     """The field of a configuration, loaded from the bots' folders."""
     bots = []
-    for entry in config["bots"]:
-        bot = load_manifest(Path(entry["folder"]))
-        if bot.name != entry["name"]:
+    for entry in config.bots:
+        bot = load_manifest(Path(entry.folder))
+        if bot.name != entry.name:
             raise TournamentError(
-                f"The bot in {entry['folder']} is now named {bot.name!r}, "
-                f"not {entry['name']!r} as when the run started."
+                f"The bot in {entry.folder} is now named {bot.name!r}, "
+                f"not {entry.name!r} as when the run started."
             )
         bots.append(bot)
     return bots
@@ -382,15 +289,15 @@ def _run_log(run_dir: Path) -> Iterator[None]:
 
 
 def _context(
-    run_dir: Path, config: dict[str, Any], bots: list[BotManifest], broken: dict[str, str]
+    run_dir: Path, config: TournamentConfig, bots: list[BotManifest], broken: dict[str, str]
 ) -> WorkerContext:
-    run_id = f"{run_dir.resolve()}:{config['created']}:{os.getpid()}:{time.monotonic_ns()}"
+    run_id = f"{run_dir.resolve()}:{config.created}:{os.getpid()}:{time.monotonic_ns()}"
     return WorkerContext(
         run_id=run_id,
         bots=tuple(bots),
-        limits=dict(config["limits"]),
-        game=config["game"],
-        game_config=dict(config["game_config"]),
+        limits=dict(config.limits),
+        game=config.game,
+        game_config=dict(config.game_config),
         log_dir=run_dir / BOT_LOGS,
         records_dir=run_dir / RECORDS,
         broken=broken,
@@ -399,7 +306,7 @@ def _context(
 
 def play(
     run_dir: Path,
-    config: dict[str, Any],
+    config: TournamentConfig,
     *,
     workers: int,
     executor: Executor | None = None,
@@ -417,22 +324,22 @@ def play(
     log_path = run_dir / LOG_NAME
     repaired = repair(log_path)
     done = completed_ids(log_path)
-    names = [bot["name"] for bot in config["bots"]]
-    total = int(config["total_games"])
+    names = config.names
+    total = config.total_games
     done_before = len(done)
     summary = RunSummary(run_dir, total, done_before, 0, 0.0, repaired=repaired)
     started = time.monotonic()
     pending = schedule(
         names,
-        int(config["rounds"]),
-        int(config["seed"]),
+        config.rounds,
+        config.seed,
         done,
-        seats=int(config.get("seats", 2)),
-        all_seatings=bool(config.get("all_seatings", False)),
-        tables_per_round=config.get("tables_per_round"),
+        seats=config.seats,
+        all_seatings=config.all_seatings,
+        tables_per_round=config.tables_per_round,
     )
     with _run_log(run_dir):
-        box = _sandbox_report(config["limits"])
+        box = _sandbox_report(config.limits)
         log.info(
             "sandbox: isolation %s, network %s, unix sockets %s, user %s, cgroup kill %s, "
             "process limit %s, memory %s, rlimits %s",

@@ -219,14 +219,15 @@ def test_report_of_a_four_seat_run(tmp_path: Path) -> None:
 def test_an_old_two_seat_run_resumes_without_replaying(tmp_path: Path) -> None:
     from arena.execution import InlineExecutor
     from arena.players.manifest import discover_bots
-    from arena.tournament import create_run, play
+    from arena.tournament import create_run, play, resume_run
 
     folder = make_bots(tmp_path / "bots", {"alpha": ["--strategy", "first"],
                                             "beta": ["--strategy", "last"]})  # fmt: skip
     run = tmp_path / "run"
-    config = create_run(run, discover_bots(folder), rounds=2, seed=9, limits={})
-    del config["seats"], config["all_seatings"], config["tables_per_round"]  # as old runs
-    (run / "config.json").write_text(json.dumps(config))
+    saved = create_run(run, discover_bots(folder), rounds=2, seed=9, limits={}).to_json()
+    del saved["seats"], saved["all_seatings"], saved["tables_per_round"], saved["version"]
+    (run / "config.json").write_text(json.dumps({**saved, "format": 1}))  # as old runs wrote it
+    config, _ = resume_run(run, {})
     first = next(iter(schedule(["alpha", "beta"], 2, 9))).games
     with (run / "games.jsonl").open("w") as file:  # the first pair, as an old arena logged it
         for slot in first:
@@ -255,7 +256,10 @@ def _run(tmp_path: Path, *args: str) -> tuple[int, str]:
     ("args", "sentence"),
     [
         (["--seats", "3"], "Error: mandala is played by 2 players, not --seats 3.\n"),
-        (["--game", "chess"], "Error: Unknown game 'chess'; the known games are: mandala.\n"),
+        (
+            ["--game", "chess"],
+            "Error: Unknown game 'chess'; the known games are: highcard, mandala.\n",
+        ),
         (["--game-option", "colours=7"], "Error: mandala has no option 'colours'; known options"),
         (["--game-option", "turn_limit"], "'turn_limit' is not key=value (e.g. turn_limit=500)."),
     ],

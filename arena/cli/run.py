@@ -9,12 +9,15 @@ import sys
 import time
 from pathlib import Path
 from types import FrameType
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 import click
 
 from arena.cli.options import game_options
 from arena.errors import ArenaError
+
+if TYPE_CHECKING:
+    from arena.run_config import TournamentConfig
 
 MANY_GAMES_PER_ROUND = 2000
 """Above this many games in one round, `run` points to --tables-per-round before starting."""
@@ -111,19 +114,19 @@ def _field(bots_dir: Path | None, names: tuple[str, ...], added: tuple[str, ...]
     return field
 
 
-def _round_size_note(config: dict[str, Any]) -> str | None:
+def _round_size_note(config: TournamentConfig) -> str | None:
     """A sentence on a round too large to play whole, offering --tables-per-round."""
     from arena.schedule import games_per_table, round_size
 
-    seats = int(config.get("seats", 2))
-    tables = round_size(len(config["bots"]), seats)
-    sample = config.get("tables_per_round")
+    seats = config.seats
+    tables = round_size(len(config.bots), seats)
+    sample = config.tables_per_round
     if sample is not None and sample < tables:
         return (
             f"Each round plays a seeded, balanced sample of {sample} of its {tables} tables "
             f"of {seats} seats."
         )
-    games = tables * games_per_table(seats, bool(config.get("all_seatings")))
+    games = tables * games_per_table(seats, config.all_seatings)
     if games <= MANY_GAMES_PER_ROUND:
         return None
     return (
@@ -225,6 +228,8 @@ def run(
                 "seed": seed,
                 "move_ms": move_ms,
                 "seats": seats,
+                "all_seatings": all_seatings,
+                "tables_per_round": tables_per_round,
             }
             if bot or added or bots_dir is not None:
                 given["bots"] = [b.name for b in _field(bots_dir, bot, added)]
@@ -253,19 +258,18 @@ def run(
                     with contextlib.suppress(OSError):
                         run_dir.rmdir()
                 raise
-        names = ", ".join(b["name"] for b in config["bots"])
-        table = int(config.get("seats", 2))
+        table = config.seats
         click.echo(
-            f"{len(config['bots'])} bots ({names}), "
+            f"{len(config.bots)} bots ({', '.join(config.names)}), "
             + (f"tables of {table} seats, " if table != 2 else "")
-            + f"{config['rounds']} rounds, "
-            f"seed {config['seed']}, {workers} workers: {config['total_games']} games.",
+            + f"{config.rounds} rounds, "
+            f"seed {config.seed}, {workers} workers: {config.total_games} games.",
             err=True,
         )
         note = _round_size_note(config)
         if note is not None:
             click.echo(note, err=True)
-        progress = Progress(config["total_games"])
+        progress = Progress(config.total_games)
         previous = signal.signal(signal.SIGTERM, _raise_interrupt)
         try:
             summary = tournament.play(

@@ -1,0 +1,242 @@
+"""A tournament's configuration, `config.json`: one typed value, written once, read on resume.
+
+Everything a run's schedule and games depend on is here, and nothing else decides them: the
+field (with a hash of each bot's files), the game and its options, the table size and
+seatings, rounds, seed and limits; also the versions and the sandbox report, for the record.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import platform
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+from arena import __version__
+from arena.errors import TournamentError
+from arena.games import DEFAULT_GAME
+from arena.players.manifest import BotManifest
+
+CONFIG_VERSION = 2
+"""2: tables of k seats (seats, all_seatings, tables_per_round). Version 1 files (pairs,
+called `format`) are read as 2-seat tables."""
+
+PACKAGES = ("click", "pandas", "matplotlib", "trueskill", "multiprocessing-logging")
+
+_SKIP_DIRS = {"__pycache__", "node_modules", "logs", "bin", "build", "target", "dist"}
+_SKIP_SUFFIXES = {".pyc", ".pyo", ".o", ".obj", ".class", ".log"}
+_BINARY_MAGICS = (b"\x7fELF", b"\xcf\xfa\xed\xfe", b"\xce\xfa\xed\xfe", b"MZ")
+
+
+def bot_hash(folder: Path) -> str:
+    """A SHA-256 of a bot's source files (names and contents), build outputs and logs left out.
+
+    Left out: hidden files and folders, `logs/ bin/ build/ target/ dist/ __pycache__/
+    node_modules/`, object and byte-code files, and compiled executables (ELF, Mach-O, PE), so
+    building a bot does not change its hash.
+    """
+    digest = hashlib.sha256()
+    for path in sorted(folder.rglob("*")):
+        relative = path.relative_to(folder)
+        if any(part.startswith(".") or part in _SKIP_DIRS for part in relative.parts[:-1]):
+            continue
+        if relative.name.startswith(".") or not path.is_file():
+            continue
+        if path.suffix in _SKIP_SUFFIXES:
+            continue
+        data = path.read_bytes()
+        if data.startswith(_BINARY_MAGICS):
+            continue
+        digest.update(relative.as_posix().encode() + b"\0")
+        digest.update(hashlib.sha256(data).digest())
+    return digest.hexdigest()
+
+
+def versions() -> dict[str, Any]:
+    """Python, the arena and the packages it uses, for the record of a run."""
+    packages: dict[str, str | None] = {}
+    for name in PACKAGES:
+        try:
+            packages[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            packages[name] = None
+    return {
+        "python": platform.python_version(),
+        "implementation": platform.python_implementation(),
+        "arena": __version__,
+        "platform": platform.platform(),
+        "packages": packages,
+    }
+
+
+@dataclass(frozen=True)
+class BotEntry:
+    """A bot of the field as it was when the run started."""
+
+    name: str
+    folder: str
+    command: tuple[str, ...]
+    build: tuple[str, ...] | None
+    language: str | None
+    hash: str
+    """bot_hash of its folder: resume warns when the files have changed since."""
+
+    @classmethod
+    def of(cls, bot: BotManifest) -> BotEntry:
+        return cls(
+            name=bot.name,
+            folder=str(bot.folder),
+            command=tuple(bot.command),
+            build=None if bot.build is None else tuple(bot.build),
+            language=bot.language,
+            hash=bot_hash(bot.folder),
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "folder": self.folder,
+            "command": list(self.command),
+            "build": None if self.build is None else list(self.build),
+            "language": self.language,
+            "hash": self.hash,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> BotEntry:
+        build = data.get("build")
+        return cls(
+            name=str(data["name"]),
+            folder=str(data["folder"]),
+            command=tuple(data.get("command") or ()),
+            build=None if build is None else tuple(build),
+            language=data.get("language"),
+            hash=str(data.get("hash", "")),
+        )
+
+
+@dataclass(frozen=True)
+class TournamentConfig:
+    """The configuration of one tournament (config.json)."""
+
+    bots: tuple[BotEntry, ...]
+    """The field, sorted by name."""
+    rounds: int
+    seed: int
+    limits: Mapping[str, Any]
+    """`Limits` as JSON (players/limits.py: limits_from_json reads it back)."""
+    total_games: int
+    game: str = DEFAULT_GAME
+    game_config: Mapping[str, Any] = field(default_factory=dict)
+    """The game's options given (the game's defaults fill in the rest)."""
+    seats: int = 2
+    all_seatings: bool = False
+    tables_per_round: int | None = None
+    created: str = ""
+    """When the run started (ISO 8601, UTC)."""
+    command_line: tuple[str, ...] = ()
+    versions: Mapping[str, Any] = field(default_factory=dict)
+    sandbox: Mapping[str, Any] = field(default_factory=dict)
+    """What isolation the bots got on the machine that started the run."""
+    version: int = CONFIG_VERSION
+
+    @property
+    def names(self) -> list[str]:
+        return [bot.name for bot in self.bots]
+
+    @property
+    def move_ms(self) -> int:
+        return int(self.limits.get("move_ms", 1000))
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "version": self.version,
+            "game": self.game,
+            "game_config": dict(self.game_config),
+            "seats": self.seats,
+            "all_seatings": self.all_seatings,
+            "tables_per_round": self.tables_per_round,
+            "rounds": self.rounds,
+            "seed": self.seed,
+            "bots": [bot.to_json() for bot in self.bots],
+            "limits": dict(self.limits),
+            "total_games": self.total_games,
+            "created": self.created,
+            "command_line": list(self.command_line),
+            "versions": dict(self.versions),
+            "sandbox": dict(self.sandbox),
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any], where: Path | str) -> TournamentConfig:
+        """The configuration saved in `where`; TournamentError with one sentence if unreadable."""
+        version = data.get("version", data.get("format"))
+        if version not in (1, CONFIG_VERSION):
+            raise TournamentError(
+                f"{where} has configuration version {version!r}; this arena reads versions 1 "
+                f"and {CONFIG_VERSION}: resume it with the arena that started it."
+            )
+        try:
+            return cls(
+                bots=tuple(BotEntry.from_json(bot) for bot in data["bots"]),
+                rounds=int(data["rounds"]),
+                seed=int(data["seed"]),
+                limits=dict(data["limits"]),
+                total_games=int(data["total_games"]),
+                game=str(data.get("game", DEFAULT_GAME)),
+                game_config=dict(data.get("game_config") or {}),
+                seats=int(data.get("seats", 2)),
+                all_seatings=bool(data.get("all_seatings", False)),
+                tables_per_round=data.get("tables_per_round"),
+                created=str(data.get("created", "")),
+                command_line=tuple(data.get("command_line") or ()),
+                versions=dict(data.get("versions") or {}),
+                sandbox=dict(data.get("sandbox") or {}),
+            )
+        except (KeyError, TypeError, ValueError) as error:
+            raise TournamentError(
+                f"{where} is damaged (missing or wrong {error}); start a new run with --out."
+            ) from None
+
+    def differences(self, given: Mapping[str, Any]) -> list[str]:
+        """What the options a user gave on resume say against this configuration, one phrase
+        each ("--seed 9 (the run has 3)"); options left out (None) agree with anything."""
+        saved = {
+            "bots": sorted(self.names),
+            "rounds": self.rounds,
+            "seed": self.seed,
+            "move_ms": self.move_ms,
+            "seats": self.seats,
+            "game": self.game,
+            "all_seatings": self.all_seatings or None,
+            "tables_per_round": self.tables_per_round,
+        }
+        out = []
+        for key, value in given.items():
+            if value is None or key not in saved or (key == "all_seatings" and not value):
+                continue
+            mine = sorted(value) if key == "bots" else value
+            if mine != saved[key]:
+                out.append(f"{_FLAGS[key]} {_show(mine)} (the run has {_show(saved[key])})")
+        return out
+
+
+_FLAGS = {
+    "bots": "the bots",
+    "rounds": "--rounds",
+    "seed": "--seed",
+    "move_ms": "--time-limit",
+    "seats": "--seats",
+    "game": "--game",
+    "all_seatings": "--all-seatings",
+    "tables_per_round": "--tables-per-round",
+}
+
+
+def _show(value: Any) -> str:
+    if value is None:
+        return "not set"
+    return ", ".join(map(str, value)) if isinstance(value, list) else str(value)
