@@ -27,7 +27,6 @@ import multiprocessing.util
 import os
 import signal
 import socket
-import tempfile
 import threading
 import time
 import tracemalloc
@@ -39,6 +38,7 @@ from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
+from arena.atomic import atomic_file
 from arena.games import DEFAULT_GAME
 from arena.players.limits import limits_from_json
 from arena.results.log import GameLine
@@ -159,15 +159,8 @@ def _players_for(context: WorkerContext, names: tuple[str, ...]) -> list[Player]
 def _write_record(directory: Path, game_id: str, record: Mapping[str, Any]) -> None:
     """Write a game record gzip-compressed and atomically (mtime 0: same game, same bytes)."""
     path = directory / f"{game_id}.json.gz"
-    fd, temporary = tempfile.mkstemp(prefix=f".{game_id}.", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(fd, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as file:
-            file.write(json.dumps(record, separators=(",", ":")).encode())
-        os.chmod(temporary, 0o644)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    with atomic_file(path) as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as file:
+        file.write(json.dumps(record, separators=(",", ":")).encode())
 
 
 def _game_line(slot: GameSlot, report: GameReport, duration_ms: float) -> GameLine:

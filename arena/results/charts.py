@@ -7,8 +7,6 @@ so a reader never sees half a PNG. matplotlib is imported here only, when a char
 from __future__ import annotations
 
 import math
-import os
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -20,6 +18,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 
+from arena.atomic import atomic_file  # noqa: E402
 from arena.results.ratings import Ratings  # noqa: E402
 from arena.results.report import CHART_FILES, chart_files  # noqa: E402
 from arena.results.tables import wilson  # noqa: E402
@@ -32,15 +31,9 @@ _DPI = 110
 
 def _save(figure: Any, path: Path) -> None:
     """Save `figure` to `path` atomically and close it."""
-    fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
-        with os.fdopen(fd, "wb") as file:
+        with atomic_file(path) as file:
             figure.savefig(file, format="png", dpi=_DPI, bbox_inches="tight")
-        os.chmod(temporary, 0o644)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
     finally:
         plt.close(figure)
 

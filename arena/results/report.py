@@ -8,12 +8,11 @@ imported only when a report is made.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from arena.atomic import atomic_file
 from arena.errors import TournamentError
 from arena.results.log import LOG_NAME, read_games
 
@@ -56,17 +55,8 @@ def chart_files(seats: int) -> dict[str, str]:
 
 def write_atomic(path: Path, text: str) -> None:
     """Write `text` to `path` so that readers see the old content or the new, never a mix."""
-    fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as file:
-            file.write(text)
-            file.flush()
-            os.fsync(file.fileno())
-        os.chmod(temporary, 0o644)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    with atomic_file(path, sync=True) as file:
+        file.write(text.encode("utf-8"))
 
 
 def load_config(run_dir: Path) -> dict[str, Any]:
