@@ -22,6 +22,11 @@ CARDS_PER_COLOUR: Final = 18
 HAND_LIMIT: Final = 8
 MANDALAS: Final = 2
 
+TURN: Final = "turn"
+"""The kind of decision of a player on turn."""
+CLAIM_DECISION: Final = "claim"
+"""The kind of decision of the claimer during a destruction (R8)."""
+
 BUILD_MOUNTAIN: Final = "build_mountain"
 GROW_FIELD: Final = "grow_field"
 DISCARD_REDRAW: Final = "discard_redraw"

@@ -32,9 +32,14 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from arena.games.mandala.cards import CARDS_PER_COLOUR, COLOUR_INDEX, COLOURS, NUM_COLOURS
-from arena.games.mandala.state import (
+from arena.games.mandala.cards import (
+    CARDS_PER_COLOUR,
     CLAIM_DECISION,
+    COLOUR_INDEX,
+    COLOURS,
+    NUM_COLOURS,
+)
+from arena.games.mandala.state import (
     DECK_EXHAUSTED,
     SIXTH_RIVER_COLOUR,
     STALLED,

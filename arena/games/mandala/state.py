@@ -6,29 +6,27 @@ place that depends on a ruling names it (R1..R14).
 
 from __future__ import annotations
 
-import json
 import random
 from typing import Any, Self
 
 from arena.errors import GameError
 from arena.games.base import Decision, GameState, Move, View
+from arena.games.mandala import views
 from arena.games.mandala.cards import (
     CARDS_PER_COLOUR,
     CLAIM_BASE,
+    CLAIM_DECISION,
     COLOURS,
     DISCARD_BASE,
     GROW_BASE,
     HAND_LIMIT,
     NUM_ACTIONS,
     NUM_COLOURS,
+    TURN,
     decode,
-    pile_json,
 )
 from arena.games.mandala.moves import action_from_move, describe
 from arena.outcome import Outcome, Termination
-
-TURN = "turn"
-CLAIM_DECISION = "claim"
 
 # Mandala's own ends (`Outcome.end`), and the turn limit (R12).
 DECK_EXHAUSTED = "deck_exhausted"
@@ -471,147 +469,19 @@ class MandalaState(GameState):
 
     # ------------------------------------------------------------------ what a seat sees
 
-    def spectator_view(self) -> View:
-        """Everything: seat 0's view without its seat-bound keys, every hand and whole Cup,
-        and the deck in order (its top card last)."""
-        view = self.view(0)
-        for key in ("seat", "hand", "cup", "since_reshuffle"):
-            view.pop(key, None)
-        view["hands"] = [pile_json(hand) for hand in self.hands]
-        view["cups"] = [pile_json(self.cup(seat)) for seat in range(2)]
-        view["deck"] = [COLOURS[colour] for colour in self.deck]
-        for player in view["players"]:
-            player["cup_unknown"] = 0
-        return view
-
     def view(self, seat: int) -> View:
         """R14: everything `seat` has seen, and never the opponent's hand, setup Cup or deck order."""
-        decision = self.decision()
-        players = []
-        for other in range(2):
-            claimed = self.cup_claimed[other]
-            players.append(
-                {
-                    "hand_size": self.hand_sizes[other],
-                    "river": [COLOURS[c] for c in self.rivers[other]],
-                    "cup_size": sum(self.cup_setup[other]) + sum(claimed),
-                    "cup_claimed": pile_json(claimed),
-                    "cup_unknown": 0 if other == seat else sum(self.cup_setup[other]),
-                }
-            )
-        return {
-            "seat": seat,
-            "turn": self.turns,
-            "to_move": self.current,
-            "decision": decision.kind if decision else None,
-            "deciding_seat": decision.seat if decision else None,
-            "hand": pile_json(self.hands[seat]),
-            "cup": pile_json(self.cup(seat)),
-            "deck_size": len(self.deck),
-            "discard": pile_json(self.discard),
-            "end_triggered": self.end_triggered,
-            "since_reshuffle": self._since_reshuffle(seat),
-            "mandalas": [
-                {
-                    "mountain": pile_json(self.mountains[m]),
-                    "fields": [pile_json(self.fields[m][0]), pile_json(self.fields[m][1])],
-                }
-                for m in range(2)
-            ],
-            "players": players,
-            "destroying": (
-                {"mandala": self.destroying, "completed_by": self.completed_by}
-                if self.destroying >= 0
-                else None
-            ),
-        }
+        return views.view(self, seat)
 
     def view_json(self, seat: int) -> str:
-        """`view(seat)` as compact JSON, formatted directly: the referee sends one per decision."""
-        pile = _pile_json
-        decision = self.decision()
-        players = []
-        for other in range(2):
-            claimed = self.cup_claimed[other]
-            setup = sum(self.cup_setup[other])
-            players.append(
-                _PLAYER_JSON
-                % (
-                    self.hand_sizes[other],
-                    ",".join([_QUOTED[c] for c in self.rivers[other]]),
-                    setup + sum(claimed),
-                    pile(claimed),
-                    0 if other == seat else setup,
-                )
-            )
-        (f00, f01), (f10, f11) = self.fields
-        m0, m1 = self.mountains
-        since = None if self.reshuffled is None else self._since_reshuffle(seat)
-        cup = [a + b for a, b in zip(self.cup_setup[seat], self.cup_claimed[seat], strict=True)]
-        return _VIEW_JSON % (
-            seat,
-            self.turns,
-            self.current,
-            _QUOTED_KIND[decision.kind] if decision else "null",
-            decision.seat if decision else "null",
-            pile(self.hands[seat]),
-            pile(cup),
-            len(self.deck),
-            pile(self.discard),
-            "true" if self.end_triggered else "false",
-            "null" if since is None else json.dumps(since, separators=(",", ":")),
-            pile(m0),
-            pile(f00),
-            pile(f01),
-            pile(m1),
-            pile(f10),
-            pile(f11),
-            players[0],
-            players[1],
-            "null"
-            if self.destroying < 0
-            else f'{{"mandala":{self.destroying},"completed_by":{self.completed_by}}}',
-        )
+        return views.view_json(self, seat)
 
-    def _since_reshuffle(self, seat: int) -> dict[str, Any] | None:
-        """R14: what this seat saw of the deck since the last reshuffle, so memory adds nothing."""
-        if self.reshuffled is None:
-            return None
-        deck, *drawn, refills = self.reshuffled
-        return {
-            "deck": pile_json(deck),
-            "drawn_by_you": pile_json(drawn[seat]),
-            "drawn_by_opponent": sum(drawn[1 - seat]),
-            "refills": pile_json(refills),
-        }
+    def spectator_view(self) -> View:
+        return views.spectator_view(self)
 
 
-_PILE_JSON = "{" + ",".join(f'"{name}":%d' for name in COLOURS) + "}"
-_QUOTED = [f'"{name}"' for name in COLOURS]
-_PILE_CACHE: dict[tuple[int, ...], str] = {}
 _TURNS = (Decision(0, TURN), Decision(1, TURN))
 _CLAIMS = (Decision(0, CLAIM_DECISION), Decision(1, CLAIM_DECISION))
-
-
-def _pile_json(pile: list[int]) -> str:
-    """A pile as JSON text, memoised: most piles on the table recur (empty Fields, say)."""
-    key = tuple(pile)
-    text = _PILE_CACHE.get(key)
-    if text is None:
-        if len(_PILE_CACHE) > 100_000:
-            _PILE_CACHE.clear()
-        text = _PILE_CACHE[key] = _PILE_JSON % key
-    return text
-
-
-_QUOTED_KIND = {TURN: f'"{TURN}"', CLAIM_DECISION: f'"{CLAIM_DECISION}"'}
-_PLAYER_JSON = '{"hand_size":%d,"river":[%s],"cup_size":%d,"cup_claimed":%s,"cup_unknown":%d}'
-_VIEW_JSON = (
-    '{"seat":%d,"turn":%d,"to_move":%d,"decision":%s,"deciding_seat":%s,"hand":%s,"cup":%s,'
-    '"deck_size":%d,"discard":%s,"end_triggered":%s,"since_reshuffle":%s,"mandalas":['
-    '{"mountain":%s,"fields":[%s,%s]},{"mountain":%s,"fields":[%s,%s]}],'
-    '"players":[%s,%s],"destroying":%s}'
-)
 
 _REASONS = {
     DECK_EXHAUSTED: "The deck ran out and the next Mandala was destroyed (turn {turns}).",

@@ -1,0 +1,157 @@
+"""What a seat of Mandala sees (R14), as data and as JSON text made directly (the hot path),
+and what a spectator sees."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+from arena.games.base import View
+from arena.games.mandala.cards import CLAIM_DECISION, COLOURS, TURN, pile_json
+
+if TYPE_CHECKING:
+    from arena.games.mandala.state import MandalaState
+
+
+def spectator_view(state: MandalaState) -> View:
+    """Everything: seat 0's view without its seat-bound keys, every hand and whole Cup,
+    and the deck in order (its top card last)."""
+    whole = view(state, 0)
+    for key in ("seat", "hand", "cup", "since_reshuffle"):
+        whole.pop(key, None)
+    whole["hands"] = [pile_json(hand) for hand in state.hands]
+    whole["cups"] = [pile_json(state.cup(seat)) for seat in range(2)]
+    whole["deck"] = [COLOURS[colour] for colour in state.deck]
+    for player in whole["players"]:
+        player["cup_unknown"] = 0
+    return whole
+
+
+def view(state: MandalaState, seat: int) -> View:
+    """R14: everything `seat` has seen, and never the opponent's hand, setup Cup or deck order."""
+    decision = state.decision()
+    players = []
+    for other in range(2):
+        claimed = state.cup_claimed[other]
+        players.append(
+            {
+                "hand_size": state.hand_sizes[other],
+                "river": [COLOURS[c] for c in state.rivers[other]],
+                "cup_size": sum(state.cup_setup[other]) + sum(claimed),
+                "cup_claimed": pile_json(claimed),
+                "cup_unknown": 0 if other == seat else sum(state.cup_setup[other]),
+            }
+        )
+    return {
+        "seat": seat,
+        "turn": state.turns,
+        "to_move": state.current,
+        "decision": decision.kind if decision else None,
+        "deciding_seat": decision.seat if decision else None,
+        "hand": pile_json(state.hands[seat]),
+        "cup": pile_json(state.cup(seat)),
+        "deck_size": len(state.deck),
+        "discard": pile_json(state.discard),
+        "end_triggered": state.end_triggered,
+        "since_reshuffle": _since_reshuffle(state, seat),
+        "mandalas": [
+            {
+                "mountain": pile_json(state.mountains[m]),
+                "fields": [pile_json(state.fields[m][0]), pile_json(state.fields[m][1])],
+            }
+            for m in range(2)
+        ],
+        "players": players,
+        "destroying": (
+            {"mandala": state.destroying, "completed_by": state.completed_by}
+            if state.destroying >= 0
+            else None
+        ),
+    }
+
+
+def view_json(state: MandalaState, seat: int) -> str:
+    """`view(seat)` as compact JSON, formatted directly: the referee sends one per decision."""
+    pile = _pile_json
+    decision = state.decision()
+    players = []
+    for other in range(2):
+        claimed = state.cup_claimed[other]
+        setup = sum(state.cup_setup[other])
+        players.append(
+            _PLAYER_JSON
+            % (
+                state.hand_sizes[other],
+                ",".join([_QUOTED[c] for c in state.rivers[other]]),
+                setup + sum(claimed),
+                pile(claimed),
+                0 if other == seat else setup,
+            )
+        )
+    (f00, f01), (f10, f11) = state.fields
+    m0, m1 = state.mountains
+    since = None if state.reshuffled is None else _since_reshuffle(state, seat)
+    cup = [a + b for a, b in zip(state.cup_setup[seat], state.cup_claimed[seat], strict=True)]
+    return _VIEW_JSON % (
+        seat,
+        state.turns,
+        state.current,
+        _QUOTED_KIND[decision.kind] if decision else "null",
+        decision.seat if decision else "null",
+        pile(state.hands[seat]),
+        pile(cup),
+        len(state.deck),
+        pile(state.discard),
+        "true" if state.end_triggered else "false",
+        "null" if since is None else json.dumps(since, separators=(",", ":")),
+        pile(m0),
+        pile(f00),
+        pile(f01),
+        pile(m1),
+        pile(f10),
+        pile(f11),
+        players[0],
+        players[1],
+        "null"
+        if state.destroying < 0
+        else f'{{"mandala":{state.destroying},"completed_by":{state.completed_by}}}',
+    )
+
+
+def _since_reshuffle(state: MandalaState, seat: int) -> dict[str, Any] | None:
+    """R14: what this seat saw of the deck since the last reshuffle, so memory adds nothing."""
+    if state.reshuffled is None:
+        return None
+    deck, *drawn, refills = state.reshuffled
+    return {
+        "deck": pile_json(deck),
+        "drawn_by_you": pile_json(drawn[seat]),
+        "drawn_by_opponent": sum(drawn[1 - seat]),
+        "refills": pile_json(refills),
+    }
+
+
+_PILE_JSON = "{" + ",".join(f'"{name}":%d' for name in COLOURS) + "}"
+_QUOTED = [f'"{name}"' for name in COLOURS]
+_PILE_CACHE: dict[tuple[int, ...], str] = {}
+
+
+def _pile_json(pile: list[int]) -> str:
+    """A pile as JSON text, memoised: most piles on the table recur (empty Fields, say)."""
+    key = tuple(pile)
+    text = _PILE_CACHE.get(key)
+    if text is None:
+        if len(_PILE_CACHE) > 100_000:
+            _PILE_CACHE.clear()
+        text = _PILE_CACHE[key] = _PILE_JSON % key
+    return text
+
+
+_QUOTED_KIND = {TURN: f'"{TURN}"', CLAIM_DECISION: f'"{CLAIM_DECISION}"'}
+_PLAYER_JSON = '{"hand_size":%d,"river":[%s],"cup_size":%d,"cup_claimed":%s,"cup_unknown":%d}'
+_VIEW_JSON = (
+    '{"seat":%d,"turn":%d,"to_move":%d,"decision":%s,"deciding_seat":%s,"hand":%s,"cup":%s,'
+    '"deck_size":%d,"discard":%s,"end_triggered":%s,"since_reshuffle":%s,"mandalas":['
+    '{"mountain":%s,"fields":[%s,%s]},{"mountain":%s,"fields":[%s,%s]}],'
+    '"players":[%s,%s],"destroying":%s}'
+)
