@@ -443,3 +443,14 @@ def test_pool_workers_leave_no_cgroup_folders(arena: Arena) -> None:
     assert summary.played == 4
     mine = {p for p in folders() if p.name.startswith(f"arena-{os.getpid()}.")}
     assert folders() - before - mine == set()
+
+
+def test_a_folder_closed_to_others_runs_as_root_without_capabilities(arena: Arena) -> None:
+    """A root-owned bot folder of mode 0700 cannot be entered by nobody: the bot still plays
+    (as root, no capabilities) and its log says how to run it unprivileged."""
+    _bwrap_as_root()
+    arena.add("who_am_i")
+    (arena.bots / "who_am_i").chmod(0o700)
+    _normal(arena.run("who_am_i"))
+    text = arena.stderr_log("who_am_i")
+    assert "UID 0" in text and "chmod -R o+rX" in text

@@ -90,7 +90,13 @@ def prepare(
         drop = None
         uid, gid = bot_user(folder)
         if uid == 0 and not build:
-            uid, gid = SANDBOX_UID, SANDBOX_UID  # nobody: a build of root's folder stays root
+            if _open_to_others(folder, argv):
+                uid, gid = SANDBOX_UID, SANDBOX_UID  # nobody: a build of root's folder stays root
+            else:
+                notes.append(
+                    f"{folder} is not readable by other users, so the bot runs as root "
+                    "(without capabilities); `chmod -R o+rX` it to run it as nobody"
+                )
         if have.unprivileged(mode) and have.setpriv is not None and uid != 0:
             drop = (have.setpriv, uid, gid)
             user = f"uid {uid}"
@@ -132,6 +138,14 @@ def prepare(
             launch.after_start.append(group.join)
         launch.after_start.append(functools.partial(_prlimit, limits))
     return launch
+
+
+def _open_to_others(folder: Path, argv: list[str]) -> bool:
+    """True when a user other than the owner may enter `folder` and run its program there."""
+    if folder.stat().st_mode & 0o005 != 0o005:
+        return False
+    program = folder / argv[0] if argv and "/" in argv[0] else None
+    return program is None or not program.exists() or program.stat().st_mode & 0o005 == 0o005
 
 
 def program_problem(argv: list[str], folder: Path) -> str | None:
