@@ -11,6 +11,7 @@ def hook(event, count):
     if event != "hello":
         return
     sys.stderr.write(f"UID {os.getuid()}\n")
+    sys.stderr.write(f"CPUS {sorted(os.sched_getaffinity(0))}\n")
     try:
         with open("/etc/shadow", "rb") as handle:
             handle.read(1)
