@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +16,7 @@ from arena.players.player import Player
 from arena.players.ready import make_ready
 from arena.referee import GameReport, GameSpec, play_game
 from arena.schedule import seatings
+from arena.stats.elo import EloEstimate, Pentanomial, from_games, from_pairs
 
 
 @dataclass
@@ -59,6 +60,22 @@ class MatchSummary:
     """Games in which every seat shared first place."""
     terminations: Counter[str] = field(default_factory=Counter)
     out_dir: Path | None = None
+    pairs: Pentanomial = field(default_factory=Pentanomial)
+    """Two seats: the seat-swapped pairs of one deal, from the first bot's side."""
+    _pair_first: float | None = None
+    """The first bot's score in the first game of the pair being played."""
+
+    @property
+    def first_bot_points(self) -> tuple[int, int, int]:
+        """Two seats: the first bot's (wins, draws, losses)."""
+        first = self.tallies[0]
+        return first.wins, self.games - first.wins - first.losses, first.losses
+
+    def elo_from_games(self) -> EloEstimate:
+        return from_games(*self.first_bot_points)
+
+    def elo_from_pairs(self) -> EloEstimate:
+        return from_pairs(self.pairs)
 
     def mean_score(self, index: int) -> float:
         return self.tallies[index].score / self.games if self.games else 0.0
@@ -70,6 +87,7 @@ class MatchSummary:
             "games": self.games,
             "draws": self.draws,
             "terminations": dict(self.terminations),
+            **(self._elo_json() if len(self.tallies) == 2 else {}),
             "bots": [
                 {
                     "name": t.name,
@@ -85,6 +103,17 @@ class MatchSummary:
                 for i, t in enumerate(self.tallies)
             ],
         }
+
+    def _elo_json(self) -> dict[str, object]:
+        pairs = self.pairs
+        return {
+            "elo_games": asdict(self.elo_from_games()),
+            "elo_pairs": asdict(self.elo_from_pairs()),
+            "pentanomial": {
+                "LL": pairs.ll, "LD": pairs.ld, "WL": pairs.wl, "DD": pairs.dd,
+                "WD": pairs.wd, "WW": pairs.ww,
+            },
+        }  # fmt: skip
 
 
 def seat_labels(bots: Sequence[BotManifest]) -> list[str]:
@@ -115,8 +144,13 @@ def play_match(
     *,
     game: str = DEFAULT_GAME,
     game_config: Mapping[str, Any] | None = None,
+    stop: Callable[[MatchSummary], bool] | None = None,
 ) -> MatchSummary:
-    """Play `games` games of `bots` (one per seat) on rotated seats; write each record."""
+    """Play `games` games of `bots` (one per seat) on rotated seats; write each record.
+
+    `stop` is asked after every complete deal (all its seatings played): True ends the
+    match there (an SPRT that has decided).
+    """
     for bot in {bot.folder: bot for bot in bots}.values():
         make_ready(bot)  # a failed build or a missing program is the user's error here
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -138,6 +172,8 @@ def play_match(
             _tally(summary, report, by_seat)
             if on_game is not None:
                 on_game(index, report)
+            if stop is not None and (index + 1) % len(bots) == 0 and stop(summary):
+                break
     finally:
         for player in players:
             player.close()
@@ -148,9 +184,16 @@ def play_match(
 def _tally(summary: MatchSummary, report: GameReport, by_seat: Sequence[int]) -> None:
     outcome = report.outcome
     summary.games += 1
-    summary.terminations[outcome.termination.value] += 1
+    summary.terminations[outcome.end or outcome.termination.value] += 1
     if outcome.is_draw:
         summary.draws += 1
+    if len(by_seat) == 2:
+        first = _points(outcome.ranks, by_seat.index(0))
+        if summary._pair_first is None:
+            summary._pair_first = first
+        else:
+            summary.pairs = summary.pairs.add(summary._pair_first, first)
+            summary._pair_first = None
     for seat, bot in enumerate(by_seat):
         tally = summary.tallies[bot]
         tally.score += outcome.scores[seat]
@@ -164,3 +207,9 @@ def _tally(summary: MatchSummary, report: GameReport, by_seat: Sequence[int]) ->
                 tally.losses += 1
         if outcome.faulty_seat == seat:
             tally.failures[outcome.termination.value] += 1
+
+
+def _points(ranks: Sequence[int], seat: int) -> float:
+    """A 2-seat game's score for `seat`: 1 won, 0.5 drawn, 0 lost."""
+    other = ranks[1 - seat]
+    return 1.0 if ranks[seat] < other else 0.5 if ranks[seat] == other else 0.0

@@ -266,3 +266,45 @@ def test_a_game_option_of_the_wrong_type_is_one_sentence(bots: Path) -> None:
     )
     assert code == 1
     assert output == "Error: mandala's option turn_limit takes a whole number, not 'x'.\n"
+
+
+def test_play_reports_elo_from_games_and_from_pairs(bots: Path, tmp_path: Path) -> None:
+    """Issue 14: Elo with its interval, nElo, LOS, draws, and the pentanomial pair counts."""
+    out = tmp_path / "out"
+    code, output = run(
+        "play", str(bots / "objects"), str(bots / "first"), "-n", "8", "-q", "--seed", "2",
+        "--out", str(out), *FAST,
+    )  # fmt: skip
+    assert code == 0, output
+    assert "Elo of objects (games): " in output and "LOS " in output and "draw ratio" in output
+    assert "Elo of objects (pairs): " in output and "pairs LL " in output
+    summary = json.loads((out / "summary.json").read_text())
+    assert sum(summary["pentanomial"].values()) == 4
+    assert summary["elo_games"]["units"] == 8 and summary["elo_pairs"]["units"] == 4
+
+
+def test_play_sprt_plays_pairs_until_a_verdict(bots: Path, tmp_path: Path) -> None:
+    """Issue 14: --sprt prints the LLR against its bounds as it goes, and the verdict.
+    `objects` plays at random; `first` always plays its first move, which loses heavily."""
+    code, output = run(
+        "play", str(bots / "objects"), str(bots / "first"), "--sprt", "0,50",
+        "--max-games", "400", "--out", str(tmp_path / "out"), "-q", *FAST,
+    )  # fmt: skip
+    assert code == 0, output
+    assert "SPRT pairs " in output and "(bounds -2.94, +2.94)" in output
+    assert "SPRT [0, 50] nElo, alpha 0.05, beta 0.05: LLR " in output
+    assert "accepted" in output or "no verdict" in output
+
+
+@pytest.mark.parametrize(
+    ("args", "sentence"),
+    [
+        (["--sprt", "10"], "'10' is not ELO0,ELO1 (e.g. 0,10)."),
+        (["--sprt", "10,0"], "ELO0 must be less than ELO1, not 10,0."),
+        (["--sprt", "0,10", "--alpha", "2"], "Invalid value for '--alpha'"),
+        (["--sprt", "0,10", "--alpha", "0.6", "--beta", "0.6"], "alpha + beta must be less than 1"),
+    ],
+)
+def test_play_refuses_an_sprt_that_cannot_run(bots: Path, args: list[str], sentence: str) -> None:
+    code, output = run("play", str(bots / "first"), str(bots / "objects"), *args)
+    assert code == 2 and sentence in output, output

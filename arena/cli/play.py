@@ -8,6 +8,7 @@ from typing import Any
 
 import click
 
+from arena.cli.match_stats import format_elo, format_sprt, parse_sprt, sprt_stop, sprt_test
 from arena.cli.options import game_options, limit_options
 from arena.errors import ArenaError
 from arena.games import get_game, table_seats
@@ -16,6 +17,7 @@ from arena.players.limits import Limits
 from arena.players.manifest import resolve_bot
 from arena.referee import GameReport
 from arena.results.folders import new_results_folder
+from arena.stats.sprt import MODELS
 
 
 @click.command()
@@ -45,6 +47,41 @@ from arena.results.folders import new_results_folder
     help="Folder for the game records [default: results/play-<timestamp>/].",
 )
 @click.option("--quiet", "-q", is_flag=True, help="Print only the summary, not each game.")
+@click.option(
+    "--sprt",
+    callback=parse_sprt,
+    metavar="ELO0,ELO1",
+    help="Two bots: play seat-swapped pairs until the SPRT accepts H0 (Elo difference ELO0) or "
+    "H1 (ELO1), e.g. --sprt 0,10.",
+)
+@click.option(
+    "--alpha",
+    type=click.FloatRange(0, 1, min_open=True, max_open=True),
+    default=0.05,
+    show_default=True,
+    help="SPRT: the chance of accepting H1 when H0 holds.",
+)
+@click.option(
+    "--beta",
+    type=click.FloatRange(0, 1, min_open=True, max_open=True),
+    default=0.05,
+    show_default=True,
+    help="SPRT: the chance of accepting H0 when H1 holds.",
+)
+@click.option(
+    "--elo-model",
+    type=click.Choice(MODELS),
+    default="normalized",
+    show_default=True,
+    help="SPRT: the Elo of ELO0,ELO1 (normalized Elo, or logistic Elo).",
+)
+@click.option(
+    "--max-games",
+    type=click.IntRange(min=2),
+    default=20000,
+    show_default=True,
+    help="SPRT: stop without a verdict after this many games.",
+)
 @limit_options
 def play(
     bots: tuple[str, ...],
@@ -55,6 +92,11 @@ def play(
     seed: int | None,
     out_dir: Path | None,
     quiet: bool,
+    sprt: tuple[float, float] | None,
+    alpha: float,
+    beta: float,
+    elo_model: str,
+    max_games: int,
     move_ms: int,
     time_bank_ms: int,
 ) -> None:
@@ -80,17 +122,20 @@ def play(
             raise click.UsageError(f"{len(bots)} bots were given for a table of {seats} seats.")
         manifests = [resolve_bot(bot) for bot in bots]
         manifests += [manifests[-1]] * (seats - len(manifests))
+        test = sprt_test(sprt, alpha, beta, elo_model, seats)
+        stop = None if test is None else sprt_stop(test, quiet)
         if out_dir is None:
             out_dir = new_results_folder("play")
         summary = play_match(
             manifests,
-            games if games is not None else seats,
+            games if games is not None else (max_games if test else seats),
             seed,
             limits,
             out_dir,
             show,
             game=game,
             game_config=game_options,
+            stop=stop,
         )
     except ArenaError as error:
         raise click.ClickException(str(error)) from None
@@ -100,6 +145,8 @@ def play(
             "choose another --out."
         ) from None
     click.echo(format_summary(summary, seed))
+    if test is not None:
+        click.echo(format_sprt(test, summary))
 
 
 def game_line(index: int, report: GameReport) -> str:
@@ -115,7 +162,7 @@ def game_line(index: int, report: GameReport) -> str:
         table = ", ".join(
             f"{name} {score}" for name, score in zip(names, outcome.scores, strict=True)
         )
-    ending = outcome.termination.value
+    ending = outcome.end or outcome.termination.value
     line = f"game {index + 1:>3} (seed {report.spec.seed}): {table}  {result}, {ending}"
     if outcome.faulty_seat is not None:
         line += f"\n    {outcome.reason}"
@@ -151,5 +198,7 @@ def format_summary(summary: MatchSummary, seed: int) -> str:
             lines.append(f"failures of {tally.name}: {faults}")
     if not any(tally.failures for tally in tallies):
         lines.append("failures: none")
+    if len(tallies) == 2:
+        lines += format_elo(summary)
     lines.append(f"records: {summary.out_dir}")
     return "\n".join(lines)

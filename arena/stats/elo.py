@@ -69,7 +69,9 @@ def _elo(score: float) -> float | None:
     return None if not 0.0 < score < 1.0 else -400.0 * math.log10(1.0 / score - 1.0)
 
 
-def _estimate(units: int, values: Sequence[float], weights: Sequence[int], spread: float) -> EloEstimate:
+def _estimate(
+    units: int, values: Sequence[float], weights: Sequence[int], spread: float
+) -> EloEstimate:
     """From outcomes `values` (per game score of each kind) counted by `weights`.
 
     `spread` is 1 for games and 2 for pairs: normalised Elo divides by the standard deviation

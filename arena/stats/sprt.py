@@ -84,7 +84,9 @@ class Sprt:
         else:
             s0, s1 = (1.0 / (1.0 + 10.0 ** (-elo / 400.0)) for elo in (self.elo0, self.elo1))
             p0, p1 = _mle_logistic(scores, probs, s0), _mle_logistic(scores, probs, s1)
-        return total * sum(p * (math.log(b) - math.log(a)) for p, a, b in zip(probs, p0, p1, strict=True))
+        return total * sum(
+            p * (math.log(b) - math.log(a)) for p, a, b in zip(probs, p0, p1, strict=True)
+        )
 
 
 def _root(f: Callable[[float], float], low: float, high: float, epsilon: float) -> float:
@@ -109,7 +111,9 @@ def _mle_logistic(scores: Sequence[float], probs: Sequence[float], s: float) -> 
     low, high = -1.0 / (scores[-1] - s), -1.0 / (scores[0] - s)
 
     def f(theta: float) -> float:
-        return sum(p * (a - s) / (1.0 + theta * (a - s)) for a, p in zip(scores, probs, strict=True))
+        return sum(
+            p * (a - s) / (1.0 + theta * (a - s)) for a, p in zip(scores, probs, strict=True)
+        )
 
     theta = _root(f, low, high, 1e-9)
     return [p / (1.0 + theta * (a - s)) for a, p in zip(scores, probs, strict=True)]
