@@ -215,7 +215,9 @@ def test_report_writes_tables_and_valid_png_charts(tmp_path: Path) -> None:
             image = plt.imread(path)
             assert image.shape[0] > 100 and image.shape[1] > 100
     csv = (tmp_path / "ratings.csv").read_text().splitlines()
-    assert csv[0].startswith("rank,bot,mu,sigma,conservative,games,wins,draws,losses,win_rate")
+    assert csv[0].startswith(
+        "rank,bot,mu,sigma,conservative,elo,elo_lo,elo_hi,games,wins,draws,losses,win_rate"
+    )
     assert csv[1].startswith("1,bee,")
     assert "30 of 99 games played" in report.text()
     assert not list(tmp_path.glob(".*.tmp"))  # atomic writes leave no temporary files
@@ -244,3 +246,43 @@ def test_the_two_seat_shortcut_equals_trueskills_factor_graph() -> None:
         for slow, fast in ((slow_a, fast_a), (slow_b, fast_b)):
             assert fast.mu == pytest.approx(slow.mu, abs=1e-9)
             assert fast.sigma == pytest.approx(slow.sigma, abs=1e-9)
+
+
+def test_order_free_elo_finds_known_strengths_whatever_the_order() -> None:
+    """Issue 14: Bradley-Terry on all games at once; the same games in any order give the
+    same ratings (TrueSkill's depend on the order), and the interval holds the truth."""
+    import math
+    import random as _random
+
+    from arena.results.log import GameLine
+    from arena.results.order_free import rate
+
+    strength = {"a": 200.0, "b": 0.0, "c": -200.0}
+    rng = _random.Random(3)
+    games = []
+    names = sorted(strength)
+    for table in range(600):
+        first, second = rng.sample(names, 2)
+        expected = 1 / (1 + 10 ** ((strength[second] - strength[first]) / 400))
+        won = rng.random() < expected
+        games.append(
+            GameLine(
+                seq=table,
+                game_id=f"g{table:04d}",
+                players=(first, second),
+                scores=(0, 0),
+                ranks=(0, 1) if won else (1, 0),
+                termination="normal",
+                reason="",
+                table=table,
+            )  # fmt: skip
+        )
+    ratings = rate(games)
+    shuffled = list(games)
+    rng.shuffle(shuffled)
+    assert rate(shuffled) == ratings
+    for name, truth in strength.items():
+        assert ratings[name].low <= truth <= ratings[name].high, (name, ratings[name])
+    # a bot that won everything still has a finite rating
+    sweep = [g for g in games if g.players[g.ranks.index(0)] == "a" or "a" not in g.players]
+    assert all(math.isfinite(r.elo) for r in rate(sweep).values())

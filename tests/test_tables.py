@@ -204,7 +204,9 @@ def test_report_of_a_four_seat_run(tmp_path: Path) -> None:
         if path.suffix == ".png":
             assert path.read_bytes()[:8] == PNG_MAGIC and plt.imread(path).shape[0] > 100
     csv = (tmp_path / "ratings.csv").read_text().splitlines()
-    assert csv[0].startswith("rank,bot,mu,sigma,conservative,games,mean_rank,place_1,place_2")
+    assert csv[0].startswith(
+        "rank,bot,mu,sigma,conservative,elo,elo_lo,elo_hi,games,mean_rank,place_1,place_2"
+    )
     assert csv[1].startswith("1,cat,")
     text = (tmp_path / "leaderboard.md").read_text()
     assert "Tables of 4 seats" in text and "| mean rank | 1st | 2nd | 3rd | 4th |" in text

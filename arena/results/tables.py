@@ -21,6 +21,7 @@ from typing import Any
 import pandas as pd
 
 from arena.outcome import Termination
+from arena.results import order_free
 from arena.results.log import GameLine
 from arena.results.ratings import Ratings, in_schedule_order
 
@@ -46,6 +47,9 @@ LEADERBOARD_COLUMNS = [
     "mu",
     "sigma",
     "conservative",
+    "elo",
+    "elo_lo",
+    "elo_hi",
     "games",
     "wins",
     "draws",
@@ -63,7 +67,8 @@ def multi_seat_columns(seats: int) -> list[str]:
     """The columns of `ratings.csv` for tables of `seats` seats, in order."""
     places = [f"place_{place}" for place in range(1, seats + 1)]
     return [
-        "rank", "bot", "mu", "sigma", "conservative", "games", "mean_rank", *places,
+        "rank", "bot", "mu", "sigma", "conservative", "elo", "elo_lo", "elo_hi", "games",
+        "mean_rank", *places,
         "mean_score", "points_share", "failures",
     ]  # fmt: skip
 
@@ -158,6 +163,23 @@ def _multi_seat_row(mine: pd.DataFrame, seats: int) -> dict[str, Any]:
 
 
 def leaderboard(
+    games: Iterable[GameLine], ratings: Ratings, bots: Iterable[str] = (), seats: int | None = None
+) -> pd.DataFrame:
+    """See `_leaderboard`; adds the order-free Elo (order_free.py) of each bot."""
+    games = list(games)
+    board = _leaderboard(games, ratings, bots, seats)
+    elo = order_free.rate(games, board["bot"].tolist())
+    for column, attribute in (("elo", "elo"), ("elo_lo", "low"), ("elo_hi", "high")):
+        board[column] = [getattr(elo[name], attribute) for name in board["bot"]]
+    columns = LEADERBOARD_COLUMNS if "wins" in board.columns else multi_seat_columns(_seats(board))
+    return board[columns]
+
+
+def _seats(board: pd.DataFrame) -> int:
+    return sum(1 for column in board.columns if str(column).startswith("place_"))
+
+
+def _leaderboard(
     games: Iterable[GameLine], ratings: Ratings, bots: Iterable[str] = (), seats: int | None = None
 ) -> pd.DataFrame:
     """The leaderboard: every bot, ranked by mu - 3 sigma (then mu, then name).
@@ -278,6 +300,7 @@ def _rating_cells(row: Mapping[Hashable, Any]) -> list[str]:
         _cell(row["mu"], 2),
         _cell(row["sigma"], 2),
         _cell(row["conservative"], 2),
+        f"{row['elo']:+.0f} ({row['elo_lo']:+.0f} to {row['elo_hi']:+.0f})",
         _cell(row["games"], 0),
     ]
 
@@ -285,7 +308,7 @@ def _rating_cells(row: Mapping[Hashable, Any]) -> list[str]:
 def _format_multi_seat(board: pd.DataFrame) -> str:
     """The leaderboard of tables of more than two seats as a Markdown table."""
     places = [c for c in board.columns if c.startswith("place_")]
-    header = ["#", "bot", "mu", "sigma", "mu-3σ", "games", "mean rank"]
+    header = ["#", "bot", "mu", "sigma", "mu-3σ", "Elo (95%)", "games", "mean rank"]
     header += [_ordinal(int(c.removeprefix("place_"))) for c in places]
     header += ["mean score", "points share", "failures"]
     align = ["---:", ":---"] + ["---:"] * (len(header) - 3) + [":---"]
@@ -314,13 +337,13 @@ def format_markdown(board: pd.DataFrame) -> str:
     if "mean_rank" in board.columns:
         return _format_multi_seat(board)
     header = [
-        "#", "bot", "mu", "sigma", "mu-3σ", "games", "W", "D", "L",
+        "#", "bot", "mu", "sigma", "mu-3σ", "Elo (95%)", "games", "W", "D", "L",
         "win rate (95% CI)", "mean score", "failures",
     ]  # fmt: skip
     lines = [
         "| " + " | ".join(header) + " |",
         "|" + "|".join(["---:", ":---", "---:", "---:", "---:", "---:", "---:", "---:", "---:",
-                        "---:", "---:", ":---"]) + "|",
+                        "---:", "---:", "---:", ":---"]) + "|",
     ]  # fmt: skip
     for row in board.to_dict("records"):
         rate = row["win_rate"]
