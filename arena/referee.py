@@ -202,7 +202,10 @@ class _Game:
         try:
             line = player.request(data, sent + allowed_ms / 1000)
         except BotTimeoutError as error:
-            raise _fault(seat, player, _timed_out(error, allowed_ms), self._when(kind)) from None
+            late = _late_reply(player, sent, allowed_ms)
+            raise _fault(
+                seat, player, late or _timed_out(error, allowed_ms), self._when(kind)
+            ) from None
         except BotFaultError as error:
             raise _fault(seat, player, error, self._when(kind)) from None
         think_ms = (time.monotonic() - sent) * 1000
@@ -255,6 +258,24 @@ def _codec(game: str) -> protocol.MoveCodec:
     if codec is None:
         codec = _CODECS[game] = protocol.MoveCodec(cached=get_game(game).stable_action_codes)
     return codec
+
+
+LATE_GRACE_S = 1.0
+"""After a timeout, how long the referee still listens, to tell a slow bot from a silent one."""
+
+
+def _late_reply(player: Player, sent: float, allowed_ms: int) -> BotTimeoutError | None:
+    """A timeout that says when the reply came, if it comes within LATE_GRACE_S after all
+    (the game is lost either way); None when the bot stays silent."""
+    process = player.process
+    if process is None:
+        return None
+    try:
+        process.read_line(time.monotonic() + min(LATE_GRACE_S, allowed_ms / 1000))
+    except BotFaultError:
+        return None
+    took = (time.monotonic() - sent) * 1000
+    return BotTimeoutError(f"it answered after {took:,.0f} ms; the limit was {allowed_ms:,} ms.")
 
 
 def _timed_out(error: BotTimeoutError, allowed_ms: int) -> BotTimeoutError:

@@ -467,3 +467,18 @@ def test_a_pool_worker_and_its_bots_keep_to_one_core(arena: Arena) -> None:
     assert play(arena.run_dir, config, workers=2).played == 4
     cpus = [line for line in arena.stderr_log("who_am_i").splitlines() if line.startswith("CPUS")]
     assert cpus and all(len(json.loads(line.split(" ", 1)[1])) == 1 for line in cpus), cpus
+
+
+def test_a_timeout_tells_a_slow_bot_from_a_silent_one(
+    arena: Arena, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 14: "answered after 600 ms; the limit was 400 ms", or nothing arrived at all."""
+    arena.add("slow_move")
+    for line in arena.run("slow_move"):
+        assert line["termination"] == "timeout"
+        assert "it answered after " in line["reason"], line["reason"]
+        assert "the limit was 400 ms" in line["reason"]
+    silent = Arena(arena.tmp / "silent", monkeypatch)
+    silent.add("sleep_move")
+    for line in silent.run("sleep_move"):
+        assert "nothing arrived" in line["reason"], line["reason"]
