@@ -184,6 +184,7 @@ def _game_line(slot: GameSlot, report: GameReport, duration_ms: float) -> GameLi
         turns=report.turns,
         decisions=tuple(report.decisions),
         think_ms=tuple(round(t, 3) for t in report.think_ms),
+        cpu_ms=tuple(report.cpu_ms),
         duration_ms=round(duration_ms, 3),
         worker=f"{socket.gethostname()}:{os.getpid()}",
         finished_at=datetime.now(UTC).isoformat(timespec="milliseconds"),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
@@ -32,6 +33,10 @@ class BotTally:
     score: int = 0
     think_ms: float = 0.0
     decisions: int = 0
+    thinks: list[float] = field(default_factory=list)
+    """Each decision's think time in ms (wall clock, as the referee measures it)."""
+    cpu_ms: float | None = 0.0
+    """CPU time of its processes over the match (its cgroup's); None where not measured."""
     places: Counter[int] = field(default_factory=Counter)
     """How often it finished in each place (1 = first; tied seats share the better place)."""
     failures: Counter[str] = field(default_factory=Counter)
@@ -41,6 +46,17 @@ class BotTally:
     def mean_think_ms(self) -> float:
         """Think time per decision."""
         return self.think_ms / self.decisions if self.decisions else 0.0
+
+    def think_percentile(self, share: float) -> float:
+        """The think time under which `share` of the decisions stayed (0 with none)."""
+        if not self.thinks:
+            return 0.0
+        ordered = sorted(self.thinks)
+        return ordered[min(len(ordered) - 1, math.ceil(share * len(ordered)) - 1)]
+
+    @property
+    def cpu_ms_per_decision(self) -> float | None:
+        return None if self.cpu_ms is None or not self.decisions else self.cpu_ms / self.decisions
 
     @property
     def mean_place(self) -> float:
@@ -97,6 +113,9 @@ class MatchSummary:
                     "mean_place": t.mean_place,
                     "mean_score": self.mean_score(i),
                     "think_ms_per_decision": t.mean_think_ms,
+                    "think_ms_p95": t.think_percentile(0.95),
+                    "think_ms_max": max(t.thinks, default=0.0),
+                    "cpu_ms_per_decision": t.cpu_ms_per_decision,
                     "decisions": t.decisions,
                     "failures": dict(t.failures),
                 }
@@ -199,6 +218,9 @@ def _tally(summary: MatchSummary, report: GameReport, by_seat: Sequence[int]) ->
         tally.score += outcome.scores[seat]
         tally.think_ms += report.think_ms[seat]
         tally.decisions += report.decisions[seat]
+        tally.thinks += [move["think_ms"] for move in report.moves if move["seat"] == seat]
+        cpu = report.cpu_ms[seat] if seat < len(report.cpu_ms) else None
+        tally.cpu_ms = None if cpu is None or tally.cpu_ms is None else tally.cpu_ms + cpu
         tally.places[1 + sum(rank < outcome.ranks[seat] for rank in outcome.ranks)] += 1
         if not outcome.is_draw:
             if outcome.ranks[seat] == 0 and outcome.winners == (seat,):

@@ -65,6 +65,8 @@ class GameReport:
     """Wall time of the whole game, start-ups included."""
     fault: dict[str, Any] | None = None
     """For a bot's fault: its seat and the reply that caused it (quoted, shortened)."""
+    cpu_ms: list[float | None] = field(default_factory=list)
+    """CPU time each seat's bot used during the game (its cgroup's), None where unknown."""
 
     def record(self) -> dict[str, Any]:
         """The JSON game record (bots/README.md, "Game records")."""
@@ -309,8 +311,10 @@ def play_game(spec: GameSpec, players: Sequence[Player]) -> GameReport:
     started = time.monotonic()
     game = _Game(spec, players)
     fault: _SeatFault | None = None
+    cpu_before: list[int | None] = [None] * len(players)
     try:
         game.start_players()
+        cpu_before = [player.cpu_usec() for player in players]
         game.announce()
         while (decision := game.state.decision()) is not None:
             game.decide(decision.seat, decision.kind)
@@ -320,6 +324,7 @@ def play_game(spec: GameSpec, players: Sequence[Player]) -> GameReport:
         fault = error
         players[error.seat].kill()  # never trust its next line: a fresh process next game
         outcome = fault_outcome(game.state, error.seat, error.termination, error.reason)
+    cpu_after = [player.cpu_usec() for player in players]
     game.tell_result(outcome, None if fault is None else fault.seat)
     return GameReport(
         spec=spec,
@@ -332,7 +337,15 @@ def play_game(spec: GameSpec, players: Sequence[Player]) -> GameReport:
         turns=game.state.turn,
         duration_s=time.monotonic() - started,
         fault=None if fault is None else _fault_entry(fault),
+        cpu_ms=_cpu_ms(cpu_before, cpu_after),
     )
+
+
+def _cpu_ms(before: Sequence[int | None], after: Sequence[int | None]) -> list[float | None]:
+    return [
+        None if a is None or b is None or b < a else round((b - a) / 1000, 3)
+        for a, b in zip(before, after, strict=True)
+    ]
 
 
 def _fault_entry(fault: _SeatFault) -> dict[str, Any]:

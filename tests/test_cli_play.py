@@ -308,3 +308,31 @@ def test_play_sprt_plays_pairs_until_a_verdict(bots: Path, tmp_path: Path) -> No
 def test_play_refuses_an_sprt_that_cannot_run(bots: Path, args: list[str], sentence: str) -> None:
     code, output = run("play", str(bots / "first"), str(bots / "objects"), *args)
     assert code == 2 and sentence in output, output
+
+
+def test_play_reports_think_time_percentiles_and_cpu_time(bots: Path, tmp_path: Path) -> None:
+    """Issue 14: mean, p95 and max think time per decision, and CPU time beside it."""
+    from arena.players import sandbox
+
+    out = tmp_path / "out"
+    code, output = run(
+        "play", str(bots / "first"), str(bots / "objects"), "-q", "--out", str(out), *FAST
+    )
+    assert code == 0, output
+    assert "p95 ms" in output and "max ms" in output and "CPU ms/dec." in output
+    bot = json.loads((out / "summary.json").read_text())["bots"][0]
+    assert bot["think_ms_max"] >= bot["think_ms_p95"] >= 0
+    if sandbox.probe().cgroup_v2 is not None:
+        assert bot["cpu_ms_per_decision"] is not None and bot["cpu_ms_per_decision"] >= 0
+
+
+def test_a_busy_machine_is_named_when_every_bot_waited_for_it() -> None:
+    from arena.cli.play import overloaded
+    from arena.match import BotTally
+
+    def tally(wall: float, cpu: float) -> BotTally:
+        return BotTally("x", think_ms=wall * 10, decisions=10, cpu_ms=cpu * 10)
+
+    assert overloaded([tally(10.0, 2.0), tally(8.0, 3.0)])
+    assert not overloaded([tally(10.0, 2.0), tally(8.0, 7.0)])  # one bot really computed
+    assert not overloaded([tally(0.5, 0.1), tally(0.5, 0.1)])  # too fast to tell

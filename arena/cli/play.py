@@ -12,7 +12,7 @@ from arena.cli.match_stats import format_elo, format_sprt, parse_sprt, sprt_stop
 from arena.cli.options import game_options, limit_options
 from arena.errors import ArenaError
 from arena.games import get_game, table_seats
-from arena.match import MatchSummary, play_match
+from arena.match import BotTally, MatchSummary, play_match
 from arena.players.limits import Limits
 from arena.players.manifest import resolve_bot
 from arena.referee import GameReport
@@ -169,6 +169,21 @@ def game_line(index: int, report: GameReport) -> str:
     return line
 
 
+def _cpu(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:.3f}"
+
+
+def overloaded(tallies: list[BotTally]) -> bool:
+    """True when every bot thought at least 2 ms a decision and its wall time was more than
+    twice its CPU time: the bots waited for the machine, not the other way round."""
+    return all(
+        t.cpu_ms_per_decision is not None
+        and t.mean_think_ms >= 2.0
+        and t.mean_think_ms > 2 * t.cpu_ms_per_decision
+        for t in tallies
+    )
+
+
 def format_summary(summary: MatchSummary, seed: int) -> str:
     """The match summary as a small table, one column per bot."""
     tallies = summary.tallies
@@ -181,6 +196,9 @@ def format_summary(summary: MatchSummary, seed: int) -> str:
     rows += [
         ("mean score", [f"{summary.mean_score(i):.2f}" for i in range(len(tallies))]),
         ("ms/decision", [f"{t.mean_think_ms:.3f}" for t in tallies]),
+        ("p95 ms", [f"{t.think_percentile(0.95):.3f}" for t in tallies]),
+        ("max ms", [f"{max(t.thinks, default=0.0):.3f}" for t in tallies]),
+        ("CPU ms/dec.", [_cpu(t.cpu_ms_per_decision) for t in tallies]),
         ("decisions", [str(t.decisions) for t in tallies]),
     ]
     seating = "seats swapped in pairs" if len(tallies) == 2 else "seats rotated on each deal"
@@ -198,6 +216,11 @@ def format_summary(summary: MatchSummary, seed: int) -> str:
             lines.append(f"failures of {tally.name}: {faults}")
     if not any(tally.failures for tally in tallies):
         lines.append("failures: none")
+    if overloaded(tallies):
+        lines.append(
+            "note: every bot's think time is far above its CPU time: this machine is busy, so "
+            "time losses may be the machine's fault, not the bots'."
+        )
     if len(tallies) == 2:
         lines += format_elo(summary)
     lines.append(f"records: {summary.out_dir}")

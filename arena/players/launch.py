@@ -43,6 +43,8 @@ class LaunchSpec:
     """Every process of the bot (its cgroup's), bubblewrap's included; empty without one."""
     oom_kills: Callable[[], int] = lambda: 0
     """How many of the bot's processes the kernel killed for passing its memory limit."""
+    cpu_usec: Callable[[], int | None] = lambda: None
+    """CPU time of the bot's processes so far, in µs, where the cgroup tells it."""
 
 
 def launch_spec(manifest: BotManifest, limits: Limits) -> LaunchSpec:
@@ -62,6 +64,7 @@ def launch_spec(manifest: BotManifest, limits: Limits) -> LaunchSpec:
         notes=notes,
         pass_fds=launch.pass_fds,
         oom_kills=launch.oom_kills,
+        cpu_usec=launch.cpu_usec,
         pids=launch.pids,
     )
 

@@ -124,6 +124,10 @@ class Player:
         process.send(data, deadline)
         return process.read_line(deadline)
 
+    def cpu_usec(self) -> int | None:
+        """CPU time of the running process tree so far in µs (None when not measured)."""
+        return None if self.process is None else self.process.spec.cpu_usec()
+
     def out_of_memory(self) -> bool:
         """True when the kernel killed one of this bot's processes for passing its memory
         limit since the last time this was asked (the count lives as long as the process)."""

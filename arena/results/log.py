@@ -7,7 +7,7 @@ of a write can leave a half-written last line; `repair` sets it aside before a r
 
 A line is a `GameLine` (keys in this order): `version, seq, game_id, round, table, game,
 seed, players, scores, ranks, winner, termination, end, reason, faulty_seat, turns, decisions,
-think_ms, duration_ms, worker, finished_at`. The last four are timing and placement: they
+think_ms, cpu_ms, duration_ms, worker, finished_at`. The last five are timing and placement: they
 differ between runs of the same tournament. Lines of logs written before tables (no
 `version`, a `pair` key, Mandala's own ends as terminations) are read through a mapping.
 """
@@ -42,7 +42,7 @@ LOG_NAME = "games.jsonl"
 """The games log's file name inside a run folder."""
 PARTIAL_NAME = "games.jsonl.partial"
 """Where a half-written last line is set aside by `repair`."""
-TIMING_KEYS = ("think_ms", "duration_ms", "worker", "finished_at")
+TIMING_KEYS = ("think_ms", "cpu_ms", "duration_ms", "worker", "finished_at")
 """Keys of a line that depend on the machine and the moment, not on the games themselves."""
 
 LOG_VERSION = 2
@@ -82,6 +82,8 @@ class GameLine:
     turns: int = 0
     decisions: tuple[int, ...] = ()
     think_ms: tuple[float, ...] = ()
+    cpu_ms: tuple[float | None, ...] = ()
+    """CPU time each seat's bot used in the game (its cgroup's), None where not measured."""
     duration_ms: float = 0.0
     worker: str = ""
     finished_at: str = ""
@@ -113,6 +115,7 @@ class GameLine:
             "turns": self.turns,
             "decisions": list(self.decisions),
             "think_ms": list(self.think_ms),
+            "cpu_ms": list(self.cpu_ms),
             "duration_ms": self.duration_ms,
             "worker": self.worker,
             "finished_at": self.finished_at,
@@ -146,6 +149,7 @@ class GameLine:
                 turns=int(data.get("turns", 0)),
                 decisions=tuple(data.get("decisions") or ()),
                 think_ms=tuple(data.get("think_ms") or ()),
+                cpu_ms=tuple(data.get("cpu_ms") or ()),
                 duration_ms=float(data.get("duration_ms", 0.0)),
                 worker=str(data.get("worker", "")),
                 finished_at=str(data.get("finished_at", "")),

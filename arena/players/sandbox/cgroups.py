@@ -171,6 +171,19 @@ class BotCgroup:
         """Every process in the bot's group (bubblewrap's own included)."""
         return _pids_in(self.groups[0]) if self.groups else []
 
+    def cpu_usec(self) -> int | None:
+        """CPU time used by the bot's processes so far, in µs (v2 cpu.stat), if known."""
+        if self.killable is None:
+            return None
+        try:
+            for line in (self.killable / "cpu.stat").read_text().splitlines():
+                key, _, value = line.partition(" ")
+                if key == "usage_usec":
+                    return int(value)
+        except (OSError, ValueError):
+            return None
+        return None
+
     def oom_kills(self) -> int:
         """How many processes of this bot the kernel killed for passing its memory limit."""
         if self.memory is None:

@@ -55,6 +55,8 @@ class Launch:
     """Every process of the bot (its cgroup's), bubblewrap's included; empty without one."""
     oom_kills: Callable[[], int] = lambda: 0
     """How many of the bot's processes the kernel killed for passing its memory limit."""
+    cpu_usec: Callable[[], int | None] = lambda: None
+    """CPU time of the bot's processes so far, in µs, where the cgroup tells it."""
     user: str = "the arena's own"
     """Who the bot runs as, for its log."""
 
@@ -122,6 +124,7 @@ def prepare(
         else:
             launch.teardown.append(group.close)
             launch.oom_kills = group.oom_kills
+            launch.cpu_usec = group.cpu_usec
             launch.pids = group.pids
     elif limits.processes is not None and limits.cgroups:
         _warn_once("no pids cgroup here: the number of a bot's processes is not bounded.")
