@@ -135,6 +135,8 @@ class TournamentConfig:
     seats: int = 2
     all_seatings: bool = False
     tables_per_round: int | None = None
+    gauntlet: str | None = None
+    """The candidate of a gauntlet: only its tables are played."""
     created: str = ""
     """When the run started (ISO 8601, UTC)."""
     command_line: tuple[str, ...] = ()
@@ -159,6 +161,7 @@ class TournamentConfig:
             "seats": self.seats,
             "all_seatings": self.all_seatings,
             "tables_per_round": self.tables_per_round,
+            "gauntlet": self.gauntlet,
             "rounds": self.rounds,
             "seed": self.seed,
             "bots": [bot.to_json() for bot in self.bots],
@@ -191,6 +194,7 @@ class TournamentConfig:
                 seats=int(data.get("seats", 2)),
                 all_seatings=bool(data.get("all_seatings", False)),
                 tables_per_round=data.get("tables_per_round"),
+                gauntlet=data.get("gauntlet"),
                 created=str(data.get("created", "")),
                 command_line=tuple(data.get("command_line") or ()),
                 versions=dict(data.get("versions") or {}),
@@ -213,6 +217,7 @@ class TournamentConfig:
             "game": self.game,
             "all_seatings": self.all_seatings or None,
             "tables_per_round": self.tables_per_round,
+            "gauntlet": self.gauntlet,
         }
         out = []
         for key, value in given.items():
@@ -233,6 +238,7 @@ _FLAGS = {
     "game": "--game",
     "all_seatings": "--all-seatings",
     "tables_per_round": "--tables-per-round",
+    "gauntlet": "--gauntlet",
 }
 
 

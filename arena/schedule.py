@@ -97,9 +97,12 @@ def round_robin(bots: Sequence[str], seats: int = 2) -> list[tuple[str, ...]]:
     return list(itertools.combinations(bots, seats))
 
 
-def round_size(num_bots: int, seats: int = 2, sample: int | None = None) -> int:
-    """Tables in one round: every `seats`-subset of the field, or `sample` of them if fewer."""
-    every = math.comb(num_bots, seats)
+def round_size(
+    num_bots: int, seats: int = 2, sample: int | None = None, gauntlet: bool = False
+) -> int:
+    """Tables in one round: every `seats`-subset of the field (with the candidate, in a
+    gauntlet), or `sample` of them if fewer."""
+    every = math.comb(num_bots - 1, seats - 1) if gauntlet else math.comb(num_bots, seats)
     return every if sample is None else min(every, sample)
 
 
@@ -130,9 +133,12 @@ def total_games(
     seats: int = 2,
     all_seatings: bool = False,
     sample: int | None = None,
+    gauntlet: bool = False,
 ) -> int:
-    """How many games a tournament plays (`sample`: its tables per round, if sampled)."""
-    return rounds * round_size(num_bots, seats, sample) * games_per_table(seats, all_seatings)
+    """How many games a tournament plays (`sample`: its tables per round, if sampled;
+    `gauntlet`: only the tables of one candidate)."""
+    per_round = round_size(num_bots, seats, sample, gauntlet)
+    return rounds * per_round * games_per_table(seats, all_seatings)
 
 
 def _rng(seed: int, round_: int) -> random.Random:
@@ -169,14 +175,24 @@ def tables(
     seed: int,
     seats: int = 2,
     sample: int | None = None,
+    gauntlet: str | None = None,
 ) -> Iterator[tuple[int, tuple[str, ...]]]:
-    """(round, players) of every table in schedule order: all k-subsets, or a balanced sample."""
+    """(round, players) of every table in schedule order: all k-subsets, or a balanced sample;
+    in a gauntlet, only the subsets with the candidate `gauntlet` (its seat still rotates)."""
     if rounds < 0:
         raise ValueError(f"rounds must be at least 0, got {rounds}")
     if not 1 <= seats <= len(bots):
         raise ValueError(f"a table of {seats} seats needs 1 to {len(bots)} seats")
     if sample is not None and sample < 1:
         raise ValueError(f"tables per round must be at least 1, got {sample}")
+    if gauntlet is not None:
+        if gauntlet not in bots:
+            raise ValueError(f"the gauntlet's candidate {gauntlet!r} is not in the field")
+        every = [table for table in round_robin(bots, seats) if gauntlet in table]
+        for round_ in range(1, rounds + 1):
+            for players in every:
+                yield round_, players
+        return
     if sample is None or sample >= math.comb(len(bots), seats):
         every = round_robin(bots, seats)
         for round_ in range(1, rounds + 1):
@@ -199,6 +215,7 @@ def schedule(
     seats: int = 2,
     all_seatings: bool = False,
     tables_per_round: int | None = None,
+    gauntlet: str | None = None,
 ) -> Iterator[TableTask]:
     """The tables still to play, in schedule order, skipping every game whose id is in `done`.
 
@@ -208,7 +225,8 @@ def schedule(
     """
     per_table = games_per_table(seats, all_seatings)
     width = len(str(per_table))
-    for table, (round_, players) in enumerate(tables(bots, rounds, seed, seats, tables_per_round)):
+    chosen = tables(bots, rounds, seed, seats, tables_per_round, gauntlet)
+    for table, (round_, players) in enumerate(chosen):
         seed_of_table = deal_seed(seed, table)
         slots = []
         for game, seated in enumerate(seatings(players, all_seatings), start=1):

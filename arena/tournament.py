@@ -79,6 +79,7 @@ def create_run(
     seats: int | None = None,
     all_seatings: bool = False,
     tables_per_round: int | None = None,
+    gauntlet: str | None = None,
 ) -> TournamentConfig:
     """Start a new run in `run_dir`: check the field, write `config.json`; returns the config.
 
@@ -104,6 +105,14 @@ def create_run(
     if rounds < 1:
         raise TournamentError(f"--rounds must be at least 1, not {rounds}.")
     seats, game_config = _check_table(game, game_config or {}, seats, len(bots))
+    if gauntlet is not None and gauntlet not in names:
+        raise TournamentError(
+            f"--gauntlet {gauntlet}: no bot of that name in the field ({', '.join(sorted(names))})."
+        )
+    if gauntlet is not None and tables_per_round is not None:
+        raise TournamentError(
+            "--gauntlet plays every table of its candidate: drop --tables-per-round."
+        )
     if tables_per_round is not None and tables_per_round < 1:
         raise TournamentError(f"--tables-per-round must be at least 1, not {tables_per_round}.")
     # Bots must not read the results (other bots' records and logs) nor each other's files.
@@ -116,12 +125,15 @@ def create_run(
         rounds=rounds,
         seed=secrets.randbits(32) if seed is None else seed,
         limits=full_limits,
-        total_games=total_games(len(ordered), rounds, seats, all_seatings, tables_per_round),
+        total_games=total_games(
+            len(ordered), rounds, seats, all_seatings, tables_per_round, gauntlet is not None
+        ),
         game=game,
         game_config=game_config,
         seats=seats,
         all_seatings=all_seatings,
         tables_per_round=tables_per_round,
+        gauntlet=gauntlet,
         created=datetime.now(UTC).isoformat(timespec="seconds"),
         command_line=tuple(sys.argv),
         versions=versions(),
@@ -203,7 +215,12 @@ def _extended(run_dir: Path, config: TournamentConfig, rounds: int) -> Tournamen
     """`config` with more rounds, saved: the schedule's first rounds stay as they were, so
     the games already played keep their ids and only the new rounds' games are played."""
     total = total_games(
-        len(config.bots), rounds, config.seats, config.all_seatings, config.tables_per_round
+        len(config.bots),
+        rounds,
+        config.seats,
+        config.all_seatings,
+        config.tables_per_round,
+        config.gauntlet is not None,
     )
     config = dataclasses.replace(config, rounds=rounds, total_games=total)
     _save(run_dir, config)
@@ -337,6 +354,7 @@ def play(
         seats=config.seats,
         all_seatings=config.all_seatings,
         tables_per_round=config.tables_per_round,
+        gauntlet=config.gauntlet,
     )
     with _run_log(run_dir):
         box = _sandbox_report(config.limits)

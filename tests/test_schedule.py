@@ -191,3 +191,15 @@ def test_ids_of_larger_tables() -> None:
 def test_a_table_larger_than_the_field_is_refused() -> None:
     with pytest.raises(ValueError, match="seats"):
         list(schedule(["a", "b"], 1, 0, seats=3))
+
+
+def test_a_gauntlet_schedules_only_the_candidates_tables() -> None:
+    from arena.schedule import schedule, total_games
+
+    bots = ["a", "b", "c", "d"]
+    for seats in (2, 3):
+        tasks = list(schedule(bots, 2, 1, seats=seats, gauntlet="c"))
+        assert all("c" in slot.players for task in tasks for slot in task.games)
+        games = sum(len(task.games) for task in tasks)
+        assert games == total_games(4, 2, seats, gauntlet=True)
+    assert total_games(4, 1, 2, gauntlet=True) == 3 * 2

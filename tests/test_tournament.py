@@ -472,3 +472,24 @@ def test_add_plays_the_default_field_and_the_added_bot(tmp_path: Path) -> None:
     assert code == 0, output
     names = [bot["name"] for bot in json.loads((out / "config.json").read_text())["bots"]]
     assert names == ["alpha", "beta", "crashy", "gamma"]
+
+
+def test_a_gauntlet_plays_only_the_candidates_tables(tmp_path: Path) -> None:
+    """Issue 14: --gauntlet CANDIDATE meets every other bot; the others do not meet."""
+    bots, out = field(tmp_path), tmp_path / "run"
+    code, output = run(
+        "--bots", str(bots), "--gauntlet", "crashy", "--rounds", "2", "--workers", "0",
+        "--seed", "4", "--out", str(out), "--no-charts",
+    )  # fmt: skip
+    assert code == 0, output
+    lines = read_lines(out / "games.jsonl")
+    assert len(lines) == 2 * 3 * 2  # rounds x opponents x seatings
+    assert all("crashy" in line["players"] for line in lines)  # type: ignore[operator]
+    assert {name for line in lines for name in line["players"]} == {  # type: ignore[attr-defined]
+        "alpha", "beta", "gamma", "crashy",
+    }  # fmt: skip
+    board = (out / "leaderboard.md").read_text()
+    assert "## Gauntlet: crashy against each opponent" in board
+    assert "| alpha | 4 |" in board
+    code, output = run("--bots", str(bots), "--gauntlet", "nobody", "--out", str(tmp_path / "x"))
+    assert code != 0 and "No bot 'nobody'" in output

@@ -114,12 +114,21 @@ def _field(bots_dir: Path | None, names: tuple[str, ...], added: tuple[str, ...]
     return field
 
 
+def _gauntlet_name(gauntlet: str | None, bots_dir: Path | None) -> str | None:
+    """The candidate's bot name (`--gauntlet` may name a folder)."""
+    if gauntlet is None:
+        return None
+    from arena.players.manifest import default_bots_dir, resolve_bot
+
+    return resolve_bot(gauntlet, bots_dir or default_bots_dir()).name
+
+
 def _round_size_note(config: TournamentConfig) -> str | None:
     """A sentence on a round too large to play whole, offering --tables-per-round."""
     from arena.schedule import games_per_table, round_size
 
     seats = config.seats
-    tables = round_size(len(config.bots), seats)
+    tables = round_size(len(config.bots), seats, gauntlet=config.gauntlet is not None)
     sample = config.tables_per_round
     if sample is not None and sample < tables:
         return (
@@ -150,6 +159,12 @@ def _round_size_note(config: TournamentConfig) -> str | None:
     metavar="BOT",
     help="A bot to play besides the field (a folder or a name; repeatable): "
     "`--add bots/mine` plays the default field and mine.",
+)
+@click.option(
+    "--gauntlet",
+    metavar="BOT",
+    help="Play only the tables of this candidate (a name or a folder; added to the field if "
+    "needed): it meets every other bot, the others do not meet each other.",
 )
 @click.option("--rounds", type=click.IntRange(min=1), help="Rounds of the round robin [1].")
 @click.option(
@@ -195,6 +210,7 @@ def run(
     bot: tuple[str, ...],
     bots_dir: Path | None,
     added: tuple[str, ...],
+    gauntlet: str | None,
     rounds: int | None,
     workers: int | None,
     seed: int | None,
@@ -230,6 +246,7 @@ def run(
                 "seats": seats,
                 "all_seatings": all_seatings,
                 "tables_per_round": tables_per_round,
+                "gauntlet": _gauntlet_name(gauntlet, bots_dir),
             }
             if bot or added or bots_dir is not None:
                 given["bots"] = [b.name for b in _field(bots_dir, bot, added)]
@@ -243,7 +260,7 @@ def run(
             try:
                 config = tournament.create_run(
                     run_dir,
-                    _field(bots_dir, bot, added),
+                    _field(bots_dir, bot, added + ((gauntlet,) if gauntlet else ())),
                     rounds=rounds if rounds is not None else 1,
                     seed=seed,
                     limits=limits,
@@ -252,6 +269,7 @@ def run(
                     seats=seats,
                     all_seatings=all_seatings,
                     tables_per_round=tables_per_round,
+                    gauntlet=_gauntlet_name(gauntlet, bots_dir),
                 )
             except ArenaError:
                 if out is None:  # bad input writes nothing, not even an empty folder

@@ -215,6 +215,10 @@ def _leaderboard_markdown(report: Report, config: dict[str, Any]) -> str:
             f"{row['draws']} | {row['losses']} | {100 * row['win_rate']:.1f}% "
             f"({100 * row['win_rate_lo']:.1f}–{100 * row['win_rate_hi']:.1f}) |"
         )
+    if config.get("gauntlet") and report.seats == 2:
+        from arena.results.gauntlet import markdown
+
+        lines += ["", *markdown(read_games(report.run_dir / LOG_NAME), str(config["gauntlet"]))]
     if report.ends:
         lines += ["", "## Notes", "", _ends_line(report)]
     files = chart_files(report.seats)
