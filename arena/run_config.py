@@ -137,6 +137,8 @@ class TournamentConfig:
     tables_per_round: int | None = None
     gauntlet: str | None = None
     """The candidate of a gauntlet: only its tables are played."""
+    until_decided: tuple[float, float] | None = None
+    """(elo0, elo1) in nElo: each pairing stops once its SPRT decides (alpha = beta = 5%)."""
     created: str = ""
     """When the run started (ISO 8601, UTC)."""
     command_line: tuple[str, ...] = ()
@@ -162,6 +164,7 @@ class TournamentConfig:
             "all_seatings": self.all_seatings,
             "tables_per_round": self.tables_per_round,
             "gauntlet": self.gauntlet,
+            "until_decided": None if self.until_decided is None else list(self.until_decided),
             "rounds": self.rounds,
             "seed": self.seed,
             "bots": [bot.to_json() for bot in self.bots],
@@ -195,6 +198,11 @@ class TournamentConfig:
                 all_seatings=bool(data.get("all_seatings", False)),
                 tables_per_round=data.get("tables_per_round"),
                 gauntlet=data.get("gauntlet"),
+                until_decided=(
+                    None
+                    if data.get("until_decided") is None
+                    else (float(data["until_decided"][0]), float(data["until_decided"][1]))
+                ),
                 created=str(data.get("created", "")),
                 command_line=tuple(data.get("command_line") or ()),
                 versions=dict(data.get("versions") or {}),

@@ -35,13 +35,15 @@ from arena.execution import (
     play_table,
 )
 from arena.games import DEFAULT_GAME
+from arena.pairing_tests import PairingTests
 from arena.players.limits import limits_from_json
 from arena.players.manifest import BotManifest, load_manifest
 from arena.players.ready import unready
-from arena.results.log import LOG_NAME, GameLine, GamesLog, completed_ids, repair
+from arena.results.log import LOG_NAME, GameLine, GamesLog, completed_ids, read_games, repair
 from arena.results.report import CONFIG_NAME, load_config, write_atomic
 from arena.run_config import BotEntry, TournamentConfig, bot_hash, versions
 from arena.schedule import TableTask, schedule, total_games
+from arena.stats.sprt import Sprt
 
 __all__ = [
     "RunSummary",
@@ -80,6 +82,7 @@ def create_run(
     all_seatings: bool = False,
     tables_per_round: int | None = None,
     gauntlet: str | None = None,
+    until_decided: tuple[float, float] | None = None,
 ) -> TournamentConfig:
     """Start a new run in `run_dir`: check the field, write `config.json`; returns the config.
 
@@ -113,6 +116,8 @@ def create_run(
         raise TournamentError(
             "--gauntlet plays every table of its candidate: drop --tables-per-round."
         )
+    if until_decided is not None and seats != 2:
+        raise TournamentError("--until-decided tests pairs of bots: it needs tables of 2 seats.")
     if tables_per_round is not None and tables_per_round < 1:
         raise TournamentError(f"--tables-per-round must be at least 1, not {tables_per_round}.")
     # Bots must not read the results (other bots' records and logs) nor each other's files.
@@ -134,6 +139,7 @@ def create_run(
         all_seatings=all_seatings,
         tables_per_round=tables_per_round,
         gauntlet=gauntlet,
+        until_decided=until_decided,
         created=datetime.now(UTC).isoformat(timespec="seconds"),
         command_line=tuple(sys.argv),
         versions=versions(),
@@ -356,6 +362,10 @@ def play(
         tables_per_round=config.tables_per_round,
         gauntlet=config.gauntlet,
     )
+    tests = None
+    if config.until_decided is not None:
+        tests = PairingTests(Sprt(*config.until_decided), read_games(log_path))
+        pending = (task for task in pending if not tests.decided(task.games[0].players))
     with _run_log(run_dir):
         box = _sandbox_report(config.limits)
         log.info(
@@ -419,6 +429,8 @@ def play(
                             ) from error
                         for line in future.result():
                             games_log.append(line)
+                            if tests is not None:
+                                tests.feed(line)
                             summary.played += 1
                             if progress is not None:
                                 progress(summary.done, total, summary.played)
@@ -442,6 +454,8 @@ def play(
             except KeyboardInterrupt:  # a second Ctrl-C while the workers stop
                 summary.interrupted = True
                 pool.terminate()
+        if tests is not None:
+            log.info("SPRT: %d pairings decided", len(tests.verdicts))
         log.info(
             "%s: %d games played in %.1f s (%.1f games/s), %d of %d done",
             "interrupted" if summary.interrupted else "finished",

@@ -493,3 +493,21 @@ def test_a_gauntlet_plays_only_the_candidates_tables(tmp_path: Path) -> None:
     assert "| alpha | 4 |" in board
     code, output = run("--bots", str(bots), "--gauntlet", "nobody", "--out", str(tmp_path / "x"))
     assert code != 0 and "No bot 'nobody'" in output
+
+
+def test_until_decided_stops_a_pairing_when_its_sprt_decides(tmp_path: Path) -> None:
+    """Issue 14: each pairing stops once its SPRT accepts H0 or H1; the rest is not played."""
+    root = Path(__file__).resolve().parents[1] / "bots"
+    out = tmp_path / "run"
+    code, output = run(
+        str(root / "greedy"), str(root / "random"), "--until-decided", "0,10", "--rounds", "400",
+        "--workers", "0", "--seed", "2", "--out", str(out), "--no-charts",
+    )  # fmt: skip
+    assert code == 0, output
+    lines = read_lines(out / "games.jsonl")
+    assert 20 <= len(lines) < 800
+    board = (out / "leaderboard.md").read_text()
+    assert "| greedy | random |" in board and "| H1 |" in board
+    assert json.loads((out / "config.json").read_text())["until_decided"] == [0.0, 10.0]
+    code, output = run(str(root / "random"), str(root / "greedy"), "--until-decided", "10,0")
+    assert code != 0 and "ELO0 must be less than ELO1" in output

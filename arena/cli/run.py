@@ -13,6 +13,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 import click
 
+from arena.cli.match_stats import parse_sprt
 from arena.cli.options import game_options
 from arena.errors import ArenaError
 
@@ -166,6 +167,13 @@ def _round_size_note(config: TournamentConfig) -> str | None:
     help="Play only the tables of this candidate (a name or a folder; added to the field if "
     "needed): it meets every other bot, the others do not meet each other.",
 )
+@click.option(
+    "--until-decided",
+    callback=parse_sprt,
+    metavar="ELO0,ELO1",
+    help="Two seats: stop playing a pairing once its SPRT (nElo, 5% error rates) accepts "
+    "ELO0 or ELO1; --rounds is then the most.",
+)
 @click.option("--rounds", type=click.IntRange(min=1), help="Rounds of the round robin [1].")
 @click.option(
     "--workers",
@@ -211,6 +219,7 @@ def run(
     bots_dir: Path | None,
     added: tuple[str, ...],
     gauntlet: str | None,
+    until_decided: tuple[float, float] | None,
     rounds: int | None,
     workers: int | None,
     seed: int | None,
@@ -270,6 +279,7 @@ def run(
                     all_seatings=all_seatings,
                     tables_per_round=tables_per_round,
                     gauntlet=_gauntlet_name(gauntlet, bots_dir),
+                    until_decided=until_decided,
                 )
             except ArenaError:
                 if out is None:  # bad input writes nothing, not even an empty folder

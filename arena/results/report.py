@@ -219,6 +219,8 @@ def _leaderboard_markdown(report: Report, config: dict[str, Any]) -> str:
         from arena.results.gauntlet import markdown
 
         lines += ["", *markdown(read_games(report.run_dir / LOG_NAME), str(config["gauntlet"]))]
+    if config.get("until_decided") and report.seats == 2:
+        lines += ["", *_sprt_lines(report.run_dir, config["until_decided"])]
     if report.ends:
         lines += ["", "## Notes", "", _ends_line(report)]
     files = chart_files(report.seats)
@@ -226,6 +228,25 @@ def _leaderboard_markdown(report: Report, config: dict[str, Any]) -> str:
         lines += ["", "## Charts", ""]
         lines += [f"![{name}]({file})" for name, file in files.items()]
     return "\n".join(lines) + "\n"
+
+
+def _sprt_lines(run_dir: Path, bounds: list[float]) -> list[str]:
+    """Each pairing's SPRT (--until-decided): pairs played, LLR, verdict."""
+    from arena.pairing_tests import PairingTests
+    from arena.stats.sprt import CONTINUE, Sprt
+
+    tests = PairingTests(Sprt(bounds[0], bounds[1]), read_games(run_dir / LOG_NAME))
+    lines = [
+        f"## SPRT per pairing: [{bounds[0]:g}, {bounds[1]:g}] nElo, alpha = beta = 0.05",
+        "",
+        "| bot | opponent | pairs | LLR | verdict |",
+        "|:---|:---|---:|---:|:---|",
+    ]
+    for (first, second), counts in sorted(tests.pairs.items()):
+        llr = tests.test.llr(counts)
+        verdict = tests.verdicts.get((first, second), CONTINUE)
+        lines.append(f"| {first} | {second} | {counts.pairs} | {llr:+.2f} | {verdict} |")
+    return lines
 
 
 def leaderboard_text(run_dir: Path) -> str:
