@@ -200,6 +200,8 @@ class _Game:
             allowed_ms,
             player.extra_fields,
         )
+        cpu_limit = player.limits.cpu_ms
+        cpu_before = None if cpu_limit is None else player.cpu_usec()
         sent = time.monotonic()
         try:
             line = player.request(data, sent + allowed_ms / 1000)
@@ -211,6 +213,14 @@ class _Game:
         except BotFaultError as error:
             raise _fault(seat, player, error, self._when(kind)) from None
         think_ms = (time.monotonic() - sent) * 1000
+        if cpu_limit is not None and cpu_before is not None:
+            cpu_after = player.cpu_usec()
+            used_ms = 0.0 if cpu_after is None else (cpu_after - cpu_before) / 1000
+            if used_ms > cpu_limit:
+                over = BotTimeoutError(
+                    f"it used {used_ms:,.0f} ms of CPU time; the limit is {cpu_limit:,} ms."
+                )
+                raise _fault(seat, player, over, self._when(kind), line)
         self.think_ms[seat] += think_ms
         self.decisions[seat] += 1
         if think_ms > move_ms:

@@ -482,3 +482,13 @@ def test_a_timeout_tells_a_slow_bot_from_a_silent_one(
     silent.add("sleep_move")
     for line in silent.run("sleep_move"):
         assert "nothing arrived" in line["reason"], line["reason"]
+
+
+def test_a_cpu_limit_per_decision_is_measured_by_the_cgroup(arena: Arena) -> None:
+    """Issue 14: --cpu-limit-ms: CPU time, not wall time, for fair play on a busy machine."""
+    if sandbox.probe().cgroup_v2 is None:
+        pytest.skip("no cgroup v2 here: the CPU time of a bot cannot be measured")
+    arena.add("cpu_heavy")
+    for line in arena.run("cpu_heavy", move_ms=5000, cpu_ms=150):
+        assert line["termination"] == "timeout"
+        assert "ms of CPU time; the limit is 150 ms" in line["reason"], line["reason"]

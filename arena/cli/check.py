@@ -59,6 +59,7 @@ def check(
     seats: int | None,
     move_ms: int,
     time_bank_ms: int,
+    cpu_ms: int | None,
 ) -> None:
     """Check that BOT speaks protocol version 1 correctly; exit 1 if anything must be fixed."""
     try:
@@ -71,7 +72,7 @@ def check(
         raise click.ClickException(str(error)) from None
     if out_dir is None:
         out_dir = new_results_folder(f"check-{manifest.name}")
-    limits = Limits(move_ms=move_ms, time_bank_ms=time_bank_ms)
+    limits = Limits(move_ms=move_ms, time_bank_ms=time_bank_ms, cpu_ms=cpu_ms)
     click.echo(
         f"Checking {manifest.name} ({manifest.folder}) against {rival.name} at {game} "
         f"({seats} seats), {move_ms} ms per decision"

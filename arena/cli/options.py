@@ -15,6 +15,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 def limit_options(command: F) -> F:
     """The time options shared by `play` and `check`."""
+    command = cpu_limit_option(command)
     command = click.option(
         "--time-bank",
         "time_bank_ms",
@@ -30,6 +31,18 @@ def limit_options(command: F) -> F:
         default=1000,
         show_default=True,
         help="Time per decision in ms, from the request to the reply's newline.",
+    )(command)
+
+
+def cpu_limit_option(command: F) -> F:
+    """`--cpu-limit-ms N`: CPU time per decision, measured by the bot's cgroup."""
+    return click.option(
+        "--cpu-limit-ms",
+        "cpu_ms",
+        type=click.IntRange(min=1),
+        default=None,
+        help="CPU time per decision in ms (all the bot's processes, from its cgroup): fair on "
+        "a loaded machine. The --time-limit still holds: set it generously beside this.",
     )(command)
 
 

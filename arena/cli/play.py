@@ -99,6 +99,7 @@ def play(
     max_games: int,
     move_ms: int,
     time_bank_ms: int,
+    cpu_ms: int | None,
 ) -> None:
     """Play BOTs against each other at one table (a bot folder, or a bot's name in bots/).
 
@@ -108,7 +109,7 @@ def play(
     """
     if seed is None:
         seed = random.randrange(1_000_000)
-    limits = Limits(move_ms=move_ms, time_bank_ms=time_bank_ms)
+    limits = Limits(move_ms=move_ms, time_bank_ms=time_bank_ms, cpu_ms=cpu_ms)
 
     def show(index: int, report: GameReport) -> None:
         if not quiet:

@@ -14,7 +14,7 @@ from typing import IO, TYPE_CHECKING, Any
 import click
 
 from arena.cli.match_stats import parse_sprt
-from arena.cli.options import game_options
+from arena.cli.options import cpu_limit_option, game_options
 from arena.errors import ArenaError
 
 if TYPE_CHECKING:
@@ -213,6 +213,7 @@ def _round_size_note(config: TournamentConfig) -> str | None:
     type=click.IntRange(min=1),
     help="Play a seeded, balanced sample of N tables each round instead of every table.",
 )
+@cpu_limit_option
 @click.option("--charts/--no-charts", default=True, help="Draw the PNG charts at the end.")
 def run(
     bot: tuple[str, ...],
@@ -231,6 +232,7 @@ def run(
     game_options: dict[str, Any],
     all_seatings: bool,
     tables_per_round: int | None,
+    cpu_ms: int | None,
     charts: bool,
 ) -> None:
     """Run a round-robin tournament of BOTs (names or folders; default: the bots folder).
@@ -265,7 +267,9 @@ def run(
             click.echo(f"Resuming {run_dir}", err=True)
         else:
             run_dir = out if out is not None else new_results_folder("run")
-            limits = {} if move_ms is None else {"move_ms": move_ms}
+            limits: dict[str, Any] = {} if move_ms is None else {"move_ms": move_ms}
+            if cpu_ms is not None:
+                limits["cpu_ms"] = cpu_ms
             try:
                 config = tournament.create_run(
                     run_dir,

@@ -131,6 +131,10 @@ class Limits:
     """Time for one decision, from sending the request until the reply's newline arrives."""
     time_bank_ms: int = 0
     """Extra time per game; time over `move_ms` is taken from it until it is spent."""
+    cpu_ms: int | None = None
+    """CPU time per decision (the bot's cgroup's, all its processes), where it can be
+    measured: fair on a loaded machine, where wall time also counts the waiting. None: off.
+    The wall-clock `move_ms` still holds; set it generously beside this."""
     startup_ms: int = 10000
     """Time to start the process and answer `hello`."""
     line_cap: int = 1 << 20
