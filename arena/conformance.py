@@ -237,8 +237,12 @@ def _check_timing(
     if not times:
         return CheckResult("timing", WARN, "no decisions were timed")
     slowest, mean = max(times), sum(times) / len(times)
+    cpu = [report.cpu_ms[seat] for seat, report in reports if seat < len(report.cpu_ms)]
+    cpu_text = ""
+    if cpu and all(ms is not None for ms in cpu):
+        cpu_text = f", {sum(ms or 0.0 for ms in cpu) / len(times):.2f} ms of CPU"
     detail = (
-        f"{mean:.2f} ms per decision on average, slowest {slowest:.1f} ms "
+        f"{mean:.2f} ms per decision on average{cpu_text}, slowest {slowest:.1f} ms "
         f"(limit {limits.move_ms} ms)"
     )
     if slowest > limits.move_ms / 2:

@@ -8,13 +8,15 @@ imported only when a report is made.
 from __future__ import annotations
 
 import json
+from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from arena.atomic import atomic_file
 from arena.errors import TournamentError
-from arena.results.log import LOG_NAME, read_games
+from arena.results.log import LOG_NAME, GameLine, read_games
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -219,6 +221,7 @@ def _leaderboard_markdown(report: Report, config: dict[str, Any]) -> str:
         from arena.results.gauntlet import markdown
 
         lines += ["", *markdown(read_games(report.run_dir / LOG_NAME), str(config["gauntlet"]))]
+    lines += ["", *_time_lines(read_games(report.run_dir / LOG_NAME))]
     if config.get("until_decided") and report.seats == 2:
         lines += ["", *_sprt_lines(report.run_dir, config["until_decided"])]
     if report.ends:
@@ -228,6 +231,41 @@ def _leaderboard_markdown(report: Report, config: dict[str, Any]) -> str:
         lines += ["", "## Charts", ""]
         lines += [f"![{name}]({file})" for name, file in files.items()]
     return "\n".join(lines) + "\n"
+
+
+def _time_lines(games: Iterable[GameLine]) -> list[str]:
+    """Each bot's think time per decision (wall clock) beside its CPU time (its cgroup's),
+    and a note when the machine, not the bots, was slow. Timing, so not in ratings.csv."""
+    wall: dict[str, float] = defaultdict(float)
+    cpu: dict[str, float | None] = {}
+    decisions: dict[str, int] = defaultdict(int)
+    for line in games:
+        for seat, name in enumerate(line.players):
+            wall[name] += line.think_ms[seat] if seat < len(line.think_ms) else 0.0
+            decisions[name] += line.decisions[seat] if seat < len(line.decisions) else 0
+            used = line.cpu_ms[seat] if seat < len(line.cpu_ms) else None
+            known = cpu.get(name, 0.0)
+            cpu[name] = None if used is None or known is None else known + used
+    lines = [
+        "## Time per decision",
+        "",
+        "| bot | decisions | wall ms | CPU ms |",
+        "|:---|---:|---:|---:|",
+    ]
+    busy = bool(decisions)
+    for name in sorted(decisions):
+        n = decisions[name] or 1
+        mean, used = wall[name] / n, cpu.get(name)
+        cpu_text = "n/a" if used is None else f"{used / n:.3f}"
+        lines.append(f"| {name} | {decisions[name]} | {mean:.3f} | {cpu_text} |")
+        busy = busy and used is not None and mean >= 2.0 and mean > 2 * used / n
+    if busy:
+        lines += [
+            "",
+            "Every bot's wall time is far above its CPU time: the machine was busy, so time "
+            "losses may be its fault, not the bots'.",
+        ]
+    return lines
 
 
 def _sprt_lines(run_dir: Path, bounds: list[float]) -> list[str]:
