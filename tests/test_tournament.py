@@ -90,7 +90,7 @@ def test_a_small_tournament_end_to_end(tmp_path: Path) -> None:
         assert (out / name).is_file(), name
     assert "finished: 12 games played" in (out / "run.log").read_text()
     pngs = sorted(out.glob("*.png"))
-    assert len(pngs) == 5 and all(p.read_bytes()[:8] == PNG_MAGIC for p in pngs)
+    assert len(pngs) == 6 and all(p.read_bytes()[:8] == PNG_MAGIC for p in pngs)
     # Each worker keeps its bot processes across games: at most one start per worker.
     for bot in ("alpha", "beta", "gamma"):
         starts = (out / "logs" / f"{bot}.stderr.log").read_text().count("started pid")

@@ -78,6 +78,25 @@ def ratings_chart(ratings: Ratings, order: Sequence[str], path: Path) -> None:
     _save(figure, path)
 
 
+def elo_chart(board: pd.DataFrame | None, path: Path) -> None:
+    """A forest plot of the order-free Elo of every bot with its 95% bootstrap interval."""
+    figure, axes = plt.subplots(figsize=(8, 1.2 + 0.45 * (0 if board is None else len(board))))
+    if board is None or board.empty or "elo" not in board.columns:
+        _no_data(axes)
+    else:
+        ordered = board.sort_values("elo")
+        y = list(range(len(ordered)))
+        low = ordered["elo"] - ordered["elo_lo"]
+        high = ordered["elo_hi"] - ordered["elo"]
+        axes.errorbar(ordered["elo"], y, xerr=[low, high], fmt="o", capsize=4, color="tab:blue")
+        axes.set_yticks(y, ordered["bot"].tolist())
+        axes.axvline(0, color="grey", linewidth=0.8)
+        axes.set_xlabel("Elo (Bradley-Terry on all games; mean 0), with its 95% interval")
+        axes.grid(axis="x", alpha=0.3)
+    axes.set_title("Order-free ratings")
+    _save(figure, path)
+
+
 def pairwise_chart(pairs: pd.DataFrame, order: Sequence[str], path: Path, seats: int = 2) -> None:
     """Heatmap of the win rate of each row bot against each column bot, with count and 95% CI.
 
@@ -235,10 +254,12 @@ def draw_all(
     ratings: Ratings,
     order: Sequence[str],
     size: int = 2,
+    board: pd.DataFrame | None = None,
 ) -> list[Path]:
     """Draw every chart into `folder` for tables of `size` seats; returns the files written."""
     paths = {name: folder / file for name, file in chart_files(size).items()}
     ratings_chart(ratings, order, paths["ratings"])
+    elo_chart(board, paths["elo"])
     pairwise_chart(pairs, order, paths["pairwise"], size)
     scores_chart(seats, order, paths["scores"])
     if size > 2:

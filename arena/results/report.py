@@ -40,6 +40,7 @@ RATINGS_NAME = "ratings.csv"
 LEADERBOARD_NAME = "leaderboard.md"
 CHART_FILES = {
     "ratings": "ratings.png",
+    "elo": "elo.png",
     "pairwise": "pairwise.png",
     "scores": "scores.png",
     "seats": "seat_advantage.png",
@@ -166,6 +167,7 @@ def make_report(run_dir: Path, *, write: bool = True, charts: bool = True) -> Re
                 ratings,
                 order,
                 seats,
+                board,
             )
         )
     md_path = run_dir / LEADERBOARD_NAME
