@@ -8,6 +8,7 @@ unknown message type is sent, because bots must ignore both (protocol version 1)
 from __future__ import annotations
 
 import json
+import math
 import time
 from collections import Counter
 from collections.abc import Callable, Mapping
@@ -237,12 +238,14 @@ def _check_timing(
     if not times:
         return CheckResult("timing", WARN, "no decisions were timed")
     slowest, mean = max(times), sum(times) / len(times)
+    p95 = sorted(times)[max(0, math.ceil(0.95 * len(times)) - 1)]
     cpu = [report.cpu_ms[seat] for seat, report in reports if seat < len(report.cpu_ms)]
     cpu_text = ""
     if cpu and all(ms is not None for ms in cpu):
         cpu_text = f", {sum(ms or 0.0 for ms in cpu) / len(times):.2f} ms of CPU"
     detail = (
-        f"{mean:.2f} ms per decision on average{cpu_text}, slowest {slowest:.1f} ms "
+        f"{mean:.2f} ms per decision on average{cpu_text}, p95 {p95:.2f} ms, "
+        f"slowest {slowest:.1f} ms "
         f"(limit {limits.move_ms} ms)"
     )
     if slowest > limits.move_ms / 2:

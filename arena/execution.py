@@ -43,6 +43,7 @@ from arena.games import DEFAULT_GAME
 from arena.players.limits import limits_from_json
 from arena.results.log import GameLine
 from arena.schedule import GameSlot, TableTask
+from arena.stats.think import histogram
 
 if TYPE_CHECKING:
     from arena.players.manifest import BotManifest
@@ -166,6 +167,9 @@ def _write_record(directory: Path, game_id: str, record: Mapping[str, Any]) -> N
 def _game_line(slot: GameSlot, report: GameReport, duration_ms: float) -> GameLine:
     """The games-log line of one finished game (see arena.results.log)."""
     outcome = report.outcome.to_json()
+    per_seat: list[list[float]] = [[] for _ in report.players]
+    for move in report.moves:
+        per_seat[move["seat"]].append(move["think_ms"])
     return GameLine(
         seq=slot.seq,
         game_id=slot.game_id,
@@ -185,6 +189,8 @@ def _game_line(slot: GameSlot, report: GameReport, duration_ms: float) -> GameLi
         decisions=tuple(report.decisions),
         think_ms=tuple(round(t, 3) for t in report.think_ms),
         cpu_ms=tuple(report.cpu_ms),
+        think_max_ms=tuple(max(times, default=0.0) for times in per_seat),
+        think_hist=tuple(histogram(times) for times in per_seat),
         duration_ms=round(duration_ms, 3),
         worker=f"{socket.gethostname()}:{os.getpid()}",
         finished_at=datetime.now(UTC).isoformat(timespec="milliseconds"),

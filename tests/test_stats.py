@@ -162,3 +162,17 @@ def test_simulated_error_rates_are_near_alpha_and_beta(model: str) -> None:
     false_h0 = sum(_run(rng, test, elo1) == H0 for _ in range(runs)) / runs
     assert false_h1 < 0.2 and false_h0 < 0.2, (false_h1, false_h0)
     assert false_h1 > 0.01 or false_h0 > 0.01  # the test is not trivially conservative
+
+
+def test_think_time_histograms_give_p95_within_a_quarter() -> None:
+    """Issue 14: the games log keeps think times as log-scale histograms; p95 over a whole
+    tournament is read from their sum, at most 25% above the exact value."""
+    from arena.stats.think import histogram, merge, percentile
+
+    rng = random.Random(5)
+    games = [[rng.lognormvariate(0, 1.5) for _ in range(rng.randrange(1, 60))] for _ in range(300)]
+    every = sorted(t for game in games for t in game)
+    exact = every[math.ceil(0.95 * len(every)) - 1]
+    estimate = percentile(merge(histogram(game) for game in games), 0.95)
+    assert estimate is not None and exact <= estimate <= exact * 1.25
+    assert percentile({}, 0.95) is None

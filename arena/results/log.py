@@ -7,7 +7,8 @@ of a write can leave a half-written last line; `repair` sets it aside before a r
 
 A line is a `GameLine` (keys in this order): `version, seq, game_id, round, table, game,
 seed, players, scores, ranks, winner, termination, end, reason, faulty_seat, turns, decisions,
-think_ms, cpu_ms, duration_ms, worker, finished_at`. The last five are timing and placement: they
+think_ms, cpu_ms, think_max_ms, think_hist, duration_ms, worker, finished_at`. The last seven
+are timing and placement: they
 differ between runs of the same tournament. Lines of logs written before tables (no
 `version`, a `pair` key, Mandala's own ends as terminations) are read through a mapping.
 """
@@ -42,7 +43,9 @@ LOG_NAME = "games.jsonl"
 """The games log's file name inside a run folder."""
 PARTIAL_NAME = "games.jsonl.partial"
 """Where a half-written last line is set aside by `repair`."""
-TIMING_KEYS = ("think_ms", "cpu_ms", "duration_ms", "worker", "finished_at")
+TIMING_KEYS = (
+    "think_ms", "cpu_ms", "think_max_ms", "think_hist", "duration_ms", "worker", "finished_at",
+)  # fmt: skip
 """Keys of a line that depend on the machine and the moment, not on the games themselves."""
 
 LOG_VERSION = 2
@@ -83,6 +86,11 @@ class GameLine:
     decisions: tuple[int, ...] = ()
     think_ms: tuple[float, ...] = ()
     cpu_ms: tuple[float | None, ...] = ()
+    think_max_ms: tuple[float, ...] = ()
+    """Each seat's slowest decision in the game."""
+    think_hist: tuple[Mapping[str, int], ...] = ()
+    """Each seat's think times as a log-scale histogram (arena/stats/think.py): p95 over a
+    whole tournament, to 25%."""
     """CPU time each seat's bot used in the game (its cgroup's), None where not measured."""
     duration_ms: float = 0.0
     worker: str = ""
@@ -116,6 +124,8 @@ class GameLine:
             "decisions": list(self.decisions),
             "think_ms": list(self.think_ms),
             "cpu_ms": list(self.cpu_ms),
+            "think_max_ms": list(self.think_max_ms),
+            "think_hist": [dict(h) for h in self.think_hist],
             "duration_ms": self.duration_ms,
             "worker": self.worker,
             "finished_at": self.finished_at,
@@ -150,6 +160,8 @@ class GameLine:
                 decisions=tuple(data.get("decisions") or ()),
                 think_ms=tuple(data.get("think_ms") or ()),
                 cpu_ms=tuple(data.get("cpu_ms") or ()),
+                think_max_ms=tuple(data.get("think_max_ms") or ()),
+                think_hist=tuple(dict(h) for h in data.get("think_hist") or ()),
                 duration_ms=float(data.get("duration_ms", 0.0)),
                 worker=str(data.get("worker", "")),
                 finished_at=str(data.get("finished_at", "")),

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from arena.atomic import atomic_file
 from arena.errors import TournamentError
 from arena.results.log import LOG_NAME, GameLine, read_games
+from arena.stats import think
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -236,11 +237,14 @@ def _leaderboard_markdown(report: Report, config: dict[str, Any]) -> str:
 
 
 def _time_lines(games: Iterable[GameLine]) -> list[str]:
-    """Each bot's think time per decision (wall clock) beside its CPU time (its cgroup's),
-    and a note when the machine, not the bots, was slow. Timing, so not in ratings.csv."""
+    """Each bot's think time per decision (wall clock: mean, p95, max) beside its CPU time
+    (its cgroup's), and a note when the machine, not the bots, was slow. Timing, so it is
+    not in ratings.csv."""
     wall: dict[str, float] = defaultdict(float)
     cpu: dict[str, float | None] = {}
     decisions: dict[str, int] = defaultdict(int)
+    slowest: dict[str, float] = defaultdict(float)
+    hists: dict[str, list[Mapping[str, int]]] = defaultdict(list)
     for line in games:
         for seat, name in enumerate(line.players):
             wall[name] += line.think_ms[seat] if seat < len(line.think_ms) else 0.0
@@ -248,18 +252,32 @@ def _time_lines(games: Iterable[GameLine]) -> list[str]:
             used = line.cpu_ms[seat] if seat < len(line.cpu_ms) else None
             known = cpu.get(name, 0.0)
             cpu[name] = None if used is None or known is None else known + used
+            if seat < len(line.think_max_ms):
+                slowest[name] = max(slowest[name], line.think_max_ms[seat])
+            if seat < len(line.think_hist):
+                hists[name].append(line.think_hist[seat])
     lines = [
         "## Time per decision",
         "",
-        "| bot | decisions | wall ms | CPU ms |",
-        "|:---|---:|---:|---:|",
+        "Wall clock as the referee measures it (p95 to 25%), and CPU time of the bot's processes.",
+        "",
+        "| bot | decisions | mean ms | p95 ms | max ms | CPU ms |",
+        "|:---|---:|---:|---:|---:|---:|",
     ]
     busy = bool(decisions)
     for name in sorted(decisions):
         n = decisions[name] or 1
         mean, used = wall[name] / n, cpu.get(name)
-        cpu_text = "n/a" if used is None else f"{used / n:.3f}"
-        lines.append(f"| {name} | {decisions[name]} | {mean:.3f} | {cpu_text} |")
+        p95 = think.percentile(think.merge(hists[name]), 0.95)
+        cells = [
+            name,
+            str(decisions[name]),
+            f"{mean:.3f}",
+            "n/a" if p95 is None else f"{p95:.3f}",
+            f"{slowest[name]:.3f}" if name in slowest else "n/a",
+            "n/a" if used is None else f"{used / n:.3f}",
+        ]
+        lines.append("| " + " | ".join(cells) + " |")
         busy = busy and used is not None and mean >= 2.0 and mean > 2 * used / n
     if busy:
         lines += [
