@@ -76,3 +76,16 @@ def decode(action: int) -> tuple[str, int, int, int]:
 def pile_json(pile: list[int]) -> dict[str, int]:
     """A pile as JSON: every colour name with its count."""
     return dict(zip(COLOURS, pile, strict=True))
+
+
+# Ready-made code lists for the engine's hot path (legal_actions, apply_action):
+# GROWS[mandala * 6 + colour][k]: the Grow Field codes for counts 1..k; DISCARDS likewise.
+GROWS = [
+    [tuple(range(GROW_BASE + place * 8, GROW_BASE + place * 8 + k)) for k in range(9)]
+    for place in range(12)
+]
+DECODED = [decode(action)[1:] for action in range(NUM_ACTIONS)]  # (mandala, colour, count)
+DISCARDS = [
+    [tuple(range(DISCARD_BASE + c * 8, DISCARD_BASE + c * 8 + k)) for k in range(9)]
+    for c in range(6)
+]

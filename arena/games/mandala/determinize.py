@@ -39,13 +39,13 @@ from arena.games.mandala.cards import (
     COLOURS,
     NUM_COLOURS,
 )
-from arena.games.mandala.state import (
+from arena.games.mandala.ends import (
     DECK_EXHAUSTED,
     SIXTH_RIVER_COLOUR,
     STALLED,
     TURN_LIMIT,
-    MandalaState,
 )
+from arena.games.mandala.state import MandalaState
 
 __all__ = ["determinize", "pile_from_json", "redeal", "unseen_cards"]
 

@@ -11,43 +11,28 @@ from typing import Any, Self
 
 from arena.errors import GameError
 from arena.games.base import Decision, GameState, Move, View
-from arena.games.mandala import views
+from arena.games.mandala import ends, views
 from arena.games.mandala.cards import (
     CARDS_PER_COLOUR,
     CLAIM_BASE,
     CLAIM_DECISION,
     COLOURS,
+    DECODED,
     DISCARD_BASE,
+    DISCARDS,
     GROW_BASE,
+    GROWS,
     HAND_LIMIT,
-    NUM_ACTIONS,
     NUM_COLOURS,
     TURN,
     decode,
 )
+from arena.games.mandala.ends import DECK_EXHAUSTED, SIXTH_RIVER_COLOUR, STALLED, TURN_LIMIT
 from arena.games.mandala.moves import action_from_move, describe
-from arena.outcome import Outcome, Termination
+from arena.outcome import Outcome
 
-# Mandala's own ends (`Outcome.end`), and the turn limit (R12).
-DECK_EXHAUSTED = "deck_exhausted"
-"""R3, R9a: the deck ran out, then a Mandala was destroyed."""
-SIXTH_RIVER_COLOUR = "sixth_river_colour"
-"""R9b: a player added a sixth colour to their River."""
-STALLED = "stalled"
-"""R15 (arena/games/mandala/RULINGS.md): both hands are empty, so no one can act again."""
-TURN_LIMIT = "turn_limit"
-ENDS = (DECK_EXHAUSTED, SIXTH_RIVER_COLOUR, STALLED)
 _SIX = range(NUM_COLOURS)
 _SHUFFLE_STRIDE = 1_000_003
-# _GROWS[mandala * 6 + colour][k]: the Grow Field codes for counts 1..k; _DISCARDS likewise.
-_GROWS = [
-    [tuple(range(GROW_BASE + place * 8, GROW_BASE + place * 8 + k)) for k in range(9)]
-    for place in range(12)
-]
-_DECODED = [decode(action)[1:] for action in range(NUM_ACTIONS)]  # (mandala, colour, count)
-_DISCARDS = [
-    [tuple(range(DISCARD_BASE + c * 8, DISCARD_BASE + c * 8 + k)) for k in range(9)] for c in _SIX
-]
 
 
 class MandalaState(GameState):
@@ -282,10 +267,10 @@ class MandalaState(GameState):
             grow = n if n <= keep else keep
             if grow > 0:
                 if not (m0[c] or opp0[c]):
-                    extend(_GROWS[c][grow])
+                    extend(GROWS[c][grow])
                 if not (m1[c] or opp1[c]):
-                    extend(_GROWS[6 + c][grow])
-            extend(_DISCARDS[c][n])
+                    extend(GROWS[6 + c][grow])
+            extend(DISCARDS[c][n])
         return actions
 
     def apply_action(self, action: int) -> None:
@@ -295,7 +280,7 @@ class MandalaState(GameState):
             return
         seat = self.current
         hand = self.hands[seat]
-        mandala, colour, count = _DECODED[action]
+        mandala, colour, count = DECODED[action]
         hand[colour] -= count
         in_hand = self.hand_sizes[seat] - count
         self.hand_sizes[seat] = in_hand
@@ -432,21 +417,8 @@ class MandalaState(GameState):
     def outcome(self) -> Outcome:
         if not self.over or self.end is None:
             raise GameError("The game is not over yet, so it has no result.")
-        scores = (self.score(0), self.score(1))
-        cups = (sum(self.cup(0)), sum(self.cup(1)))
-        # R13: higher score wins; on equal scores fewer Cup cards; else a draw.
-        key0, key1 = (scores[0], -cups[0]), (scores[1], -cups[1])
-        ranks = (0, 0) if key0 == key1 else ((0, 1) if key0 > key1 else (1, 0))
-        return Outcome(
-            scores=scores,
-            ranks=ranks,
-            termination=Termination.TURN_LIMIT if self.end == TURN_LIMIT else Termination.NORMAL,
-            end=None if self.end == TURN_LIMIT else self.end,
-            reason=_REASONS[self.end].format(turns=self.turns),
-            details={
-                "cup_sizes": list(cups),
-                "tie_break": scores[0] == scores[1] and cups[0] != cups[1],
-            },
+        return ends.outcome(
+            self.scores(), (sum(self.cup(0)), sum(self.cup(1))), self.end, self.turns
         )
 
     # ------------------------------------------------------------------ moves as data
@@ -482,11 +454,3 @@ class MandalaState(GameState):
 
 _TURNS = (Decision(0, TURN), Decision(1, TURN))
 _CLAIMS = (Decision(0, CLAIM_DECISION), Decision(1, CLAIM_DECISION))
-
-_REASONS = {
-    DECK_EXHAUSTED: "The deck ran out and the next Mandala was destroyed (turn {turns}).",
-    SIXTH_RIVER_COLOUR: "A player added a 6th colour to their River (turn {turns}).",
-    STALLED: "Both hands are empty, so no one can act again; scored as it stands (turn "
-    "{turns}, R15).",
-    TURN_LIMIT: "The game reached the turn limit of {turns} turns (R12).",
-}
