@@ -17,7 +17,7 @@ from arena.players.player import Player
 from arena.players.ready import make_ready
 from arena.referee import GameReport, GameSpec, play_game
 from arena.schedule import seatings
-from arena.stats.elo import EloEstimate, Pentanomial, from_games, from_pairs
+from arena.stats.elo import EloEstimate, Pentanomial, from_games, from_pairs, game_points
 
 
 @dataclass
@@ -78,7 +78,7 @@ class MatchSummary:
     out_dir: Path | None = None
     pairs: Pentanomial = field(default_factory=Pentanomial)
     """Two seats: the seat-swapped pairs of one deal, from the first bot's side."""
-    _pair_first: float | None = None
+    _pair_first: float | None = field(default=None, repr=False)
     """The first bot's score in the first game of the pair being played."""
 
     @property
@@ -207,7 +207,7 @@ def _tally(summary: MatchSummary, report: GameReport, by_seat: Sequence[int]) ->
     if outcome.is_draw:
         summary.draws += 1
     if len(by_seat) == 2:
-        first = _points(outcome.ranks, by_seat.index(0))
+        first = game_points(outcome.ranks, by_seat.index(0))
         if summary._pair_first is None:
             summary._pair_first = first
         else:
@@ -229,9 +229,3 @@ def _tally(summary: MatchSummary, report: GameReport, by_seat: Sequence[int]) ->
                 tally.losses += 1
         if outcome.faulty_seat == seat:
             tally.failures[outcome.termination.value] += 1
-
-
-def _points(ranks: Sequence[int], seat: int) -> float:
-    """A 2-seat game's score for `seat`: 1 won, 0.5 drawn, 0 lost."""
-    other = ranks[1 - seat]
-    return 1.0 if ranks[seat] < other else 0.5 if ranks[seat] == other else 0.0

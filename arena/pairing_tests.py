@@ -7,7 +7,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 
 from arena.results.log import GameLine
-from arena.stats.elo import Pentanomial
+from arena.stats.elo import Pentanomial, game_points
 from arena.stats.sprt import CONTINUE, Sprt
 
 
@@ -29,9 +29,7 @@ class PairingTests:
         key = tuple(sorted(line.players))
         assert len(key) == 2
         pairing = (key[0], key[1])
-        seat = line.players.index(pairing[0])
-        mine, theirs = line.ranks[seat], line.ranks[1 - seat]
-        points = 1.0 if mine < theirs else 0.5 if mine == theirs else 0.0
+        points = game_points(line.ranks, line.players.index(pairing[0]))
         table = (line.round, line.table)
         first = self._first.pop(table, None)
         if first is None:

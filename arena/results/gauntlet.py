@@ -7,15 +7,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 
 from arena.results.log import GameLine
-from arena.stats.elo import EloEstimate, Pentanomial, from_games, from_pairs
-
-
-def _points(line: GameLine, candidate: str) -> float:
-    mine = line.ranks[line.players.index(candidate)]
-    best_other = min(
-        rank for name, rank in zip(line.players, line.ranks, strict=True) if name != candidate
-    )
-    return 1.0 if mine < best_other else 0.5 if mine == best_other else 0.0
+from arena.stats.elo import EloEstimate, Pentanomial, from_games, from_pairs, game_points
 
 
 def per_opponent(
@@ -28,7 +20,7 @@ def per_opponent(
         if candidate not in line.players or len(line.players) != 2:
             continue
         opponent = line.players[1 - line.players.index(candidate)]
-        points = _points(line, candidate)
+        points = game_points(line.ranks, line.players.index(candidate))
         results[opponent][0 if points == 1.0 else 1 if points == 0.5 else 2] += 1
         tables[opponent, line.table].append(points)
     pairs: dict[str, Pentanomial] = defaultdict(Pentanomial)

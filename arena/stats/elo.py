@@ -20,6 +20,13 @@ Z95 = 1.959963984540054
 NELO_SCALE = 800.0 / math.log(10.0)
 
 
+def game_points(ranks: Sequence[int], seat: int) -> float:
+    """A game's score for `seat` against the rest of its table: 1 ahead of every other seat,
+    0.5 level with the best of them, 0 behind."""
+    best_other = min(rank for other, rank in enumerate(ranks) if other != seat)
+    return 1.0 if ranks[seat] < best_other else 0.5 if ranks[seat] == best_other else 0.0
+
+
 @dataclass(frozen=True)
 class Pentanomial:
     """Counts of seat-swapped pair results from bot A's side."""
