@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from arena.errors import IllegalMoveError, MoveFormatError
+from arena.games.base import Move
 from arena.games.mandala.cards import (
     BUILD_MOUNTAIN,
     CLAIM,
@@ -15,6 +16,7 @@ from arena.games.mandala.cards import (
     GROW_FIELD,
     build_action,
     claim_action,
+    decode,
     discard_action,
     grow_action,
 )
@@ -102,6 +104,18 @@ def action_from_move(state: MandalaState, move: Any) -> int:
             f"{state.hand_sizes[seat]} and would play {count} (R5)."
         )
     return grow_action(mandala, colour, count)
+
+
+def move_of(action: int) -> Move:
+    """The JSON move of an action code (the same move in every state)."""
+    kind, mandala, colour, count = decode(action)
+    if kind == BUILD_MOUNTAIN:
+        return {"action": kind, "mandala": mandala, "colour": COLOURS[colour]}
+    if kind == GROW_FIELD:
+        return {"action": kind, "mandala": mandala, "colour": COLOURS[colour], "count": count}
+    if kind == DISCARD_REDRAW:
+        return {"action": kind, "colour": COLOURS[colour], "count": count}
+    return {"action": kind, "colour": COLOURS[colour]}
 
 
 def describe(move: dict[str, Any]) -> str:

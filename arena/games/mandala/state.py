@@ -16,7 +16,6 @@ from arena.games.mandala.cards import (
     CARDS_PER_COLOUR,
     CLAIM_BASE,
     CLAIM_DECISION,
-    COLOURS,
     DECODED,
     DISCARD_BASE,
     DISCARDS,
@@ -25,10 +24,9 @@ from arena.games.mandala.cards import (
     HAND_LIMIT,
     NUM_COLOURS,
     TURN,
-    decode,
 )
 from arena.games.mandala.ends import DECK_EXHAUSTED, SIXTH_RIVER_COLOUR, STALLED, TURN_LIMIT
-from arena.games.mandala.moves import action_from_move, describe
+from arena.games.mandala.moves import action_from_move, describe, move_of
 from arena.outcome import Outcome
 
 _SIX = range(NUM_COLOURS)
@@ -424,14 +422,7 @@ class MandalaState(GameState):
     # ------------------------------------------------------------------ moves as data
 
     def action_to_move(self, action: int) -> Move:
-        kind, mandala, colour, count = decode(action)
-        if kind == "build_mountain":
-            return {"action": kind, "mandala": mandala, "colour": COLOURS[colour]}
-        if kind == "grow_field":
-            return {"action": kind, "mandala": mandala, "colour": COLOURS[colour], "count": count}
-        if kind == "discard_redraw":
-            return {"action": kind, "colour": COLOURS[colour], "count": count}
-        return {"action": kind, "colour": COLOURS[colour]}
+        return move_of(action)
 
     def move_to_action(self, move: Any) -> int:
         return action_from_move(self, move)
