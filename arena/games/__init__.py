@@ -32,7 +32,13 @@ def _mandala() -> Game:
     return MandalaGame()
 
 
-_REGISTRY: dict[str, Callable[[], Game]] = {"mandala": _mandala}
+def _flowers() -> Game:
+    from arena.games.flowers import FlowersGame
+
+    return FlowersGame()
+
+
+_REGISTRY: dict[str, Callable[[], Game]] = {"mandala": _mandala, "flowers": _flowers}
 
 GAME_MODULES = "ARENA_GAME_MODULES"
 """An environment variable naming modules (comma-separated) that register more games with

@@ -1,0 +1,559 @@
+"""The rules of Flowers: A Mandala Game for 2-4 players, played by integer action codes.
+
+The specification is the rulebook; ../shared/rules/FLOWERS-RULINGS.md settles what it
+leaves open, and every place that depends on a ruling names it (F1..F28). Our own
+rulings, for cases those leave open, are in RULINGS.md beside this module (F29..).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Self
+
+from arena.errors import GameError
+from arena.games.base import Decision, GameState, Move, View
+from arena.games.flowers import ends, views
+from arena.games.flowers.components import (
+    ALL_COLOURS,
+    CARDS_PER_COLOUR,
+    DARK,
+    FLOWERS_TO_END,
+    HAND_LIMIT,
+    LIGHT,
+    MANDALAS,
+    MOST_DRAWN,
+    MOST_PLAYED,
+    NUM_COLOURS,
+    TAKE_BASE,
+    TILE,
+    TURN,
+    decode_play,
+    flower_score,
+    single_score,
+    tile_colour,
+)
+from arena.games.flowers.ends import NO_TILES, STALLED, THIRD_FLOWER, TURN_LIMIT
+from arena.games.flowers.moves import action_from_move, describe, move_of
+from arena.outcome import Outcome
+
+_SIX = range(NUM_COLOURS)
+_DECODED = [decode_play(action) for action in range(TAKE_BASE)]
+
+
+class FlowersState(GameState):
+    """A position of Flowers, with its rules.
+
+    Cards are counted by colour (F2). The deck and the two tile stacks are lists whose
+    last element is the top. What the players put into the Mandalas is kept in flat
+    lists indexed by `side = mandala * players + seat`: `up` and `down` hold six counts
+    per side (at `side * 6 + colour`), `counts` and `ups` each side's total and face-up
+    cards. One RNG per game (F6) draws every chance event; a copy shares it until
+    either copy needs it, then takes its own (so copies stay cheap and independent).
+    """
+
+    __slots__ = (
+        "num_players",
+        "turn_limit",
+        "rng",
+        "rng_shared",
+        "deck",
+        "discard",
+        "dark",
+        "light",
+        "hands",
+        "hand_sizes",
+        "known",
+        "tiles",
+        "marker",
+        "present",
+        "up",
+        "down",
+        "counts",
+        "ups",
+        "singles",
+        "flowers",
+        "current",
+        "turns",
+        "passes",
+        "destroyed",
+        "destroying",
+        "second",
+        "choosing",
+        "no_tiles",
+        "ending",
+        "standing",
+        "final_order",
+        "over",
+        "end",
+    )
+
+    num_players: int
+    turn_limit: int
+    rng: random.Random
+    rng_shared: bool
+    deck: list[int]
+    discard: list[int]
+    dark: list[int]
+    light: list[int]
+    hands: list[list[int]]
+    hand_sizes: list[int]
+    known: list[list[int]]
+    """F27: the cards of each hand that every seat knows of (returned cards not played since)."""
+    tiles: list[list[int]]
+    """Each Mandala's tiles: [dark, light], or [] when it has none."""
+    marker: list[int]
+    """Each Mandala's claim marker holder; -1 in the centre."""
+    present: list[int]
+    """Each Mandala's present colours as a bit mask: its tiles' and its face-up cards' (F9)."""
+    up: list[int]
+    down: list[int]
+    counts: list[int]
+    ups: list[int]
+    singles: list[list[int]]
+    """Each seat's single tile of each colour, -1 for none (F18: at most one per colour)."""
+    flowers: list[list[tuple[int, int]]]
+    current: int
+    turns: int
+    passes: int
+    destroyed: int
+    """The Mandala destroyed this turn (-1: none): F23 leaves it out of the final destruction."""
+    destroying: int
+    """The Mandala being destroyed while its holder chooses a tile (-1: none)."""
+    second: int
+    """Second place of the Mandala being destroyed (F15), who takes the other tile."""
+    choosing: bool
+    no_tiles: bool
+    """F22: a destruction found both stacks empty."""
+    ending: str | None
+    """Why the game ends, from the end of the last turn until the final destruction is done."""
+    standing: list[int]
+    """F23: the Mandalas the final destruction has still to destroy."""
+    final_order: list[int]
+    over: bool
+    end: str | None
+
+    # ------------------------------------------------------------------ set-up
+
+    @classmethod
+    def empty(cls, num_players: int, seed: int = 0, turn_limit: int = 10_000) -> FlowersState:
+        """A blank table: no cards or tiles anywhere, seat 0 on turn (to set up by hand)."""
+        state = cls.__new__(cls)
+        state.num_players = num_players
+        state.turn_limit = turn_limit
+        state.rng = random.Random(seed)
+        state.rng_shared = False
+        state.deck = []
+        state.discard = [0] * NUM_COLOURS
+        state.dark = []
+        state.light = []
+        state.hands = [[0] * NUM_COLOURS for _ in range(num_players)]
+        state.hand_sizes = [0] * num_players
+        state.known = [[0] * NUM_COLOURS for _ in range(num_players)]
+        state.tiles = [[] for _ in range(MANDALAS)]
+        state.marker = [-1] * MANDALAS
+        state.present = [0] * MANDALAS
+        state.up = [0] * (MANDALAS * num_players * NUM_COLOURS)
+        state.down = [0] * (MANDALAS * num_players * NUM_COLOURS)
+        state.counts = [0] * (MANDALAS * num_players)
+        state.ups = [0] * (MANDALAS * num_players)
+        state.singles = [[-1] * NUM_COLOURS for _ in range(num_players)]
+        state.flowers = [[] for _ in range(num_players)]
+        state.current = 0
+        state.turns = 0
+        state.passes = 0
+        state.destroyed = -1
+        state.destroying = -1
+        state.second = -1
+        state.choosing = False
+        state.no_tiles = False
+        state.ending = None
+        state.standing = []
+        state.final_order = []
+        state.over = False
+        state.end = None
+        return state
+
+    @classmethod
+    def deal(cls, seed: int, num_players: int, turn_limit: int = 10_000) -> FlowersState:
+        """A new game dealt from `seed` in the order of F6."""
+        state = cls.empty(num_players, seed, turn_limit)
+        rng = state.rng
+        cards = [colour for colour in _SIX for _ in range(CARDS_PER_COLOUR)]  # F1, F2
+        rng.shuffle(cards)  # F6 (1)
+        state.deck = cards
+        for stack, colours in ((state.dark, DARK), (state.light, LIGHT)):  # F6 (2), F3
+            stack.extend(colour * 6 + value for colour in colours for value in range(6))
+            rng.shuffle(stack)
+        for mandala in range(MANDALAS):  # F6 (3)
+            state._new_tiles(mandala)
+        for seat in range(num_players):  # F6 (4), F5: seat i draws 5 + i cards
+            hand = state.hands[seat]
+            for _ in range(5 + seat):
+                hand[cards.pop()] += 1
+            state.hand_sizes[seat] = 5 + seat
+        return state
+
+    def copy(self) -> Self:
+        other = self.__class__.__new__(self.__class__)
+        other.num_players = self.num_players
+        other.turn_limit = self.turn_limit
+        other.rng = self.rng
+        other.rng_shared = self.rng_shared = True
+        other.deck = self.deck[:]
+        other.discard = self.discard[:]
+        other.dark = self.dark[:]
+        other.light = self.light[:]
+        other.hands = [hand[:] for hand in self.hands]
+        other.hand_sizes = self.hand_sizes[:]
+        other.known = [known[:] for known in self.known]
+        other.tiles = [tiles[:] for tiles in self.tiles]
+        other.marker = self.marker[:]
+        other.present = self.present[:]
+        other.up = self.up[:]
+        other.down = self.down[:]
+        other.counts = self.counts[:]
+        other.ups = self.ups[:]
+        other.singles = [singles[:] for singles in self.singles]
+        other.flowers = [flowers[:] for flowers in self.flowers]
+        other.current = self.current
+        other.turns = self.turns
+        other.passes = self.passes
+        other.destroyed = self.destroyed
+        other.destroying = self.destroying
+        other.second = self.second
+        other.choosing = self.choosing
+        other.no_tiles = self.no_tiles
+        other.ending = self.ending
+        other.standing = self.standing[:]
+        other.final_order = self.final_order[:]
+        other.over = self.over
+        other.end = self.end
+        return other
+
+    def _random(self) -> random.Random:
+        """The game's RNG (F6), first made this state's own if a copy shares it."""
+        if self.rng_shared:
+            rng = random.Random()
+            rng.setstate(self.rng.getstate())
+            self.rng = rng
+            self.rng_shared = False
+        return self.rng
+
+    def reseed(self, seed: int) -> None:
+        """Give the state a new RNG: a search's sample must not know the real future shuffles."""
+        self.rng = random.Random(seed)
+        self.rng_shared = False
+
+    # ------------------------------------------------------------------ cards and tiles
+
+    def _new_tiles(self, mandala: int) -> None:
+        """F20 (and F6 (3)): the top dark tile, then the top light tile; marker to the centre."""
+        dark, light = self.dark.pop(), self.light.pop()
+        self.tiles[mandala] = [dark, light]
+        self.present[mandala] = (1 << tile_colour(dark)) | (1 << tile_colour(light))
+        self.marker[mandala] = -1
+
+    def _draw(self, seat: int, count: int) -> None:
+        """F11, F12: draw `count` cards, reshuffling the discard pile when the deck is empty."""
+        hand = self.hands[seat]
+        deck = self.deck
+        drawn = 0
+        while drawn < count:
+            if not deck:
+                if not any(self.discard):
+                    break  # F12: nothing left to draw; the draw stops short
+                discard = self.discard
+                deck = [colour for colour in _SIX for _ in range(discard[colour])]
+                self._random().shuffle(deck)
+                self.deck = deck
+                self.discard = [0] * NUM_COLOURS
+            hand[deck.pop()] += 1
+            drawn += 1
+        self.hand_sizes[seat] += drawn
+
+    def can_play(self, seat: int) -> bool:
+        """F8, F10: a seat can play unless it holds one card and nothing is left to draw."""
+        return self.hand_sizes[seat] > 1 or bool(self.deck) or any(self.discard)
+
+    # ------------------------------------------------------------------ decisions
+
+    def decision(self) -> Decision | None:
+        if self.over:
+            return None
+        if self.choosing:
+            return _TILES[self.marker[self.destroying]]
+        return _TURNS[self.current]
+
+    def is_over(self) -> bool:
+        return self.over
+
+    @property
+    def turn(self) -> int:
+        return self.turns
+
+    def legal_actions(self) -> list[int]:
+        if self.over:
+            return []
+        if self.choosing:  # F17: the holder names one of the two tiles by its colour
+            return [TAKE_BASE + tile_colour(tile) for tile in self.tiles[self.destroying]]
+        seat = self.current
+        hand = self.hands[seat]
+        if self.hand_sizes[seat] > 1:
+            key = tuple(hand)
+            plays = _PLAYS.get(key)
+            if plays is None:
+                plays = _plays(hand, self.hand_sizes[seat])
+                if len(_PLAYS) > 200_000:
+                    _PLAYS.clear()
+                _PLAYS[key] = plays
+            return list(plays)
+        actions: list[int] = []
+        if self.can_play(seat):  # F8: the only card may be played when the draw refills
+            colour = hand.index(1)
+            actions = [(m * NUM_COLOURS + colour) * MOST_PLAYED for m in range(MANDALAS)]
+        return actions
+
+    def apply_action(self, action: int) -> None:
+        if self.choosing:
+            self._take(action - TAKE_BASE)
+            return
+        seat = self.current
+        mandala, colour, count = _DECODED[action]
+        self.hands[seat][colour] -= count
+        in_hand = self.hand_sizes[seat] = self.hand_sizes[seat] - count
+        known = self.known[seat]
+        if known[colour]:
+            known[colour] = known[colour] - count if known[colour] > count else 0  # F27
+        side = mandala * self.num_players + seat
+        bit = 1 << colour
+        if self.present[mandala] & bit:  # F9: a colour already present goes face down
+            self.down[side * 6 + colour] += count
+        else:
+            self.up[side * 6 + colour] += count
+            self.ups[side] += count
+            self.present[mandala] |= bit
+        self.counts[side] += count
+        if count == 1 and in_hand < HAND_LIMIT:  # F11: the draw comes before CHECK
+            self._draw(seat, min(MOST_DRAWN, HAND_LIMIT - in_hand))
+        if self.ups[side] and self.marker[mandala] != seat:
+            self._check(mandala, seat)
+        if self.present[mandala] == ALL_COLOURS:  # F14
+            self.destroyed = mandala
+            self._destroy(mandala)
+        else:
+            self._end_turn()
+
+    def _check(self, mandala: int, seat: int) -> None:
+        """F13: the player, who has a face-up card there and is not the holder (the caller
+        checks both), takes the marker with strictly more cards there than every other
+        qualified player."""
+        base = mandala * self.num_players
+        mine = self.counts[base + seat]
+        for other in range(self.num_players):
+            if other != seat and self.ups[base + other] and self.counts[base + other] >= mine:
+                return
+        self.marker[mandala] = seat
+
+    # ------------------------------------------------------------------ destruction
+
+    def second_place(self, mandala: int, holder: int) -> int:
+        """F15, F16: the seat that takes the other tile, or -1 (the holder takes both)."""
+        base = mandala * self.num_players
+        counts, ups = self.counts, self.ups
+        if self.num_players == 2:  # F16: at least half the holder's cards, exactly
+            other = 1 - holder
+            qualified = ups[base + other] and 2 * counts[base + other] >= counts[base + holder]
+            return other if qualified else -1
+        best, best_key, tied = -1, (0, 0), False
+        for seat in range(self.num_players):
+            if seat == holder or not ups[base + seat]:
+                continue
+            key = (counts[base + seat], ups[base + seat])  # F15: cards, then face-up cards
+            if best < 0 or key > best_key:
+                best, best_key, tied = seat, key, False
+            elif key == best_key:
+                tied = True
+        return -1 if tied else best
+
+    def _destroy(self, mandala: int) -> None:
+        """F15-F17: the tiles go to the holder and second place, the holder choosing which."""
+        holder = self.marker[mandala]
+        self.destroying = mandala
+        if holder < 0:  # F23: no marker holder; nobody takes the tiles
+            self._resolve(mandala, ())
+            return
+        second = self.second_place(mandala, holder)
+        dark, light = self.tiles[mandala]
+        if second < 0:
+            self._resolve(mandala, ((holder, dark), (holder, light)))
+            return
+        self.second = second
+        self.choosing = True  # F17: the holder's bot is asked, whoever's turn it is
+
+    def _take(self, colour: int) -> None:
+        """The holder takes the tile of `colour`; second place takes the other (F17)."""
+        mandala = self.destroying
+        dark, light = self.tiles[mandala]
+        chosen, other = (dark, light) if tile_colour(dark) == colour else (light, dark)
+        self.choosing = False
+        self._resolve(mandala, ((self.marker[mandala], chosen), (self.second, other)))
+
+    def _gain(self, seat: int, tile: int) -> None:
+        """F18: a tile pairs with a single of its colour into a Flower, without asking."""
+        singles = self.singles[seat]
+        colour = tile_colour(tile)
+        single = singles[colour]
+        if single >= 0:
+            self.flowers[seat].append((single, tile))
+            singles[colour] = -1
+        else:
+            singles[colour] = tile
+
+    def _resolve(self, mandala: int, gifts: tuple[tuple[int, int], ...]) -> None:
+        """Tiles and Flowers (F15-F18), then cards (F19), then new tiles (F20) or, in the
+        final destruction, the next Mandala (F23)."""
+        for seat, tile in gifts:
+            self._gain(seat, tile)
+        takers = {seat for seat, _ in gifts}
+        n = self.num_players
+        up, down, discard = self.up, self.down, self.discard
+        for seat in range(n):
+            side = mandala * n + seat
+            if not self.counts[side]:
+                continue
+            taker = seat in takers
+            # F19: a player who took a tile discards their cards here; everyone else takes
+            # theirs back, even past 8 cards, in sight of all (F27: known cards).
+            hand, known = self.hands[seat], self.known[seat]
+            if not taker:
+                self.hand_sizes[seat] += self.counts[side]
+            for c in _SIX:
+                cards = up[side * 6 + c] + down[side * 6 + c]
+                if cards:
+                    if taker:
+                        discard[c] += cards
+                    else:
+                        hand[c] += cards
+                        known[c] += cards
+                    up[side * 6 + c] = down[side * 6 + c] = 0
+            self.counts[side] = self.ups[side] = 0
+        self.tiles[mandala] = []
+        self.marker[mandala] = -1
+        self.present[mandala] = 0
+        self.destroying = self.second = -1
+        if self.ending is not None:
+            self._next_final()
+        elif self.dark:
+            self._new_tiles(mandala)
+            self._end_turn()
+        else:
+            self.no_tiles = True  # F22: the Mandala stays bare and the game will end
+            self._end_turn()
+
+    # ------------------------------------------------------------------ turns and the end
+
+    def _end_turn(self) -> None:
+        """The turn is over: the end (F21, F22), or the next seat that can play (F10, F24)."""
+        self.turns += 1
+        if self.destroyed >= 0:
+            if any(len(flowers) >= FLOWERS_TO_END for flowers in self.flowers):
+                self._final_destruction(THIRD_FLOWER)  # F21, before F22
+                return
+            if self.no_tiles:
+                self._final_destruction(NO_TILES)
+                return
+            self.destroyed = -1
+        n = self.num_players
+        current = self.current + 1 if self.current + 1 < n else 0
+        if self.turns < self.turn_limit and (self.hand_sizes[current] > 1 or self.deck):
+            self.current = current  # the common case: the next seat can play
+            return
+        if not self.can_play(current) and not any(self.can_play(s) for s in range(n)):
+            self.current = current
+            self._final_destruction(STALLED)  # F24: no seat can ever play again
+            return
+        while self.turns < self.turn_limit:
+            if self.can_play(current):
+                self.current = current
+                return
+            self.passes += 1  # F10: the pass is recorded without asking the bot
+            self.turns += 1
+            current = (current + 1) % n
+        self.current = current
+        self._finish(TURN_LIMIT)  # F24: the safety cap, scored as it stands
+
+    def _final_destruction(self, ending: str) -> None:
+        """F23 (F24 for a stall): destroy the Mandalas still standing in a seeded order."""
+        self.ending = ending
+        self.standing = [m for m in range(MANDALAS) if m != self.destroyed and self.tiles[m]]
+        self.destroyed = -1
+        self._next_final()
+
+    def _next_final(self) -> None:
+        if not self.standing:
+            self._finish(self.ending or STALLED)
+            return
+        # F23: before each one, the next Mandala is drawn uniformly from those standing.
+        mandala = self.standing.pop(self._random().randrange(len(self.standing)))
+        self.final_order.append(mandala)
+        self._destroy(mandala)
+
+    def _finish(self, end: str) -> None:
+        self.over = True
+        self.end = end
+
+    # ------------------------------------------------------------------ the result
+
+    def score(self, seat: int) -> int:
+        """F25: singles score their value (x3: 0), Flowers as the rulebook says."""
+        singles = sum(single_score(tile) for tile in self.singles[seat] if tile >= 0)
+        return singles + sum(flower_score(a, b) for a, b in self.flowers[seat])
+
+    def scores(self) -> tuple[int, ...]:
+        return tuple(self.score(seat) for seat in range(self.num_players))
+
+    def outcome(self) -> Outcome:
+        if not self.over or self.end is None:
+            raise GameError("The game is not over yet, so it has no result.")
+        return ends.outcome(self.scores(), tuple(self.hand_sizes), self.end, self.turns)
+
+    # ------------------------------------------------------------------ moves as data
+
+    def action_to_move(self, action: int) -> Move:
+        return move_of(action)
+
+    def move_to_action(self, move: Any) -> int:
+        return action_from_move(self, move)
+
+    def describe_move(self, move: Move) -> str:
+        return describe(move)
+
+    # ------------------------------------------------------------------ what a seat sees
+
+    def view(self, seat: int) -> View:
+        """F27: everything `seat` has seen; never another hand beyond its known cards, the
+        deck order or the stack order."""
+        return views.view(self, seat)
+
+    def spectator_view(self) -> View:
+        return views.spectator_view(self)
+
+
+_PLAYS: dict[tuple[int, ...], tuple[int, ...]] = {}
+"""The plays of a hand of 2 or more cards, by the hand's colour counts (they recur often)."""
+
+
+def _plays(hand: list[int], size: int) -> tuple[int, ...]:
+    """F8: every Mandala, colour and count that leaves at least one card in hand."""
+    keep = size - 1
+    counts = [(c, hand[c] if hand[c] < keep else keep) for c in _SIX if hand[c]]
+    plays: list[int] = []
+    for mandala in range(MANDALAS):
+        for c, n in counts:
+            base = (mandala * NUM_COLOURS + c) * MOST_PLAYED
+            plays.extend(range(base, base + n))
+    return tuple(plays)
+
+
+_TURNS = tuple(Decision(seat, TURN) for seat in range(4))
+_TILES = tuple(Decision(seat, TILE) for seat in range(4))
