@@ -194,7 +194,9 @@ def test_f11_position_9_draws(hand: int, count: int, after: int) -> None:
 
 
 def test_f11_f12_position_9_deck_2_discard_5_draws_2_reshuffles_draws_2() -> None:
-    state = table(2, hands={0: "red red", 1: "grey grey"}, deck="green green", discard="orange " * 5)
+    state = table(
+        2, hands={0: "red red", 1: "grey grey"}, deck="green green", discard="orange " * 5
+    )
     play(state, 0, "red")
     assert state.hand_sizes[0] == 5
     assert state.hands[0][COLOURS.index("green")] == 2
@@ -217,8 +219,12 @@ def test_f12_draw_stops_short_when_nothing_is_left() -> None:
 
 
 def test_f13_position_1_first_face_up_card_takes_the_marker() -> None:
-    state = table(2, hands={0: "orange grey grey", 1: "yellow grey"}, deck=PLENTY,
-                  mandala_tiles={0: ("red 4", "green 2")})
+    state = table(
+        2,
+        hands={0: "orange grey grey", 1: "yellow grey"},
+        deck=PLENTY,
+        mandala_tiles={0: ("red 4", "green 2")},
+    )
     place(state, 0, 1, down="red red red")
     play(state, 0, "orange")
     assert state.marker[0] == 0
@@ -228,8 +234,12 @@ def test_f13_position_1_first_face_up_card_takes_the_marker() -> None:
 
 
 def test_f13_position_2_a_tie_does_not_take_the_marker_face_down_players_never_count() -> None:
-    state = table(4, hands={2: "orange orange purple grey", 0: "grey grey"}, deck=PLENTY,
-                  mandala_tiles={0: ("purple 3", "orange 4")})
+    state = table(
+        4,
+        hands={2: "orange orange purple grey", 0: "grey grey"},
+        deck=PLENTY,
+        mandala_tiles={0: ("purple 3", "orange 4")},
+    )
     place(state, 0, 0, up="grey", down="purple purple")
     state.marker[0] = 0
     place(state, 0, 2, up="yellow")
@@ -262,8 +272,12 @@ def test_f13_only_face_down_cards_never_take_the_marker() -> None:
 
 
 def _position_3(first: str) -> FlowersState:
-    state = table(3, hands={0: f"{first} red red red red", 1: "grey", 2: "grey"}, deck=PLENTY,
-                  mandala_tiles={0: ("red 5", "green 3")})
+    state = table(
+        3,
+        hands={0: f"{first} red red red red", 1: "grey", 2: "grey"},
+        deck=PLENTY,
+        mandala_tiles={0: ("red 5", "green 3")},
+    )
     place(state, 0, 0, up="orange")
     place(state, 0, 1, up="yellow")
     place(state, 0, 2, up="purple")
@@ -297,8 +311,12 @@ def test_f11_f14_position_3_grey_completes_after_the_draw() -> None:
 
 
 def _position_4(seat_2_face_up: bool) -> FlowersState:
-    state = table(4, hands={2: "yellow grey", 0: "grey grey"}, deck=PLENTY,
-                  mandala_tiles={0: ("grey 4", "green 5")})
+    state = table(
+        4,
+        hands={2: "yellow grey", 0: "grey grey"},
+        deck=PLENTY,
+        mandala_tiles={0: ("grey 4", "green 5")},
+    )
     if seat_2_face_up:  # position 5
         place(state, 0, 0, up="purple", down="grey grey grey grey")
         place(state, 0, 1, up="red red", down="grey")
@@ -399,8 +417,12 @@ def test_f18_position_10_a_fourth_tile_of_a_colour_makes_a_second_flower() -> No
 
 
 def test_f18_position_10_a_holder_taking_both_forms_two_flowers_at_once() -> None:
-    state = table(2, hands={0: "yellow grey grey", 1: "grey grey"}, deck=PLENTY,
-                  mandala_tiles={0: ("grey 3", "green x3")})
+    state = table(
+        2,
+        hands={0: "yellow grey grey", 1: "grey grey"},
+        deck=PLENTY,
+        mandala_tiles={0: ("grey 3", "green x3")},
+    )
     take_tiles(state, 0, "grey 5", "green 2")
     place(state, 0, 0, up="purple orange red")
     state.marker[0] = 0
@@ -423,8 +445,12 @@ def test_f19_returned_cards_may_take_a_hand_past_eight() -> None:
 
 
 def test_f20_a_new_mandala_takes_the_top_dark_then_top_light_tile() -> None:
-    state = table(2, hands={0: "yellow grey", 1: "grey grey"}, deck=PLENTY,
-                  stacks=(["grey 3", "red 7"], ["green 4", "orange 5"]))
+    state = table(
+        2,
+        hands={0: "yellow grey", 1: "grey grey"},
+        deck=PLENTY,
+        stacks=(["grey 3", "red 7"], ["green 4", "orange 5"]),
+    )
     place(state, 0, 0, up="purple orange red")
     state.marker[0] = 0
     play(state, 0, "yellow")
@@ -436,8 +462,13 @@ def test_f20_a_new_mandala_takes_the_top_dark_then_top_light_tile() -> None:
 
 
 def _position_11(seed: int) -> FlowersState:
-    state = table(3, hands={0: "purple grey grey", 1: "grey grey", 2: "grey grey"}, deck=PLENTY,
-                  mandala_tiles={1: ("red 3", "yellow 7")}, seed=seed)
+    state = table(
+        3,
+        hands={0: "purple grey grey", 1: "grey grey", 2: "grey grey"},
+        deck=PLENTY,
+        mandala_tiles={1: ("red 3", "yellow 7")},
+        seed=seed,
+    )
     take_tiles(state, 2, "grey 2", "grey 4", "red 5", "red 7", "yellow 5")
     place(state, 1, 0, up="grey grey")
     place(state, 1, 1, up="orange")
@@ -473,8 +504,12 @@ def test_f21_f23_position_11_the_final_order_follows_the_seed() -> None:
 
 
 def test_f23_position_12_final_destruction_without_a_holder_returns_every_card() -> None:
-    state = table(2, hands={0: "orange grey grey", 1: "grey grey"}, deck=PLENTY,
-                  mandala_tiles={1: ("purple 2", "yellow 3")})
+    state = table(
+        2,
+        hands={0: "orange grey grey", 1: "grey grey"},
+        deck=PLENTY,
+        mandala_tiles={1: ("purple 2", "yellow 3")},
+    )
     take_tiles(state, 0, "grey 2", "grey 4", "red 5", "red 7", "purple 5")
     place(state, 0, 1, down="grey grey grey grey")
     place(state, 2, 0, up="red")
@@ -488,7 +523,8 @@ def test_f23_position_12_final_destruction_without_a_holder_returns_every_card()
     # Mandala 2: seat 0 was the only qualified player and took both tiles unasked.
     held = {TILE_NAMES[t] for t in state.singles[0] if t >= 0}
     assert {"red 2", "yellow 2"} <= held | {TILE_NAMES[t] for f in state.flowers[0] for t in f}
-    assert state.tiles[0] == [] and state.tiles[2] == []
+    assert state.tiles[2] == []
+    assert state.tiles[0] == tiles("grey 2", "green 2")  # F23, F25: left on the mat, worth 0
 
 
 def test_f22_position_13_no_tiles_left_ends_the_game_with_the_final_destruction() -> None:
@@ -499,7 +535,8 @@ def test_f22_position_13_no_tiles_left_ends_the_game_with_the_final_destruction(
     state.marker[2] = 1
     play(state, 0, "yellow")
     assert state.over and state.end == "no_tiles"
-    assert state.tiles == [[], [], []]
+    assert state.tiles[0] == [] and state.tiles[2] == []  # bare (F22); taken by seat 1
+    assert state.tiles[1] == tiles("purple 2", "orange 2")  # nobody's: left on the mat
     assert sorted(state.final_order) == [1, 2]
     assert [TILE_NAMES[t] for t in state.singles[1] if t >= 0] == ["red 2", "yellow 2"]
 
@@ -534,8 +571,14 @@ def test_f25_position_14_scoring() -> None:
 
 @pytest.mark.parametrize(
     ("a", "b", "points"),
-    [("red 2", "red x3", 6), ("red x3", "red 7", 21), ("red 2", "red 3", 7), ("red 4", "red 5", 13),
-     ("red 7", "red 5", 17), ("red 2", "red 7", 11)],
+    [
+        ("red 2", "red x3", 6),
+        ("red x3", "red 7", 21),
+        ("red 2", "red 3", 7),
+        ("red 4", "red 5", 13),
+        ("red 7", "red 5", 17),
+        ("red 2", "red 7", 11),
+    ],
 )
 def test_f25_flower_values(a: str, b: str, points: int) -> None:
     assert flower_score(*tiles(a, b)) == points

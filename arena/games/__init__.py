@@ -7,11 +7,12 @@ import os
 from collections.abc import Callable
 
 from arena.errors import GameError
-from arena.games.base import Decision, Game, GameState, Move, View
+from arena.games.base import Decision, Determinizer, Game, GameState, Move, View
 
 __all__ = [
     "DEFAULT_GAME",
     "Decision",
+    "Determinizer",
     "Game",
     "GameState",
     "Move",

@@ -20,6 +20,7 @@ The contract of action codes:
 from __future__ import annotations
 
 import json
+import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -121,6 +122,25 @@ class GameState(ABC):
         return str(move)
 
 
+class Determinizer(ABC):
+    """Sampling what one seat cannot see: how a search bot plays a game of hidden information.
+
+    A seat's view holds what it may know; `determinize` makes a whole state consistent with
+    it (hidden cards dealt at random from those the seat has not seen), and `redeal` deals
+    the hidden part of a state again, in place, far cheaper than building a new one. Both
+    give the state fresh chance, so a search never learns a real future shuffle.
+    """
+
+    @abstractmethod
+    def determinize(self, view: View, rng: random.Random, config: Mapping[str, Any]) -> GameState:
+        """A state with `state.view(view["seat"]) == view`; ValueError if the view does not
+        add up. `config` is the game's configuration, as `new_game` sends it."""
+
+    @abstractmethod
+    def redeal(self, state: GameState, seat: int, rng: random.Random) -> None:
+        """Deal again, in place, everything `seat` cannot see; its view does not change."""
+
+
 _TYPE_WORDS = {bool: "true or false", int: "a whole number", float: "a number", str: "text"}
 
 
@@ -162,6 +182,10 @@ class Game(ABC):
         self, seed: int, config: Mapping[str, Any] | None = None, num_players: int = 2
     ) -> GameState:
         """A new game, dealt from `seed`. The deal depends on the seed only, never on who plays."""
+
+    def determinizer(self) -> Determinizer | None:
+        """How a search bot samples what a seat cannot see; None for a game without one."""
+        return None
 
     # --- narration: a record told in words (`arena replay`); games may say more ---
 

@@ -6,7 +6,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
 from arena.errors import GameError
-from arena.games.base import Decision, Game, GameState, Move
+from arena.games.base import Decision, Determinizer, Game, GameState, Move
 from arena.games.flowers import narrate
 from arena.games.flowers.components import COLOURS, TILE, TURN
 from arena.games.flowers.state import FlowersState
@@ -26,6 +26,11 @@ class FlowersGame(Game):
         "turn_limit": "turns after which the game ends and is scored as it stands (F24)"
     }
     decision_kinds: ClassVar[tuple[str, ...]] = (TURN, TILE)
+
+    def determinizer(self) -> Determinizer:
+        from arena.games.flowers.determinize import FlowersDeterminizer
+
+        return FlowersDeterminizer()
 
     def narrate_step(
         self, state: GameState, decision: Decision, move: Move, who: Callable[[int], str]

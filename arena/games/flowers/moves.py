@@ -1,7 +1,7 @@
 """Flowers' moves as JSON-friendly data: parsing with exact error sentences, and descriptions.
 
-    {"action": "play", "mandala": 0, "colour": "red", "count": 2}    F8
-    {"action": "take", "colour": "green"}                            F17
+{"action": "play", "mandala": 0, "colour": "red", "count": 2}    F8
+{"action": "take", "colour": "green"}                            F17
 """
 
 from __future__ import annotations

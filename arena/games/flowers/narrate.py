@@ -30,14 +30,18 @@ def step(state: GameState, decision: Decision, move: Move, who: Callable[[int], 
         face = "face down" if before.present[mandala] >> colour & 1 else "face up"
         drawn = after.hand_sizes[seat] - before.hand_sizes[seat] + int(move["count"])
         drew = f", draws {drawn}" if drawn > 0 and after.turns > before.turns else ""
-        lines = [f"Turn {before.turns + 1:>3}: {who(seat)} {before.describe_move(move)} ({face}{drew})"]
+        lines = [
+            f"Turn {before.turns + 1:>3}: {who(seat)} {before.describe_move(move)} ({face}{drew})"
+        ]
         if after.marker[mandala] == seat != before.marker[mandala]:
             lines.append(f"          {who(seat)} takes the claim marker of Mandala {mandala}")
     lines += _consequences(before, after, who)
     return lines
 
 
-def _consequences(before: FlowersState, after: FlowersState, who: Callable[[int], str]) -> list[str]:
+def _consequences(
+    before: FlowersState, after: FlowersState, who: Callable[[int], str]
+) -> list[str]:
     lines = []
     for m in after.final_order[len(before.final_order) :]:
         lines.append(f"          final destruction: Mandala {m} (drawn at random, F23)")

@@ -437,9 +437,12 @@ class FlowersState(GameState):
                         known[c] += cards
                     up[side * 6 + c] = down[side * 6 + c] = 0
             self.counts[side] = self.ups[side] = 0
-        self.tiles[mandala] = []
         self.marker[mandala] = -1
-        self.present[mandala] = 0
+        if gifts:
+            self.tiles[mandala] = []
+            self.present[mandala] = 0
+        else:  # F23, F25: tiles nobody took stay on the mat and score nothing
+            self.present[mandala] = sum(1 << tile_colour(tile) for tile in self.tiles[mandala])
         self.destroying = self.second = -1
         if self.ending is not None:
             self._next_final()

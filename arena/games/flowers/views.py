@@ -88,5 +88,6 @@ def _public(state: FlowersState) -> View:
         "passes": state.passes,
         "destroying": destroying,
         "final_order": list(state.final_order),
+        "final_left": list(state.standing),
         "end": state.end if state.over else state.ending,
     }

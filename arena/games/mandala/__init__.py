@@ -6,7 +6,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
 from arena.errors import GameError
-from arena.games.base import Decision, Game, GameState, Move
+from arena.games.base import Decision, Determinizer, Game, GameState, Move
 from arena.games.mandala import narrate
 from arena.games.mandala.cards import COLOURS
 from arena.games.mandala.state import MandalaState
@@ -26,6 +26,11 @@ class MandalaGame(Game):
         "turn_limit": "turns after which the game ends and is scored as it stands (R12)"
     }
     decision_kinds: ClassVar[tuple[str, ...]] = ("turn", "claim")
+
+    def determinizer(self) -> Determinizer:
+        from arena.games.mandala.determinize import MandalaDeterminizer
+
+        return MandalaDeterminizer()
 
     def narrate_step(
         self, state: GameState, decision: Decision, move: Move, who: Callable[[int], str]

@@ -32,6 +32,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from arena.games.base import Determinizer, GameState, View
 from arena.games.mandala.cards import (
     CARDS_PER_COLOUR,
     CLAIM_DECISION,
@@ -47,7 +48,7 @@ from arena.games.mandala.ends import (
 )
 from arena.games.mandala.state import MandalaState
 
-__all__ = ["determinize", "pile_from_json", "redeal", "unseen_cards"]
+__all__ = ["MandalaDeterminizer", "determinize", "pile_from_json", "redeal", "unseen_cards"]
 
 
 def pile_from_json(pile: Mapping[str, Any]) -> list[int]:
@@ -232,3 +233,14 @@ def _deal_hidden(state: MandalaState, seat: int, unseen: list[int], rng: random.
     state.deck = deck
     state.seed = rng.getrandbits(62)
     state.shuffles = 0
+
+
+class MandalaDeterminizer(Determinizer):
+    """Mandala's sampling of hidden information, for game-neutral search bots."""
+
+    def determinize(self, view: View, rng: random.Random, config: Mapping[str, Any]) -> GameState:
+        return determinize(view, rng, int(config.get("turn_limit", 1000)))
+
+    def redeal(self, state: GameState, seat: int, rng: random.Random) -> None:
+        assert isinstance(state, MandalaState)
+        redeal(state, seat, rng)
