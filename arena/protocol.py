@@ -44,6 +44,7 @@ def hello(game: str, players: int, **extra: Any) -> dict[str, Any]:
 
 
 def new_game(
+    game: str,
     game_id: str,
     seat: int,
     players: int,
@@ -55,6 +56,7 @@ def new_game(
     """A game starts and the bot plays `seat` (no reply)."""
     return {
         "type": "new_game",
+        "game": game,
         "game_id": game_id,
         "seat": seat,
         "players": players,

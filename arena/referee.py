@@ -172,6 +172,7 @@ class _Game:
         for seat, player in enumerate(self.players):
             limits = player.limits
             message = protocol.new_game(
+                self.spec.game,
                 self.spec.game_id,
                 seat,
                 len(self.players),

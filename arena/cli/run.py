@@ -95,21 +95,24 @@ def _raise_interrupt(signum: int, frame: FrameType | None) -> None:
     raise KeyboardInterrupt
 
 
-def _field(bots_dir: Path | None, names: tuple[str, ...], added: tuple[str, ...] = ()) -> list[Any]:
-    """The bots of a new tournament: those named, or the default field of the bots folder,
-    and the bots of --add."""
-    from arena.players.manifest import default_bots_dir, discover_bots, resolve_bot
+def _field(
+    bots_dir: Path | None, names: tuple[str, ...], added: tuple[str, ...], game: str
+) -> list[Any]:
+    """The bots of a new tournament: those named, or the default field of the bots folder
+    (the bots written for `game`), and the bots of --add."""
+    from arena.players.manifest import default_bots_dir, discover_bots, plays, resolve_bot
 
     directory = bots_dir or default_bots_dir()
     extra = [resolve_bot(name, directory) for name in added]
     if names:
         field = [resolve_bot(name, directory) for name in names]
     else:
-        field = [bot for bot in discover_bots(directory) if bot.default]
+        field = [bot for bot in discover_bots(directory) if bot.default and plays(bot, game)]
     field += [bot for bot in extra if bot.folder not in {known.folder for known in field}]
     if len(field) < 2:
         raise click.ClickException(
-            f"{directory} has {len(field)} bot(s) in its default field; a tournament needs two "
+            f"{directory} has {len(field)} bot(s) in its default field for {game}; a tournament "
+            "needs two "
             "(name bots on the command line, add one with --add PATH, or use --bots DIR)."
         )
     return field
@@ -260,7 +263,7 @@ def run(
                 "gauntlet": _gauntlet_name(gauntlet, bots_dir),
             }
             if bot or added or bots_dir is not None:
-                given["bots"] = [b.name for b in _field(bots_dir, bot, added)]
+                given["bots"] = [b.name for b in _field(bots_dir, bot, added, game)]
             config, warnings = tournament.resume_run(run_dir, given)
             for warning in warnings:
                 click.echo(f"warning: {warning}", err=True)
@@ -273,7 +276,7 @@ def run(
             try:
                 config = tournament.create_run(
                     run_dir,
-                    _field(bots_dir, bot, added + ((gauntlet,) if gauntlet else ())),
+                    _field(bots_dir, bot, added + ((gauntlet,) if gauntlet else ()), game),
                     rounds=rounds if rounds is not None else 1,
                     seed=seed,
                     limits=limits,

@@ -44,6 +44,9 @@ class BotManifest:
     language: str | None = None
     default: bool = True
     """False keeps the bot out of the default field of a tournament."""
+    games: tuple[str, ...] | None = None
+    """The games the bot is written for (`games = ["flowers"]`); None: every game. A
+    tournament's default field holds only the bots written for its game."""
     env: dict[str, str] = field(default_factory=dict, compare=False)
     """The `[env]` table: variables set for the bot (and its build) besides the basics."""
     extra: dict[str, Any] = field(default_factory=dict, compare=False)
@@ -115,6 +118,13 @@ def load_manifest(path: Path) -> BotManifest:
         raise BotManifestError(f"{toml_path}: `language` must be a string.")
     if not isinstance(default, bool):
         raise BotManifestError(f"{toml_path}: `default` must be true or false.")
+    games = data.pop("games", None)
+    if games is not None and not (
+        isinstance(games, list) and games and all(isinstance(g, str) for g in games)
+    ):
+        raise BotManifestError(
+            f'{toml_path}: `games` must be a list of game names such as ["flowers"].'
+        )
     manifest_limits(data.get("limits"), toml_path)  # checked now, applied at launch
     env = data.pop("env", {})
     if not isinstance(env, dict) or not all(
@@ -131,9 +141,15 @@ def load_manifest(path: Path) -> BotManifest:
         description=description,
         language=language,
         default=default,
+        games=None if games is None else tuple(games),
         env=env,
         extra=data,
     )
+
+
+def plays(bot: BotManifest, game: str) -> bool:
+    """True when `bot` is written for `game` (its manifest names no games, or this one)."""
+    return bot.games is None or game in bot.games
 
 
 def discover_bots(directory: Path) -> list[BotManifest]:

@@ -19,8 +19,12 @@
 
 #define NAME "starter-c"
 
-/* The six colours, in the order the protocol always uses. */
+/* Mandala's six colours, in the order the protocol always uses. */
 static const char *COLOURS[6] = {"black", "green", "orange", "purple", "red", "yellow"};
+
+/* Which game we are playing: the referee names it in "hello" and "new_game"
+ * ("mandala" or "flowers"); choose_move() hands the decision to that game's function. */
+static char game[32] = "mandala";
 
 /* ---- Reading one line of any length ------------------------------------------------ */
 
@@ -138,13 +142,75 @@ static void copy_string(const char *p, char *out, size_t size) {
     out[n] = '\0';
 }
 
-/* ---- The bot's choice ---------------------------------------------------------------
+/* Does the array at `arr` hold the string `s`? */
+static int has_string(const char *arr, const char *s) {
+    for (int i = 0; item(arr, i); i++)
+        if (is_string(item(arr, i), s)) return 1;
+    return 0;
+}
+
+/* ---- Flowers (2-4 players) ----------------------------------------------------------
+ * "decision" is "turn" (play cards: {"action":"play","mandala":0,"colour":"red","count":1})
+ * or "tile" (we hold the claim marker of a Mandala being destroyed and take one of its two
+ * tiles: {"action":"take","colour":"red"}). Tiles are named "red 5" or "red x3". */
+static int choose_flowers_move(const char *request) {
+    const char *view = get(request, "view");
+    const char *moves = get(request, "legal_moves");
+    const char *mandalas = get(view, "mandalas");
+    int n = count(moves), best = -1, seat = (int)number(get(view, "seat"), 0);
+    long best_value = 0;
+    char colour[16], tile[32];
+
+    if (is_string(get(request, "decision"), "tile")) {
+        /* Take the tile that makes a Flower with one of our single tiles (same colour);
+         * otherwise the one with the higher number ("x3" counts 0 on its own). */
+        long which = number(get(get(view, "destroying"), "mandala"), 0);
+        const char *tiles = get(item(mandalas, (int)which), "tiles");
+        const char *singles = get(item(get(view, "players"), seat), "singles");
+        for (int i = 0; i < n; i++) {
+            copy_string(get(item(moves, i), "colour"), colour, sizeof colour);
+            long value = 0;
+            for (int t = 0; item(tiles, t); t++) {
+                copy_string(item(tiles, t), tile, sizeof tile);
+                size_t len = strlen(colour);
+                if (strncmp(tile, colour, len) == 0 && tile[len] == ' ')
+                    value = atol(tile + len + 1);   /* "x3" reads as 0 */
+            }
+            for (int t = 0; item(singles, t); t++) {
+                copy_string(item(singles, t), tile, sizeof tile);
+                size_t len = strlen(colour);
+                if (strncmp(tile, colour, len) == 0 && tile[len] == ' ') value += 10;
+            }
+            if (best < 0 || value > best_value) { best = i; best_value = value; }
+        }
+        return best < 0 ? 0 : best;
+    }
+
+    /* Our turn. Play a single card (we then draw up to 4) of a colour that is new in its
+     * Mandala ("colours" lists those present), so it lies face up and counts for the
+     * claim marker; prefer the Mandala where we already have the most cards. */
+    for (int i = 0; i < n; i++) {
+        const char *move = item(moves, i);
+        if (number(get(move, "count"), 0) != 1) continue;
+        const char *mandala = item(mandalas, (int)number(get(move, "mandala"), 0));
+        copy_string(get(move, "colour"), colour, sizeof colour);
+        if (has_string(get(mandala, "colours"), colour)) continue;  /* would go face down */
+        long ours = number(get(item(get(mandala, "sides"), seat), "cards"), 0);
+        if (best < 0 || ours > best_value) { best = i; best_value = ours; }
+    }
+    if (best >= 0) return best;
+    for (int i = 0; i < n; i++)                 /* otherwise any single card */
+        if (number(get(item(moves, i), "count"), 0) == 1) return i;
+    return 0;                                   /* failing that, the first legal move */
+}
+
+/* ---- Mandala (2 players) ------------------------------------------------------------
  * `request` is the whole "decide" line. Its members:
  *   "decision"     "turn" (our turn) or "claim" (a Mandala is being destroyed)
  *   "view"         everything we can see: "hand", "mandalas", "players", "destroying" ...
  *   "legal_moves"  the moves we may play, e.g. {"action": "claim", "colour": "red"}
  * We answer with the index of a move in legal_moves. */
-static int choose_move(const char *request) {
+static int choose_mandala_move(const char *request) {
     const char *view = get(request, "view");
     const char *moves = get(request, "legal_moves");
     int n = count(moves), best = -1;
@@ -194,6 +260,13 @@ static int choose_move(const char *request) {
     return best < 0 ? 0 : best;
 }
 
+/* Choose a move for whatever game we are playing. */
+static int choose_move(const char *request) {
+    if (strcmp(game, "flowers") == 0) return choose_flowers_move(request);
+    if (strcmp(game, "mandala") == 0) return choose_mandala_move(request);
+    return 0;   /* a game this bot does not know: the first legal move is always legal */
+}
+
 /* ---- The main loop ------------------------------------------------------------------ */
 int main(void) {
     char *line = NULL;
@@ -204,13 +277,15 @@ int main(void) {
         if (!type) continue;                       /* not a JSON object we understand */
 
         if (is_string(type, "hello")) {
-            /* The handshake: answer with our name. */
+            /* The handshake: the referee names the game; answer with our name. */
+            if (get(line, "game")) copy_string(get(line, "game"), game, sizeof game);
             printf("{\"type\":\"hello\",\"name\":\"" NAME "\",\"version\":\"1.0\"}\n");
         } else if (is_string(type, "decide")) {
             printf("{\"type\":\"move\",\"move\":%d}\n", choose_move(line));
         } else if (is_string(type, "new_game")) {
-            /* A new game: our seat is in "seat" (0 moves first). No reply. */
-            fprintf(stderr, NAME ": new game, seat %ld\n", number(get(line, "seat"), -1));
+            /* A new game: our seat is in "seat" (0 moves first), the game in "game". */
+            if (get(line, "game")) copy_string(get(line, "game"), game, sizeof game);
+            fprintf(stderr, NAME ": new %s game, seat %ld\n", game, number(get(line, "seat"), -1));
         } else if (is_string(type, "goodbye")) {
             break;
         }

@@ -12,19 +12,71 @@ const readline = require("readline");
 
 const NAME = "starter-js";
 
+// Which game we are playing: the referee names it in "hello" and "new_game"
+// ("mandala" or "flowers"). chooseMove() hands the decision to that game's function.
+let game = "mandala";
+
 // Send one message: a single line of JSON ending in "\n".
 // (On Linux, Node writes to a pipe synchronously, so the line leaves at once.)
 function send(message) {
   process.stdout.write(JSON.stringify(message) + "\n");
 }
 
-// Choose a move. `request` is the whole "decide" message:
+// Choose a move for whatever game we are playing.
+function chooseMove(request) {
+  if (game === "flowers") return chooseFlowersMove(request);
+  if (game === "mandala") return chooseMandalaMove(request);
+  return 0; // a game this bot does not know: the first legal move is always legal
+}
+
+// Flowers (2-4 players). `request.decision` is "turn" (play cards) or "tile" (we hold
+// the claim marker of a Mandala being destroyed and choose a tile, e.g. {action: "take",
+// colour: "red"}). Plays look like {action: "play", mandala: 0, colour: "red", count: 1}.
+function chooseFlowersMove(request) {
+  const view = request.view;
+  const moves = request.legal_moves;
+
+  if (request.decision === "tile") {
+    // Tiles are named "red 5" or "red x3". Take the one that makes a Flower with a tile
+    // we already hold (same colour); otherwise the one with the higher number.
+    const tiles = view.mandalas[view.destroying.mandala].tiles;
+    const ours = view.players[view.seat].singles.map((tile) => tile.split(" ")[0]);
+    const worth = (colour) => {
+      const tile = tiles.find((t) => t.startsWith(colour + " "));
+      const number = parseInt(tile.split(" ")[1], 10) || 0; // "x3" counts 0 on its own
+      return (ours.includes(colour) ? 10 : 0) + number;
+    };
+    let best = 0;
+    moves.forEach((move, i) => {
+      if (worth(move.colour) > worth(moves[best].colour)) best = i;
+    });
+    return best;
+  }
+
+  // Our turn. Play a single card (we then draw up to 4) of a colour that is new in its
+  // Mandala, so it lies face up and counts for the claim marker; prefer the Mandala
+  // where we already have the most cards.
+  let best = -1;
+  moves.forEach((move, i) => {
+    if (move.count !== 1) return;
+    const mandala = view.mandalas[move.mandala];
+    if (mandala.colours.includes(move.colour)) return; // would go face down
+    const ours = mandala.sides[view.seat].cards;
+    if (best < 0 || ours > view.mandalas[moves[best].mandala].sides[view.seat].cards) best = i;
+  });
+  if (best >= 0) return best;
+  // Otherwise any single card; failing that, the first legal move.
+  best = moves.findIndex((move) => move.count === 1);
+  return best >= 0 ? best : 0;
+}
+
+// Mandala (2 players). `request` is the whole "decide" message:
 //   request.decision     "turn" (our turn) or "claim" (a Mandala is being destroyed)
 //   request.view         everything we can see (our hand, the Mandalas, both Rivers ...)
 //   request.legal_moves  the moves we may play, e.g. {action: "claim", colour: "red"}
 // We answer with the index of a move in legal_moves (answering with the move object
 // itself is also allowed).
-function chooseMove(request) {
+function chooseMandalaMove(request) {
   const view = request.view;
   const moves = request.legal_moves;
 
@@ -78,12 +130,16 @@ input.on("line", (line) => {
 
   switch (message.type) {
     case "hello":
-      // The handshake: the referee says {"type":"hello","protocol":1,...}; we answer with our name.
+      // The handshake: the referee says {"type":"hello","protocol":1,"game":"mandala",...};
+      // we answer with our name.
+      if (typeof message.game === "string") game = message.game;
       send({ type: "hello", name: NAME, version: "1.0" });
       break;
     case "new_game":
-      // A new game starts; message.seat is our seat (0 moves first). No reply.
-      console.error(`${NAME}: game ${message.game_id}, seat ${message.seat}`);
+      // A new game starts; message.seat is our seat (0 moves first), message.players the
+      // number of seats, message.game the game. No reply.
+      if (typeof message.game === "string") game = message.game;
+      console.error(`${NAME}: ${game} game ${message.game_id}, seat ${message.seat}`);
       break;
     case "decide":
       send({ type: "move", move: chooseMove(message) });
