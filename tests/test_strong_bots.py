@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from bot_conversation import BotConversation
 
+from arena.games import get_game
 from arena.games.mandala.state import MandalaState
 
 BOTS = Path(__file__).resolve().parent.parent / "bots"
@@ -144,3 +145,23 @@ def test_ismcts_search_returns_a_legal_action() -> None:
     for state, message in _messages(2, seed=22)[::7]:
         action = ismcts.search(message["view"], 0.0, 6, rng)
         assert action in state.legal_actions()
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_ismcts_searches_flowers_through_its_determinizer(players: int) -> None:
+    """Issue 11: ismcts is game-neutral; every Flowers decision, tile choices included."""
+    ismcts = _load("ismcts")
+    game = get_game("flowers")
+    rng = random.Random(players)
+    kinds = set()
+    for seed in range(3):
+        state = game.new_state(seed, num_players=players)
+        while (decision := state.decision()) is not None:
+            actions = state.legal_actions()
+            if len(actions) > 1 and rng.random() < 0.1 or decision.kind == "tile":
+                view = state.view(decision.seat)
+                action = ismcts.search(view, 0.0, 4, rng, "flowers", {})
+                assert action in actions
+                kinds.add(decision.kind)
+            state.apply_action(rng.choice(actions))
+    assert kinds == {"turn", "tile"}

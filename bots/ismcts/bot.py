@@ -1,16 +1,19 @@
 #!/usr/bin/env python3
 """The ismcts bot: information-set Monte Carlo tree search with the arena's own engine.
 
-Each iteration deals the cards this seat cannot see (the opponent's hand, their 2 setup
-Cup cards, the deck order; R14) at random from the unseen cards, with
-`arena.games.mandala.determinize`, then walks one shared tree (single-observer ISMCTS:
-the tree's edges are moves, a move's statistics count only the iterations where it was
-legal), adds one node, plays the game on with a light policy and backs the result up.
+It plays every game whose engine has a determinizer (`Game.determinizer()`: Mandala and
+Flowers), and learns which game from the referee's `hello` and `new_game`. Each iteration
+deals what this seat cannot see (other hands, the deck order, for Flowers the tile
+stacks) at random from the unseen cards, then walks one shared tree (single-observer
+ISMCTS: the tree's edges are moves, a move's statistics count only the iterations where
+it was legal), adds one node, plays on with a light policy and backs the result up: each
+node adds the reward of the seat that made its move, so any number of seats works.
 
-The playouts are "light heuristic": Build Mountain, Grow Field and Discard & Redraw are
-chosen with fixed odds and then uniformly within the kind, claims prefer large piles. A
-playout stops after a fixed number of plies and the position is scored by the projected
-River and Cup worth of both players, so a budget of tens of milliseconds is enough.
+The policies: Mandala's playouts are "light heuristic" (Build Mountain, Grow Field and
+Discard & Redraw with fixed odds, claims prefer large piles), scored by the projected River
+and Cup worth of both players. Flowers' playouts mostly play a single card. Any other game
+plays uniformly at random. A playout stops after a fixed number of plies and the position
+is scored by each seat's lead, so a budget of tens of milliseconds is enough.
 
 Options: `--ms N` per-decision budget (always kept under half the referee's `time_ms`),
 `--iterations N` a fixed number of iterations instead (reproducible with `--seed`).
@@ -27,13 +30,15 @@ import sys
 import time
 from typing import Any
 
+from arena.errors import ArenaError
+from arena.games import GameState, get_game
+from arena.games.flowers.components import TAKE_BASE as FLOWERS_TAKE_BASE
 from arena.games.mandala.cards import (
     BUILD_BASE,
     CLAIM_BASE,
     DISCARD_BASE,
     GROW_BASE,
 )
-from arena.games.mandala.determinize import determinize, redeal
 from arena.games.mandala.state import MandalaState
 
 # UCB exploration constant, for rewards in [0, 1].
@@ -44,6 +49,8 @@ PLAYOUT_PLIES = 18
 KIND_WEIGHTS = (0.55, 0.35, 0.10)  # Build Mountain, Grow Field, Discard & Redraw
 # Points of advantage that make a win about 73% likely (the logistic's scale).
 POINT_SCALE = 8.0
+# Flowers playouts play a single card (and draw) this often; otherwise any legal play.
+SINGLE_CARD_ODDS = 0.8
 # Log each search to stderr (the bot log); off for in-process use such as tests.
 LOG = False
 # A Cup card of a colour not in the River yet counts for this fraction of a late slot.
@@ -148,17 +155,88 @@ def tree_actions(state: MandalaState) -> list[int]:
     ]
 
 
+class Policy:
+    """The game-specific parts of the search; this default plays any game of the arena.
+
+    Playouts pick uniformly among the legal moves; a playout that stops before the end
+    scores each seat by the logistic of its lead over the best other seat.
+    """
+
+    def tree_actions(self, state: GameState) -> list[int]:
+        return state.legal_actions()
+
+    def playout_action(self, state: GameState, rng: random.Random) -> int:
+        actions = state.legal_actions()
+        return actions[int(rng.random() * len(actions))]
+
+    def evaluate(self, state: GameState) -> list[float]:
+        """Each seat's reward in [0, 1]: its place at the end, its lead before."""
+        n = state.num_players
+        if state.is_over():
+            ranks = state.outcome().ranks
+            return [
+                (sum(r > rank for r in ranks) + 0.5 * (sum(r == rank for r in ranks) - 1)) / (n - 1)
+                for rank in ranks
+            ]
+        scores = state.scores()
+        return [
+            1.0 / (1.0 + math.exp(-(score - max(scores[:s] + scores[s + 1 :])) / POINT_SCALE))
+            for s, score in enumerate(scores)
+        ]
+
+
+class MandalaPolicy(Policy):
+    """Mandala's light heuristic playouts, projected worth and pruned tree (above)."""
+
+    def tree_actions(self, state: GameState) -> list[int]:
+        assert isinstance(state, MandalaState)
+        return tree_actions(state)
+
+    def playout_action(self, state: GameState, rng: random.Random) -> int:
+        assert isinstance(state, MandalaState)
+        return playout_action(state, rng)
+
+    def evaluate(self, state: GameState) -> list[float]:
+        assert isinstance(state, MandalaState)
+        p0 = evaluate(state)
+        return [p0, 1.0 - p0]
+
+
+class FlowersPolicy(Policy):
+    """Flowers: playouts mostly play a single card (it draws up to 4, F11), as players do."""
+
+    def playout_action(self, state: GameState, rng: random.Random) -> int:
+        actions = state.legal_actions()
+        if rng.random() < SINGLE_CARD_ODDS:
+            singles = [a for a in actions if a < FLOWERS_TAKE_BASE and a % 15 == 0]
+            if singles:
+                return singles[int(rng.random() * len(singles))]
+        return actions[int(rng.random() * len(actions))]
+
+
+POLICIES: dict[str, Policy] = {"mandala": MandalaPolicy(), "flowers": FlowersPolicy()}
+
+
 def search(
     view: dict[str, Any],
     budget_s: float,
     iterations: int,
     rng: random.Random,
-    turn_limit: int = 1000,
+    game: str = "mandala",
+    config: dict[str, Any] | None = None,
 ) -> int:
-    """The action code with the most visits at the root after the search."""
+    """The action code with the most visits at the root after the search.
+
+    `game` and `config` are what `new_game` said; the view is the `decide` message's.
+    """
     seat = int(view["seat"])
-    root = Node(1 - seat)
-    template = determinize(view, rng, turn_limit)
+    determinizer = get_game(game).determinizer()
+    if determinizer is None:
+        raise ValueError(f"{game} has no determinizer, so it cannot be searched")
+    policy = POLICIES.get(game, Policy())
+    root = Node(-1)
+    template = determinizer.determinize(view, rng, config or {})
+    redeal = determinizer.redeal
     deadline = time.perf_counter() + budget_s
     done = 0
     while True:
@@ -173,8 +251,8 @@ def search(
         node = root
         path = [root]
         # Selection and expansion.
-        while not state.over:
-            actions = tree_actions(state)
+        while not state.is_over():
+            actions = policy.tree_actions(state)
             decision = state.decision()
             mover = decision.seat if decision is not None else 0
             children = node.children
@@ -202,13 +280,13 @@ def search(
             path.append(node)
         # Playout.
         for _ in range(PLAYOUT_PLIES):
-            if state.over:
+            if state.is_over():
                 break
-            state.apply_action(playout_action(state, rng))
-        p0 = evaluate(state)
-        for node in path:
+            state.apply_action(policy.playout_action(state, rng))
+        rewards = policy.evaluate(state)
+        for node in path[1:]:
             node.visits += 1
-            node.reward += p0 if node.seat == 0 else 1.0 - p0
+            node.reward += rewards[node.seat]
     best = max(root.children.items(), key=lambda item: (item[1].visits, item[1].reward))
     if LOG:
         print(f"ismcts: {done} iterations, best visited {best[1].visits}", file=sys.stderr)
@@ -220,7 +298,8 @@ def decide(
     budget_ms: float,
     iterations: int,
     rng: random.Random,
-    turn_limit: int = 1000,
+    game: str = "mandala",
+    config: dict[str, Any] | None = None,
 ) -> Any:
     """The reply's move for one `decide` message: an index into legal_moves."""
     moves = message.get("legal_moves") or []
@@ -231,10 +310,10 @@ def decide(
     allowed = float(message.get("time_ms") or 1000)
     budget = max(1.0, min(budget_ms, allowed / 2 - 20))
     try:
-        action = search(view, budget / 1000, iterations, rng, turn_limit)
-        move = determinize(view, rng).action_to_move(action)
+        action = search(view, budget / 1000, iterations, rng, game, config)
+        move = get_game(game).new_state(0, config, len(view["players"])).action_to_move(action)
         return moves.index(move) if move in moves else move
-    except (KeyError, TypeError, ValueError, IndexError) as error:
+    except (KeyError, TypeError, ValueError, IndexError, ArenaError) as error:
         print(f"ismcts: falling back to move 0 after {error!r}", file=sys.stderr)
         return 0
 
@@ -253,7 +332,8 @@ def main() -> None:
     global LOG
     LOG = True  # as a bot process, stderr is the bot's log file
     rng = random.Random(args.seed)
-    turn_limit = 1000  # R12; the game's configuration comes with new_game
+    game = "mandala"  # the referee names the game in hello and new_game
+    config: dict[str, Any] = {}  # the game's configuration comes with new_game
     for line in iter(sys.stdin.readline, ""):
         line = line.strip()
         if not line:
@@ -267,12 +347,13 @@ def main() -> None:
             continue
         kind = message.get("type")
         if kind == "hello":
-            send({"type": "hello", "name": "ismcts", "version": "1.0"})
+            game = str(message.get("game") or game)
+            send({"type": "hello", "name": "ismcts", "version": "1.1"})
         elif kind == "new_game":
-            config = message.get("config") or {}
-            turn_limit = int(config.get("turn_limit", 1000))
+            game = str(message.get("game") or game)
+            config = dict(message.get("config") or {})
         elif kind == "decide":
-            move = decide(message, args.ms, args.iterations, rng, turn_limit)
+            move = decide(message, args.ms, args.iterations, rng, game, config)
             send({"type": "move", "move": move})
         elif kind == "goodbye":
             return
