@@ -5,6 +5,7 @@ results of 3- and 4-seat games from hand-made logs, resume of old 2-seat runs, t
 from __future__ import annotations
 
 import json
+import statistics
 from pathlib import Path
 from typing import Any
 
@@ -142,6 +143,9 @@ def test_the_leaderboard_of_three_seats() -> None:
     assert board.loc["b", ["place_1", "place_2", "place_3"]].tolist() == [1, 2, 1]
     assert board.loc["a", "mean_rank"] == pytest.approx((1 + 1 + 1 + 3) / 4)
     assert board.loc["c", "mean_rank"] == pytest.approx((3 + 3 + 1 + 2) / 4)
+    spread = 1.959964 * statistics.stdev([2, 2, 0, 1]) / 2  # ranks 3, 3, 1, 2 from 0
+    assert board.loc["c", "mean_rank_lo"] == pytest.approx(2.25 - spread, abs=1e-5)
+    assert board.loc["c", "mean_rank_hi"] == pytest.approx(min(3, 2.25 + spread), abs=1e-5)
     assert board.loc["b", "mean_score"] == pytest.approx(16 / 4)
     assert board.loc["a", "points_share"] == pytest.approx((9 / 15 + 9 / 15 + 4 / 8 + 0) / 4)
     assert board.loc["a", "failures"] == "timeout 1" and board.loc["b", "failures"] == ""
@@ -205,11 +209,12 @@ def test_report_of_a_four_seat_run(tmp_path: Path) -> None:
             assert path.read_bytes()[:8] == PNG_MAGIC and plt.imread(path).shape[0] > 100
     csv = (tmp_path / "ratings.csv").read_text().splitlines()
     assert csv[0].startswith(
-        "rank,bot,mu,sigma,conservative,elo,elo_lo,elo_hi,games,mean_rank,place_1,place_2"
+        "rank,bot,mu,sigma,conservative,elo,elo_lo,elo_hi,games,mean_rank,mean_rank_lo,"
+        "mean_rank_hi,place_1,place_2"
     )
     assert csv[1].startswith("1,cat,")
     text = (tmp_path / "leaderboard.md").read_text()
-    assert "Tables of 4 seats" in text and "| mean rank | 1st | 2nd | 3rd | 4th |" in text
+    assert "Tables of 4 seats" in text and "| mean rank (95%) | 1st | 2nd | 3rd | 4th |" in text
     assert "Games ended: highest_card 40." in text
     assert "40 of 40 games played" in report.text()
     assert report.text().endswith("\nGames ended: highest_card 40.\n")
@@ -260,7 +265,7 @@ def _run(tmp_path: Path, *args: str) -> tuple[int, str]:
         (["--seats", "3"], "Error: mandala is played by 2 players, not --seats 3.\n"),
         (
             ["--game", "chess"],
-            "Error: Unknown game 'chess'; the known games are: highcard, mandala.\n",
+            "Error: Unknown game 'chess'; the known games are: flowers, highcard, mandala.\n",
         ),
         (["--game-option", "colours=7"], "Error: mandala has no option 'colours'; known options"),
         (["--game-option", "turn_limit"], "'turn_limit' is not key=value (e.g. turn_limit=500)."),

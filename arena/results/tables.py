@@ -68,7 +68,7 @@ def multi_seat_columns(seats: int) -> list[str]:
     places = [f"place_{place}" for place in range(1, seats + 1)]
     return [
         "rank", "bot", "mu", "sigma", "conservative", "elo", "elo_lo", "elo_hi", "games",
-        "mean_rank", *places,
+        "mean_rank", "mean_rank_lo", "mean_rank_hi", *places,
         "mean_score", "points_share", "failures",
     ]  # fmt: skip
 
@@ -155,6 +155,10 @@ def _multi_seat_row(mine: pd.DataFrame, seats: int) -> dict[str, Any]:
     """Mean rank, places, mean score and share of points of one bot at tables of `seats`."""
     n = len(mine)
     row: dict[str, Any] = {"mean_rank": float(mine["rank"].mean()) + 1 if n else math.nan}
+    # The mean rank's 95% interval (normal approximation), kept within 1..seats.
+    spread = Z95 * float(mine["rank"].std()) / math.sqrt(n) if n > 1 else math.nan
+    row["mean_rank_lo"] = max(1.0, row["mean_rank"] - spread) if n > 1 else math.nan
+    row["mean_rank_hi"] = min(float(seats), row["mean_rank"] + spread) if n > 1 else math.nan
     for place in range(1, seats + 1):
         row[f"place_{place}"] = int((mine["rank"] == place - 1).sum())
     row["mean_score"] = float(mine["score"].mean()) if n else math.nan
@@ -308,7 +312,7 @@ def _rating_cells(row: Mapping[Hashable, Any]) -> list[str]:
 def _format_multi_seat(board: pd.DataFrame) -> str:
     """The leaderboard of tables of more than two seats as a Markdown table."""
     places = [c for c in board.columns if c.startswith("place_")]
-    header = ["#", "bot", "mu", "sigma", "mu-3σ", "Elo (95%)", "games", "mean rank"]
+    header = ["#", "bot", "mu", "sigma", "mu-3σ", "Elo (95%)", "games", "mean rank (95%)"]
     header += [_ordinal(int(c.removeprefix("place_"))) for c in places]
     header += ["mean score", "points share", "failures"]
     align = ["---:", ":---"] + ["---:"] * (len(header) - 3) + [":---"]
@@ -317,7 +321,7 @@ def _format_multi_seat(board: pd.DataFrame) -> str:
         share = row["points_share"]
         cells = [
             *_rating_cells(row),
-            _cell(row["mean_rank"], 2),
+            _mean_rank_cell(row),
             *[_cell(row[c], 0) for c in places],
             _cell(row["mean_score"], 2),
             "-" if math.isnan(share) else f"{100 * share:.1f}%",
@@ -325,6 +329,13 @@ def _format_multi_seat(board: pd.DataFrame) -> str:
         ]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
+
+
+def _mean_rank_cell(row: dict[str, Any]) -> str:
+    """'1.15 (1.00-1.32)': the mean rank and its 95% interval."""
+    if math.isnan(row["mean_rank_lo"]):
+        return _cell(row["mean_rank"], 2)
+    return f"{row['mean_rank']:.2f} ({row['mean_rank_lo']:.2f}-{row['mean_rank_hi']:.2f})"
 
 
 def _ordinal(place: int) -> str:
