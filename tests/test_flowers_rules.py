@@ -31,6 +31,7 @@ from arena.games.flowers.components import (
     TILE_INDEX,
     TILE_NAMES,
     flower_score,
+    shuffle,
 )
 from arena.games.flowers.ends import ranks
 from arena.games.flowers.state import FlowersState
@@ -88,11 +89,11 @@ def test_f5_seat_i_draws_5_plus_i_cards(players: int, deck: int) -> None:
 def test_f6_seeded_order_cards_then_dark_then_light_then_mandalas_then_seats() -> None:
     rng = random.Random(11)
     cards = [c for c in range(6) for _ in range(15)]
-    rng.shuffle(cards)
+    shuffle(cards, rng)
     dark = [c * 6 + v for c in (0, 1, 2) for v in range(6)]
-    rng.shuffle(dark)
+    shuffle(dark, rng)
     light = [c * 6 + v for c in (3, 4, 5) for v in range(6)]
-    rng.shuffle(light)
+    shuffle(light, rng)
     state = FlowersState.deal(11, 3)
     # The top of a deck or stack is its last element.
     assert state.tiles == [[dark[-1], light[-1]], [dark[-2], light[-2]], [dark[-3], light[-3]]]

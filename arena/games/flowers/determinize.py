@@ -29,6 +29,7 @@ from arena.games.flowers.components import (
     NUM_TILES,
     TILE,
     TILE_INDEX,
+    shuffle,
     tile_colour,
 )
 from arena.games.flowers.state import FlowersState
@@ -139,7 +140,7 @@ def _deal_hidden(state: FlowersState, seat: int, unseen: list[int], rng: random.
     """Deal `unseen` to the other hands (on top of their known cards) and the deck, keeping
     every size; shuffle both tile stacks; give the state a new RNG."""
     rest = [c for c in range(NUM_COLOURS) for _ in range(unseen[c])]
-    _shuffle(rest, rng)
+    shuffle(rest, rng)
     for other in range(state.num_players):
         if other == seat:
             continue
@@ -147,17 +148,9 @@ def _deal_hidden(state: FlowersState, seat: int, unseen: list[int], rng: random.
         for _ in range(state.hand_sizes[other] - sum(hand)):
             hand[rest.pop()] += 1
     state.deck = rest
-    _shuffle(state.dark, rng)
-    _shuffle(state.light, rng)
+    shuffle(state.dark, rng)
+    shuffle(state.light, rng)
     state.reseed(rng.getrandbits(62))
-
-
-def _shuffle(items: list[int], rng: random.Random) -> None:
-    """Fisher-Yates with random(): cheaper than rng.shuffle, called once per sample."""
-    draw = rng.random
-    for i in range(len(items) - 1, 0, -1):
-        j = int(draw() * (i + 1))
-        items[i], items[j] = items[j], items[i]
 
 
 class FlowersDeterminizer(Determinizer):

@@ -29,6 +29,7 @@ from arena.games.flowers.components import (
     TURN,
     decode_play,
     flower_score,
+    shuffle,
     single_score,
     tile_colour,
 )
@@ -179,11 +180,11 @@ class FlowersState(GameState):
         state = cls.empty(num_players, seed, turn_limit)
         rng = state.rng
         cards = [colour for colour in _SIX for _ in range(CARDS_PER_COLOUR)]  # F1, F2
-        rng.shuffle(cards)  # F6 (1)
+        shuffle(cards, rng)  # F6 (1)
         state.deck = cards
         for stack, colours in ((state.dark, DARK), (state.light, LIGHT)):  # F6 (2), F3
             stack.extend(colour * 6 + value for colour in colours for value in range(6))
-            rng.shuffle(stack)
+            shuffle(stack, rng)
         for mandala in range(MANDALAS):  # F6 (3)
             state._new_tiles(mandala)
         for seat in range(num_players):  # F6 (4), F5: seat i draws 5 + i cards
@@ -264,7 +265,7 @@ class FlowersState(GameState):
                     break  # F12: nothing left to draw; the draw stops short
                 discard = self.discard
                 deck = [colour for colour in _SIX for _ in range(discard[colour])]
-                self._random().shuffle(deck)
+                shuffle(deck, self._random())
                 self.deck = deck
                 self.discard = [0] * NUM_COLOURS
             hand[deck.pop()] += 1
@@ -334,7 +335,15 @@ class FlowersState(GameState):
             self.present[mandala] |= bit
         self.counts[side] += count
         if count == 1 and in_hand < HAND_LIMIT:  # F11: the draw comes before CHECK
-            self._draw(seat, min(MOST_DRAWN, HAND_LIMIT - in_hand))
+            drawn = HAND_LIMIT - in_hand if in_hand > HAND_LIMIT - MOST_DRAWN else MOST_DRAWN
+            deck = self.deck
+            if len(deck) >= drawn:  # the common case, without a reshuffle
+                hand = self.hands[seat]
+                for _ in range(drawn):
+                    hand[deck.pop()] += 1
+                self.hand_sizes[seat] = in_hand + drawn
+            else:
+                self._draw(seat, drawn)
         if self.ups[side] and self.marker[mandala] != seat:
             self._check(mandala, seat)
         if self.present[mandala] == ALL_COLOURS:  # F14
@@ -553,9 +562,15 @@ def _plays(hand: list[int], size: int) -> tuple[int, ...]:
     plays: list[int] = []
     for mandala in range(MANDALAS):
         for c, n in counts:
-            base = (mandala * NUM_COLOURS + c) * MOST_PLAYED
-            plays.extend(range(base, base + n))
+            plays += _RANGES[mandala * NUM_COLOURS + c][n]
     return tuple(plays)
+
+
+_RANGES = [
+    [tuple(range(place * MOST_PLAYED, place * MOST_PLAYED + n)) for n in range(MOST_PLAYED + 1)]
+    for place in range(MANDALAS * NUM_COLOURS)
+]
+"""_RANGES[mandala * 6 + colour][n]: the codes of playing 1..n cards of that colour there."""
 
 
 _TURNS = tuple(Decision(seat, TURN) for seat in range(4))
