@@ -331,7 +331,7 @@ def _format_multi_seat(board: pd.DataFrame) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _mean_rank_cell(row: dict[str, Any]) -> str:
+def _mean_rank_cell(row: Mapping[Hashable, Any]) -> str:
     """'1.15 (1.00-1.32)': the mean rank and its 95% interval."""
     if math.isnan(row["mean_rank_lo"]):
         return _cell(row["mean_rank"], 2)
