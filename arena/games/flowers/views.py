@@ -14,10 +14,7 @@ if TYPE_CHECKING:
 def view(state: FlowersState, seat: int) -> View:
     """F27: everything `seat` has seen (perfect recall), and its own hand; never the rest of
     another hand, the deck order or the stacks' order."""
-    whole = _public(state)
-    whole["seat"] = seat
-    whole["hand"] = pile_json(state.hands[seat])
-    return whole
+    return {"seat": seat, **_public(state), "hand": pile_json(state.hands[seat])}
 
 
 def spectator_view(state: FlowersState) -> View:
