@@ -76,6 +76,7 @@ REFEREE_SAMPLES = [
     {"type": "hello", "protocol": 1, "game": "mandala", "players": 2},
     {
         "type": "new_game",
+        "game": "mandala",
         "game_id": "r0001-p003-g1",
         "seat": 0,
         "players": 2,
