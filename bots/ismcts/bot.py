@@ -32,7 +32,8 @@ from typing import Any
 
 from arena.errors import ArenaError
 from arena.games import GameState, get_game
-from arena.games.flowers.components import TAKE_BASE as FLOWERS_TAKE_BASE
+from arena.games.flowers.components import flower_score, single_score
+from arena.games.flowers.state import FlowersState
 from arena.games.mandala.cards import (
     BUILD_BASE,
     CLAIM_BASE,
@@ -49,8 +50,15 @@ PLAYOUT_PLIES = 18
 KIND_WEIGHTS = (0.55, 0.35, 0.10)  # Build Mountain, Grow Field, Discard & Redraw
 # Points of advantage that make a win about 73% likely (the logistic's scale).
 POINT_SCALE = 8.0
-# Flowers playouts play a single card (and draw) this often; otherwise any legal play.
+# Flowers playouts play a single card (and draw) this often, face up where they can;
+# otherwise any legal play.
 SINGLE_CARD_ODDS = 0.8
+# Flowers: points of lead that make a win about 73% likely; what a tile with no partner
+# yet is worth beyond its face value (it may make a Flower later).
+FLOWERS_SCALE = 6.0
+# Flowers playouts are shorter: the evaluation already looks ahead at every Mandala.
+FLOWERS_PLAYOUT_PLIES = 8
+FLOWERS_PAIR_HOPE = 2.0
 # Log each search to stderr (the bot log); off for in-process use such as tests.
 LOG = False
 # A Cup card of a colour not in the River yet counts for this fraction of a late slot.
@@ -162,6 +170,8 @@ class Policy:
     scores each seat by the logistic of its lead over the best other seat.
     """
 
+    playout_plies = PLAYOUT_PLIES
+
     def tree_actions(self, state: GameState) -> list[int]:
         return state.legal_actions()
 
@@ -203,15 +213,67 @@ class MandalaPolicy(Policy):
 
 
 class FlowersPolicy(Policy):
-    """Flowers: playouts mostly play a single card (it draws up to 4, F11), as players do."""
+    """Flowers: a narrower tree, playouts that play single cards face up, and an evaluation
+    that counts the tiles each Mandala will probably give (as greedy-flowers does)."""
+
+    playout_plies = FLOWERS_PLAYOUT_PLIES
+
+    def tree_actions(self, state: GameState) -> list[int]:
+        """Plays of 1, 2 or the most cards of a colour: other counts are rarely better,
+        and a narrower root lets each of the few hundred iterations count."""
+        actions = state.legal_actions()
+        decision = state.decision()
+        if decision is None or decision.kind != "turn":
+            return actions
+        kept = []
+        for index, action in enumerate(actions):
+            count = action % 15 + 1
+            last = index + 1 == len(actions) or actions[index + 1] != action + 1
+            if count <= 2 or last:
+                kept.append(action)
+        return kept
 
     def playout_action(self, state: GameState, rng: random.Random) -> int:
+        assert isinstance(state, FlowersState)
         actions = state.legal_actions()
-        if rng.random() < SINGLE_CARD_ODDS:
-            singles = [a for a in actions if a < FLOWERS_TAKE_BASE and a % 15 == 0]
-            if singles:
-                return singles[int(rng.random() * len(singles))]
-        return actions[int(rng.random() * len(actions))]
+        if state.choosing or rng.random() >= SINGLE_CARD_ODDS:
+            return actions[int(rng.random() * len(actions))]
+        present = state.present
+        singles = [a for a in actions if a % 15 == 0]
+        face_up = [a for a in singles if not present[a // 90] >> (a // 15 % 6) & 1]
+        pool = face_up or singles or actions
+        return pool[int(rng.random() * len(pool))]
+
+    def evaluate(self, state: GameState) -> list[float]:
+        assert isinstance(state, FlowersState)
+        if state.over:
+            return super().evaluate(state)
+        n = state.num_players
+        worth = [float(state.score(seat)) for seat in range(n)]
+        for m in range(3):
+            holder, tiles = state.marker[m], state.tiles[m]
+            if holder < 0 or len(tiles) < 2:
+                continue
+            closeness = (bin(state.present[m]).count("1") / 6) ** 2
+            second = state.second_place(m, holder)
+            gains = sorted((_tile_gain(state, holder, t), t) for t in tiles)
+            worth[holder] += closeness * gains[-1][0]
+            if second < 0:
+                worth[holder] += closeness * gains[0][0]
+            else:
+                worth[second] += closeness * _tile_gain(state, second, gains[0][1])
+        return [
+            1.0 / (1.0 + math.exp(-(w - max(worth[:s] + worth[s + 1 :])) / FLOWERS_SCALE))
+            for s, w in enumerate(worth)
+        ]
+
+
+def _tile_gain(state: FlowersState, seat: int, tile: int) -> float:
+    """What taking `tile` adds to `seat`'s score (a Flower at once if it has a single)."""
+    single = state.singles[seat][tile // 6]
+    if single >= 0:
+        return flower_score(single, tile) - single_score(single)
+    return single_score(tile) + FLOWERS_PAIR_HOPE
 
 
 POLICIES: dict[str, Policy] = {"mandala": MandalaPolicy(), "flowers": FlowersPolicy()}
@@ -279,7 +341,7 @@ def search(
             state.apply_action(action)
             path.append(node)
         # Playout.
-        for _ in range(PLAYOUT_PLIES):
+        for _ in range(policy.playout_plies):
             if state.is_over():
                 break
             state.apply_action(policy.playout_action(state, rng))
