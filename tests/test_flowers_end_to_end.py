@@ -44,6 +44,20 @@ def test_a_four_seat_flowers_tournament_of_the_bundled_bots(tmp_path: Path) -> N
     record = next((out / "records").iterdir())
     code, told = run("replay", str(record))
     assert code == 0 and "takes the claim marker" in told and "Scores:" in told
+    assert "is complete and is destroyed" in told and "final destruction of Mandala" in told
+
+
+def test_bench_engine_measures_every_table_size_beside_mandala() -> None:
+    code, output = run("bench", "engine", "--game", "flowers", "--games", "6")
+    assert code == 0, output
+    rows = [line.split() for line in output.splitlines() if line.startswith("  ")]
+    assert [row[:2] for row in rows[1:5]] == [
+        ["mandala", "2"],
+        ["flowers", "2"],
+        ["flowers", "3"],
+        ["flowers", "4"],
+    ]
+    assert "target: flowers decisions/s >= Mandala's at every table size:" in output
 
 
 def test_the_default_field_of_flowers_leaves_out_the_mandala_only_bots(tmp_path: Path) -> None:

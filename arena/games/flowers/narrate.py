@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import cast
 
 from arena.games.base import Decision, GameState, Move
-from arena.games.flowers.components import COLOURS, TILE, TILE_NAMES
+from arena.games.flowers.components import ALL_COLOURS, COLOURS, TILE, TILE_NAMES
 from arena.games.flowers.state import FlowersState
 
 
@@ -35,16 +35,17 @@ def step(state: GameState, decision: Decision, move: Move, who: Callable[[int], 
         ]
         if after.marker[mandala] == seat != before.marker[mandala]:
             lines.append(f"          {who(seat)} takes the claim marker of Mandala {mandala}")
-    lines += _consequences(before, after, who)
-    return lines
+        if before.present[mandala] | 1 << colour == ALL_COLOURS:
+            lines.append(f"          Mandala {mandala} is complete and is destroyed")
+    return lines + _consequences(before, after, who)
 
 
 def _consequences(
     before: FlowersState, after: FlowersState, who: Callable[[int], str]
 ) -> list[str]:
+    """Tiles taken (with the scores they change), passes, the final destruction, a tile
+    choice now pending."""
     lines = []
-    for m in after.final_order[len(before.final_order) :]:
-        lines.append(f"          final destruction: Mandala {m} (drawn at random, F23)")
     for seat in range(after.num_players):
         gained = [t for t in _tiles(after, seat) if t not in _tiles(before, seat)]
         if gained:
@@ -55,14 +56,22 @@ def _consequences(
                 f"          {who(seat)} takes {names}{flowers}: score "
                 f"{before.score(seat)} -> {after.score(seat)}"
             )
-    if after.destroying >= 0 and after.choosing and not before.choosing:
-        lines.append(
-            f"          Mandala {after.destroying} is complete: "
-            f"{who(after.marker[after.destroying])} chooses a tile"
-        )
     passes = after.passes - before.passes
     if passes and not after.over:
         lines.append(f"          ({passes} pass(es): one card and nothing to draw, F10)")
+    drawn = after.final_order[len(before.final_order) :]
+    if drawn:
+        opening = "the game ends (" + str(after.ending) + "): " if not before.final_order else ""
+        lines.append(
+            f"          {opening}final destruction of Mandala "
+            f"{', then '.join(map(str, drawn))} (drawn at random, F23)"
+        )
+    if after.choosing and (not before.choosing or after.destroying != before.destroying):
+        holder = after.marker[after.destroying]
+        lines.append(
+            f"          Mandala {after.destroying}: {who(holder)} holds the marker and "
+            f"chooses a tile; {who(after.second)} gets the other"
+        )
     return lines
 
 
