@@ -120,12 +120,10 @@ def _check_table(
 ) -> tuple[int, dict[str, Any]]:
     """The seats per table and the game's options, checked by the game; TournamentError if not."""
     from arena.errors import GameError
-    from arena.games import get_game, table_seats
+    from arena.games import get_game, ready_table
 
     try:
-        rules = get_game(game)
-        rules.config(options)  # the game refuses an option it does not have
-        seats = table_seats(rules, seats)
+        seats = ready_table(get_game(game), options, seats)
     except GameError as error:
         raise TournamentError(str(error)) from None
     if seats > field:

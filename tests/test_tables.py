@@ -269,6 +269,14 @@ def _run(tmp_path: Path, *args: str) -> tuple[int, str]:
         ),
         (["--game-option", "colours=7"], "Error: mandala has no option 'colours'; known options"),
         (["--game-option", "turn_limit"], "'turn_limit' is not key=value (e.g. turn_limit=500)."),
+        (
+            ["--game", "flowers", "--game-option", "turn_limit=0"],
+            "Error: turn_limit must be a whole number of at least 1, not 0.\n",
+        ),
+        (
+            ["--game", "flowers", "--seats", "5"],
+            "flowers is played by 2 to 4 players, not --seats 5",
+        ),
     ],
 )
 def test_run_refuses_a_table_the_game_cannot_seat(
@@ -279,11 +287,8 @@ def test_run_refuses_a_table_the_game_cannot_seat(
     assert not (tmp_path / "run" / "config.json").exists()
 
 
-def test_run_refuses_more_seats_than_bots(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from arena.games.mandala import MandalaGame
-
-    monkeypatch.setattr(MandalaGame, "max_players", 4)  # as a game of 2 to 4 players
-    code, output = _run(tmp_path, "--seats", "4")
+def test_run_refuses_more_seats_than_bots(tmp_path: Path) -> None:
+    code, output = _run(tmp_path, "--game", "flowers", "--seats", "4")
     assert code != 0
     assert output.endswith("Error: A table of 4 seats needs at least 4 bots; the field has 3.\n")
 

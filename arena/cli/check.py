@@ -10,7 +10,7 @@ import click
 from arena.cli.options import game_options, limit_options
 from arena.conformance import CheckResult, check_bot
 from arena.errors import ArenaError
-from arena.games import get_game, table_seats
+from arena.games import get_game, ready_table
 from arena.players.limits import Limits
 from arena.players.manifest import resolve_bot
 from arena.results.folders import new_results_folder
@@ -66,8 +66,7 @@ def check(
         manifest = resolve_bot(bot)
         rival = resolve_bot(opponent)
         rules = get_game(game)
-        rules.config(game_options)
-        seats = table_seats(rules, seats)
+        seats = ready_table(rules, game_options, seats)
     except ArenaError as error:
         raise click.ClickException(str(error)) from None
     if out_dir is None:

@@ -11,7 +11,7 @@ import click
 from arena.cli.match_stats import format_elo, format_sprt, parse_sprt, sprt_stop, sprt_test
 from arena.cli.options import game_options, limit_options
 from arena.errors import ArenaError
-from arena.games import get_game, table_seats
+from arena.games import get_game, ready_table
 from arena.match import BotTally, MatchSummary, play_match
 from arena.players.limits import Limits
 from arena.players.manifest import resolve_bot
@@ -117,8 +117,7 @@ def play(
 
     try:
         rules = get_game(game)
-        rules.config(game_options)
-        seats = table_seats(rules, seats if seats is not None else max(len(bots), 2))
+        seats = ready_table(rules, game_options, seats if seats is not None else max(len(bots), 2))
         if len(bots) > seats:
             raise click.UsageError(f"{len(bots)} bots were given for a table of {seats} seats.")
         manifests = [resolve_bot(bot) for bot in bots]

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import importlib
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from arena.errors import GameError
 from arena.games.base import Decision, Determinizer, Game, GameState, Move, View
@@ -21,6 +22,7 @@ __all__ = [
     "get_game",
     "register_game",
     "table_seats",
+    "ready_table",
 ]
 
 DEFAULT_GAME = "mandala"
@@ -92,4 +94,13 @@ def table_seats(game: Game, seats: int | None) -> int:
     if not low <= seats <= high:
         allowed = str(low) if low == high else f"{low} to {high}"
         raise GameError(f"{game.name} is played by {allowed} players, not --seats {seats}.")
+    return seats
+
+
+def ready_table(game: Game, options: Mapping[str, Any], seats: int | None) -> int:
+    """`table_seats`, and the options checked by dealing one game with them: an option the
+    game does not have, or a value it refuses (turn_limit=0), is a GameError here, before
+    anything is played."""
+    seats = table_seats(game, seats)
+    game.new_state(0, options, seats)
     return seats
