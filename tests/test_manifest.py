@@ -9,7 +9,14 @@ from pathlib import Path
 import pytest
 
 from arena.errors import BotBuildError, BotManifestError
-from arena.players.manifest import build_bot, discover_bots, load_manifest, resolve_bot
+from arena.players.manifest import (
+    build_bot,
+    discover_bots,
+    game_warning,
+    load_manifest,
+    plays,
+    resolve_bot,
+)
 
 BROKEN_BUILD = Path(__file__).parent / "fakebots" / "broken-build"
 
@@ -55,6 +62,8 @@ def test_a_string_command_is_split_like_a_shell(tmp_path: Path) -> None:
         ('name = "x"\ncommand = [1]\n', "`command` must be a list of strings"),
         ('name = "x"\ncommand = ["./bot"]\ndefault = "yes"\n', "`default` must be true or false"),
         ('name = "x\ncommand = 1\n', "is not valid TOML"),
+        ('name = "x"\ncommand = ["./bot"]\ngames = "flowers"\n', "`games` must be a list"),
+        ('name = "x"\ncommand = ["./bot"]\ngames = []\n', "`games` must be a list"),
     ],
 )
 def test_a_wrong_manifest_says_what_to_fix(tmp_path: Path, toml: str, words: str) -> None:
@@ -124,3 +133,18 @@ def test_a_build_program_that_cannot_run_is_one_sentence(tmp_path: Path) -> None
     (folder / "build.sh").write_text("#!/bin/sh\necho built\n")  # not executable
     with pytest.raises(BotBuildError, match=r"`./build.sh` could not be run .*Permission denied"):
         build_bot(load_manifest(folder))
+
+
+def test_games_says_which_games_a_bot_is_written_for(tmp_path: Path) -> None:
+    """Issue 11: `games` keeps a bot out of other games' default fields, with a warning when
+    it is named for one."""
+    only = load_manifest(
+        write_bot(tmp_path, "f", 'name = "f"\ncommand = ["./bot"]\ngames = ["flowers"]\n')
+    )
+    every = load_manifest(write_bot(tmp_path, "e", 'name = "e"\ncommand = ["./bot"]\n'))
+    assert only.games == ("flowers",) and every.games is None
+    assert plays(only, "flowers") and not plays(only, "mandala") and plays(every, "mandala")
+    assert game_warning(only, "flowers") is None
+    assert game_warning(only, "mandala") == (
+        "f is written for flowers (games in its bot.toml), not mandala: it may play badly."
+    )

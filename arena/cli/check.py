@@ -12,7 +12,7 @@ from arena.conformance import CheckResult, check_bot
 from arena.errors import ArenaError
 from arena.games import get_game, ready_table
 from arena.players.limits import Limits
-from arena.players.manifest import resolve_bot
+from arena.players.manifest import game_warning, resolve_bot
 from arena.results.folders import new_results_folder
 
 
@@ -64,6 +64,8 @@ def check(
     """Check that BOT speaks protocol version 1 correctly; exit 1 if anything must be fixed."""
     try:
         manifest = resolve_bot(bot)
+        if warning := game_warning(manifest, game):
+            click.echo(f"warning: {warning}", err=True)
         rival = resolve_bot(opponent)
         rules = get_game(game)
         seats = ready_table(rules, game_options, seats)

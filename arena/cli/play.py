@@ -14,7 +14,7 @@ from arena.errors import ArenaError
 from arena.games import get_game, ready_table
 from arena.match import BotTally, MatchSummary, play_match
 from arena.players.limits import Limits
-from arena.players.manifest import resolve_bot
+from arena.players.manifest import game_warning, resolve_bot
 from arena.referee import GameReport
 from arena.results.folders import new_results_folder
 from arena.stats.sprt import MODELS
@@ -121,6 +121,9 @@ def play(
         if len(bots) > seats:
             raise click.UsageError(f"{len(bots)} bots were given for a table of {seats} seats.")
         manifests = [resolve_bot(bot) for bot in bots]
+        for manifest in manifests:
+            if warning := game_warning(manifest, game):
+                click.echo(f"warning: {warning}", err=True)
         manifests += [manifests[-1]] * (seats - len(manifests))
         test = sprt_test(sprt, alpha, beta, elo_model, seats)
         stop = None if test is None else sprt_stop(test, quiet)

@@ -100,12 +100,21 @@ def _field(
 ) -> list[Any]:
     """The bots of a new tournament: those named, or the default field of the bots folder
     (the bots written for `game`), and the bots of --add."""
-    from arena.players.manifest import default_bots_dir, discover_bots, plays, resolve_bot
+    from arena.players.manifest import (
+        default_bots_dir,
+        discover_bots,
+        game_warning,
+        plays,
+        resolve_bot,
+    )
 
     directory = bots_dir or default_bots_dir()
     extra = [resolve_bot(name, directory) for name in added]
     if names:
         field = [resolve_bot(name, directory) for name in names]
+        for bot in field + extra:
+            if warning := game_warning(bot, game):
+                click.echo(f"warning: {warning}", err=True)
     else:
         field = [bot for bot in discover_bots(directory) if bot.default and plays(bot, game)]
     field += [bot for bot in extra if bot.folder not in {known.folder for known in field}]
