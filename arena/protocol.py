@@ -252,6 +252,21 @@ def parse_hello(line: bytes) -> Hello:
     return Hello(name=name, version=None if version is None else str(version))
 
 
+COMMENT_CHARS = 500
+"""How much of a reply's `comment` a game record keeps."""
+
+
+def reply_comment(line: bytes) -> str | None:
+    """The `comment` a bot may add to its move reply (kept in the record, shortened), or
+    None when there is none or it is not text."""
+    try:
+        data = json.loads(line)
+    except ValueError:
+        return None
+    comment = data.get("comment") if isinstance(data, dict) else None
+    return comment[:COMMENT_CHARS] if isinstance(comment, str) and comment else None
+
+
 def parse_move(line: bytes, state: GameState, legal_actions: Sequence[int]) -> int:
     """The action a bot's `move` reply chooses among `legal_actions` (the request's order).
 

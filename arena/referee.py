@@ -203,6 +203,7 @@ class _Game:
         )
         cpu_limit = player.limits.cpu_ms
         cpu_before = None if cpu_limit is None else player.cpu_usec()
+        player.log.begin_decision(self.spec.game_id, self.requests)
         sent = time.monotonic()
         try:
             line = player.request(data, sent + allowed_ms / 1000)
@@ -235,9 +236,19 @@ class _Game:
             raise _fault(seat, player, error, self._when(kind), line) from None
         move = self.codec.move(state, action)
         state.apply_action(action)
-        self.moves.append(
-            {"seat": seat, "kind": kind, "move": move, "think_ms": round(think_ms, 3)}
-        )
+        entry = {"seat": seat, "kind": kind, "move": move, "think_ms": round(think_ms, 3)}
+        if allowed_ms != move_ms:
+            entry["time_ms"] = allowed_ms  # the request's time_ms, when a bank added to it
+        if b'"comment"' in line and (comment := protocol.reply_comment(line)):
+            entry["comment"] = comment
+        self.moves.append(entry)
+
+    def attach_stderr(self) -> None:
+        """Give each move the stderr its bot wrote during that decision (request = index + 1)."""
+        for seat, player in enumerate(self.players):
+            for request, text in player.log.take_decisions(self.spec.game_id).items():
+                if 0 < request <= len(self.moves) and self.moves[request - 1]["seat"] == seat:
+                    self.moves[request - 1]["stderr"] = text
 
     def _when(self, kind: str) -> str:
         return f"at turn {self.state.turn} ({kind} decision, request {self.requests})"
@@ -337,6 +348,7 @@ def play_game(spec: GameSpec, players: Sequence[Player]) -> GameReport:
         outcome = fault_outcome(game.state, error.seat, error.termination, error.reason)
     cpu_after = [player.cpu_usec() for player in players]
     game.tell_result(outcome, None if fault is None else fault.seat)
+    game.attach_stderr()
     return GameReport(
         spec=spec,
         config=game.config,

@@ -42,6 +42,24 @@ def test_a_normal_game_is_recorded_and_replays(tmp_path: Path, first: Player) ->
     assert final.outcome().ranks == outcome.ranks
 
 
+def test_the_record_keeps_each_decisions_comment_and_stderr(tmp_path: Path, first: Player) -> None:
+    """Issue 13: a reply's `comment` and the stderr written during a decision are kept per
+    move, and the bot's log marks each decision's lines."""
+    talker = Player(fake_bot(tmp_path, "talker", "--think-aloud"), GENEROUS, tmp_path / "logs")
+    with talker:
+        report = play_game(GameSpec("g9", seed=5), [first, talker])
+    moves = report.record()["moves"]
+    assert all(move["comment"] == "first legal move" for move in moves)
+    talked = [(n, move) for n, move in enumerate(moves, start=1) if move["seat"] == 1]
+    assert talked and all("stderr" not in move for move in moves if move["seat"] == 0)
+    heard = [move.get("stderr") for _, move in talked]
+    # The referee takes what is in the stderr pipe before each request and at the end.
+    assert heard == [f"thinking about request {n}\n" for n, _ in talked]
+    log = (tmp_path / "logs" / "talker.stderr.log").read_text()
+    n = talked[0][0]
+    assert f"[arena] game g9, decision {n}\nthinking about request {n}\n" in log
+
+
 def test_one_process_plays_many_games_in_both_seats(tmp_path: Path, first: Player) -> None:
     other = Player(fake_bot(tmp_path, "second"), GENEROUS, tmp_path / "logs")
     with other:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import select
 import threading
 from pathlib import Path
 
@@ -12,6 +13,11 @@ TAIL_BYTES = 16384
 
 END_BYTES = 1 << 16
 """Of a log over its cap, how much of the end is kept (written when the log closes)."""
+
+DECISION_BYTES = 4096
+"""Of what a bot writes to stderr during one decision, how much its game record keeps."""
+GAME_BYTES = 32768
+"""Of what a bot writes to stderr during one game, how much its game record keeps."""
 
 ERROR_MARK = re.compile(
     r"panicked at|Traceback \(most recent call last\)|Exception|Error|error:|fatal|"
@@ -40,6 +46,14 @@ class StderrLog:
         self._end = bytearray()
         """The latest output once the start has filled the cap less END_BYTES."""
         self._lock = threading.Lock()
+        self._decision: tuple[str, int] | None = None
+        """The game and request in progress: what the bot writes now belongs to it."""
+        self._marked: tuple[str, int] | None = None
+        self._captured: dict[int, bytearray] = {}
+        self._captured_game: str | None = None
+        self._captured_bytes = 0
+        self._fd: int | None = None
+        """The stderr pipe being drained (non-blocking), so a decision can take what is in it."""
         if path is not None:
             path.parent.mkdir(parents=True, exist_ok=True)
             self._file = path.open("ab", buffering=0)
@@ -47,6 +61,43 @@ class StderrLog:
     def note(self, text: str) -> None:
         """A line from the referee in the log (e.g. which process started), not in the tail."""
         self._write(f"[arena] {text}\n".encode(), keep_tail=False)
+
+    def begin_decision(self, game_id: str, request: int) -> None:
+        """What the bot writes to stderr from now on belongs to this decision: the log file
+        gets a line `[arena] game G, decision N` before it, and the game record keeps it.
+
+        What is already in the pipe was written before this request was sent, so it is
+        taken first, for the decision before (a bot writes its stderr before its reply).
+        """
+        self.pump()
+        self._decision = (game_id, request)
+
+    def pump(self) -> None:
+        """Take now what the bot has written to stderr and the drain thread has not read."""
+        with self._lock:
+            fd = self._fd
+            while fd is not None:
+                try:
+                    chunk = os.read(fd, 1 << 16)
+                except OSError:  # BlockingIOError: nothing waiting
+                    return
+                if not chunk:
+                    return
+                self._write_locked(chunk, keep_tail=True)
+
+    def take_decisions(self, game_id: str) -> dict[int, str]:
+        """The stderr text the bot wrote during each decision (by request) of `game_id`,
+        capped (DECISION_BYTES, GAME_BYTES); forgotten once taken."""
+        self.pump()
+        with self._lock:
+            if self._captured_game != game_id:
+                return {}
+            taken = {
+                n: bytes(text).decode("utf-8", "replace") for n, text in self._captured.items()
+            }
+            self._captured = {}
+            self._captured_bytes = 0
+            return taken
 
     def drain(self, fd: int) -> threading.Thread:
         """Start a daemon thread that copies `fd` here until end of file, then closes it."""
@@ -92,36 +143,70 @@ class StderrLog:
                 self._file.close()
                 self._file = None
 
+    def _capture(self, decision: tuple[str, int], data: bytes) -> None:
+        """Keep `data` for the game record, within the caps (the lock is held)."""
+        game_id, request = decision
+        if self._captured_game != game_id:
+            self._captured_game, self._captured, self._captured_bytes = game_id, {}, 0
+        text = self._captured.setdefault(request, bytearray())
+        room = min(DECISION_BYTES - len(text), GAME_BYTES - self._captured_bytes)
+        if room > 0:
+            text += data[:room]
+            self._captured_bytes += min(room, len(data))
+
     def _drain(self, fd: int) -> None:
+        os.set_blocking(fd, False)
+        with self._lock:
+            self._fd = fd
         try:
             while True:
                 try:
-                    chunk = os.read(fd, 1 << 16)
-                except OSError:
+                    select.select([fd], [], [])
+                except (OSError, ValueError):
                     return
-                if not chunk:
-                    return
-                self._write(chunk, keep_tail=True)
+                with self._lock:
+                    try:
+                        chunk = os.read(fd, 1 << 16)
+                    except BlockingIOError:
+                        continue  # `pump` took it first
+                    except OSError:
+                        return
+                    if not chunk:
+                        return
+                    self._write_locked(chunk, keep_tail=True)
         finally:
-            os.close(fd)
+            with self._lock:
+                if self._fd == fd:
+                    self._fd = None
+                os.close(fd)
 
     def _write(self, data: bytes, keep_tail: bool) -> None:
         with self._lock:
-            if keep_tail:
-                self._tail += data
-                if len(self._tail) > TAIL_BYTES:
-                    del self._tail[: len(self._tail) - TAIL_BYTES]
-            if self._file is None:
-                return
-            reserve = min(END_BYTES, self.cap // 4)
-            room = self.cap - reserve - self.written
-            part = data[: max(room, 0)]
-            if part:
-                self._file.write(part)
-                self.written += len(part)
-            rest = data[len(part) :]
-            if rest:  # past the start: keep the latest `reserve` bytes for the end
-                self._end += rest
-                if len(self._end) > reserve:
-                    self.dropped += len(self._end) - reserve
-                    del self._end[: len(self._end) - reserve]
+            self._write_locked(data, keep_tail)
+
+    def _write_locked(self, data: bytes, keep_tail: bool) -> None:
+        """Write `data` (the lock is held): into the tail, the record, the log file."""
+        if keep_tail:
+            self._tail += data
+            if len(self._tail) > TAIL_BYTES:
+                del self._tail[: len(self._tail) - TAIL_BYTES]
+            decision = self._decision
+            if decision is not None:
+                self._capture(decision, data)
+                if decision != self._marked:
+                    self._marked = decision
+                    data = f"[arena] game {decision[0]}, decision {decision[1]}\n".encode() + data
+        if self._file is None:
+            return
+        reserve = min(END_BYTES, self.cap // 4)
+        room = self.cap - reserve - self.written
+        part = data[: max(room, 0)]
+        if part:
+            self._file.write(part)
+            self.written += len(part)
+        rest = data[len(part) :]
+        if rest:  # past the start: keep the latest `reserve` bytes for the end
+            self._end += rest
+            if len(self._end) > reserve:
+                self.dropped += len(self._end) - reserve
+                del self._end[: len(self._end) - reserve]

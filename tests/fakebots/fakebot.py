@@ -7,7 +7,7 @@ Faults: --hang --slow MS --crash --garbage --wrong-shape --illegal --oversized
 --no-newline --close-stdout --fail-start --no-hello --chatty --ignore-goodbye.
 Other flags: --move-object (answer with the move itself), --spawn-child SECONDS (start
 `sleep SECONDS`, a child that must not outlive the bot), --stderr-spam BYTES, --name NAME,
---random SEED (play uniformly random legal moves).
+--random SEED (play uniformly random legal moves), --think-aloud (a stderr line per decide).
 """
 
 import argparse
@@ -46,6 +46,7 @@ def main():
         "chatty",
         "ignore-goodbye",
         "move-object",
+        "think-aloud",
     ]:
         parser.add_argument(f"--{flag}", action="store_true")
     args = parser.parse_args()
@@ -74,6 +75,8 @@ def main():
                 continue
             if args.slow:
                 time.sleep(args.slow / 1000)
+            if args.think_aloud:
+                print(f"thinking about request {message['request']}", file=sys.stderr, flush=True)
             index = 0 if rng is None else rng.randrange(len(message["legal_moves"]))
             move = message["legal_moves"][index] if args.move_object else index
             send(json.dumps({"type": "move", "move": move, "comment": "first legal move"}))
