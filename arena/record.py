@@ -83,3 +83,35 @@ def replay(record: Mapping[str, Any]) -> GameState:
     for _ in walk(record, state):
         pass
     return state
+
+
+def request_at(record: Mapping[str, Any], number: int) -> tuple[Step, bytes]:
+    """Decision `number` (from 1) of `record` and the exact `decide` line its seat was sent.
+
+    The line is rebuilt by the referee's own encoders from the replayed state; `time_ms` is
+    the record's (the seat's time per decision, or the move's own when a bank raised it).
+    GameError when there is no such decision or the record does not replay.
+    """
+    from arena import protocol
+
+    moves = record.get("moves")
+    count = len(moves) if isinstance(moves, list) else 0
+    if not 1 <= number <= count:
+        raise GameError(f"The record has decisions 1 to {count}, not {number}.")
+    state = start(record)
+    for step in walk(record, state):
+        if step.number == number:
+            seat = step.decision.seat
+            move_ms = record.get("move_ms") or []
+            time_ms = step.entry.get("time_ms", move_ms[seat] if seat < len(move_ms) else 1000)
+            codec = protocol.MoveCodec(cached=False)
+            line = protocol.encode_decide(
+                str(record.get("game_id", "")),
+                number,
+                step.decision.kind,
+                state.view_json(seat),
+                codec.moves_json(state, state.legal_actions()),
+                int(time_ms),
+            )
+            return step, line
+    raise GameError(f"The record has no decision {number}.")  # pragma: no cover

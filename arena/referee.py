@@ -67,6 +67,8 @@ class GameReport:
     """For a bot's fault: its seat and the reply that caused it (quoted, shortened)."""
     cpu_ms: list[float | None] = field(default_factory=list)
     """CPU time each seat's bot used during the game (its cgroup's), None where unknown."""
+    move_ms: list[int] = field(default_factory=list)
+    """Each seat's time per decision (the `time_ms` of its requests, unless a bank added)."""
 
     def record(self) -> dict[str, Any]:
         """The JSON game record (bots/README.md, "Game records")."""
@@ -83,6 +85,8 @@ class GameReport:
             "decisions": self.decisions,
             "turns": self.turns,
         }
+        if self.move_ms:
+            record["move_ms"] = self.move_ms
         if self.fault is not None:
             record["fault"] = self.fault
         return record
@@ -361,6 +365,7 @@ def play_game(spec: GameSpec, players: Sequence[Player]) -> GameReport:
         duration_s=time.monotonic() - started,
         fault=None if fault is None else _fault_entry(fault),
         cpu_ms=_cpu_ms(cpu_before, cpu_after),
+        move_ms=[player.limits.move_ms for player in players],
     )
 
 

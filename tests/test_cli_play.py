@@ -336,3 +336,34 @@ def test_a_busy_machine_is_named_when_every_bot_waited_for_it() -> None:
     assert overloaded([tally(10.0, 2.0), tally(8.0, 3.0)])
     assert not overloaded([tally(10.0, 2.0), tally(8.0, 7.0)])  # one bot really computed
     assert not overloaded([tally(0.5, 0.1), tally(0.5, 0.1)])  # too fast to tell
+
+
+def test_replay_at_json_prints_the_exact_request_the_seat_received(tmp_path: Path) -> None:
+    """Issue 13: the bot echoes every request to stderr; the record keeps it per decision,
+    and `arena replay --at N --json` rebuilds the very same line."""
+    root = tmp_path / "bots"
+    fake_bot(root, "echo", "--echo-requests", "--random", "4")
+    fake_bot(root, "other", "--random", "5")
+    code, output = run(
+        "play", str(root / "echo"), str(root / "other"), "-n", "1", "--seed", "3",
+        "--out", str(tmp_path / "p"), *FAST,
+    )  # fmt: skip
+    assert code == 0, output
+    path = next((tmp_path / "p").glob("g*.json"))
+    record = json.loads(path.read_text())
+    moves = enumerate(record["moves"], start=1)
+    # whole lines only: a record keeps 32 KiB of a bot's stderr per game
+    echoed = [(n, m) for n, m in moves if m.get("stderr", "").endswith("\n")]
+    assert len(echoed) >= 8
+    for number, move in echoed[:: max(1, len(echoed) // 6)]:
+        code, line = run("replay", str(path), "--at", str(number), "--json")
+        assert code == 0, line
+        assert line == move["stderr"]  # byte for byte, newline included
+    number, move = echoed[0]
+    code, text = run("replay", str(path), "--at", str(number), "--seat", str(move["seat"]))
+    assert code == 0 and f"Decision {number} of" in text and "<- chosen" in text
+    assert "Comment: first legal move" in text and "Seat 0's view:" in text
+    code, text = run("replay", str(path), "--at", str(number), "--seat", "1", "--json")
+    assert code == 1 and "seat 1 was sent no request then" in text
+    code, text = run("replay", str(path), "--json")
+    assert code == 2 and "--json and --seat go with --at N" in text

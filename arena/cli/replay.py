@@ -5,17 +5,140 @@ from __future__ import annotations
 import gzip
 import json
 from pathlib import Path
+from typing import Any
 
 import click
 
 from arena.errors import ArenaError
 from arena.games import get_game
+from arena.record import Step, request_at
 
 
 @click.command()
 @click.argument("record_path", metavar="RECORD", type=click.Path(dir_okay=False, path_type=Path))
-def replay(record_path: Path) -> None:
-    """Tell the game recorded in RECORD (a .json or .json.gz game record) move by move."""
+@click.option("--at", "number", type=click.IntRange(min=1), help="Show decision N (from 1).")
+@click.option(
+    "--seat", type=click.IntRange(min=0), help="With --at: what this seat saw [the spectator's]."
+)
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="With --at: print the exact decide request the seat received, to pipe into a bot.",
+)
+def replay(record_path: Path, number: int | None, seat: int | None, as_json: bool) -> None:
+    """Tell the game recorded in RECORD (a .json or .json.gz game record) move by move.
+
+    `--at N` shows the position at decision N instead; `--at N --json` prints the exact
+    request its seat was sent (`arena replay R --at 12 --json | ./mybot` replays it).
+    """
+    record = _load(record_path)
+    if number is None:
+        if as_json or seat is not None:
+            raise click.UsageError("--json and --seat go with --at N (a decision's number).")
+        try:
+            lines = get_game(str(record.get("game"))).narrate(record)
+        except ArenaError as error:
+            raise click.ClickException(f"{record_path}: {error}") from None
+        click.echo("\n".join(lines))
+        return
+    try:
+        step, line = request_at(record, number)
+    except ArenaError as error:
+        raise click.ClickException(f"{record_path}: {error}") from None
+    names = [str(name) for name in record.get("players") or []]
+    decider = step.decision.seat
+    if as_json:
+        if seat is not None and seat != decider:
+            raise click.ClickException(
+                f"Decision {number} was seat {decider}'s; seat {seat} was sent no request then."
+            )
+        click.echo(line.decode().rstrip("\n"))
+        return
+    if seat is not None and seat >= step.state.num_players:
+        raise click.ClickException(f"The game has seats 0 to {step.state.num_players - 1}.")
+    click.echo("\n".join(position_lines(record, step, names, seat)))
+
+
+def position_lines(
+    record: dict[str, Any], step: Step, names: list[str], seat: int | None
+) -> list[str]:
+    """Decision `step` in words: who decides, the view (a seat's or the spectator's), the
+    legal moves, and the move chosen with its time, comment and stderr."""
+    state, decision, entry = step.state, step.decision, step.entry
+    who = names[decision.seat] if decision.seat < len(names) else "?"
+    lines = [
+        f"Decision {step.number} of {len(record.get('moves') or [])}, turn {state.turn}: "
+        f"seat {decision.seat} ({who}) decides ({decision.kind})",
+        "",
+        "Spectator's view:" if seat is None else f"Seat {seat}'s view:",
+    ]
+    view = state.spectator_view() if seat is None else state.view(seat)
+    lines += ["  " + text for text in view_lines(view)]
+    lines += ["", "Legal moves:"]
+    chosen = step.move
+    for index, move in enumerate(state.legal_moves()):
+        mark = "  <- chosen" if move == chosen else ""
+        lines.append(f"  {index:>3}. {state.describe_move(move)}{mark}")
+    think = entry.get("think_ms")
+    lines += ["", f"Chosen: {state.describe_move(chosen)}"]
+    if isinstance(think, int | float):
+        lines.append(f"Think time: {think:.1f} ms")
+    if entry.get("comment"):
+        lines.append(f"Comment: {entry['comment']}")
+    if entry.get("stderr"):
+        lines.append("Stderr during this decision:")
+        lines += ["  " + text for text in str(entry["stderr"]).splitlines()]
+    return lines
+
+
+def view_lines(value: Any, depth: int = 0) -> list[str]:
+    """A view as indented text: a pile (colour -> count) on one line, lists numbered."""
+    lines: list[str] = []
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if _scalar(item) or _pile(item) or _flat(item):
+                lines.append(f"{key}: {_inline(item)}")
+            else:
+                lines.append(f"{key}:")
+                lines += ["  " + text for text in view_lines(item, depth + 1)]
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            inner = view_lines(item, depth + 1)
+            if _scalar(item) or _pile(item) or _flat(item):
+                lines.append(f"{index}: {_inline(item)}")
+            else:
+                lines.append(f"{index}:")
+                lines += ["  " + text for text in inner]
+    else:
+        lines.append(_inline(value))
+    return lines
+
+
+def _scalar(value: Any) -> bool:
+    return value is None or isinstance(value, str | int | float | bool)
+
+
+def _pile(value: Any) -> bool:
+    return isinstance(value, dict) and all(isinstance(n, int) for n in value.values())
+
+
+def _flat(value: Any) -> bool:
+    return isinstance(value, list) and all(_scalar(item) or _flat(item) for item in value)
+
+
+def _inline(value: Any) -> str:
+    if _pile(value):
+        shown = [f"{name} {count}" for name, count in value.items() if count]
+        return ", ".join(shown) or "none"
+    if isinstance(value, list):
+        return "[" + ", ".join(_inline(item) for item in value) + "]"
+    if isinstance(value, str):
+        return value
+    return "-" if value is None else json.dumps(value)
+
+
+def _load(record_path: Path) -> dict[str, Any]:
     try:
         data = record_path.read_bytes()
         if data.startswith(b"\x1f\x8b"):  # a tournament's records are gzip-compressed
@@ -35,8 +158,4 @@ def replay(record_path: Path) -> None:
         ) from None
     if not isinstance(record, dict):
         raise click.ClickException(f"{record_path} is not a game record (not a JSON object).")
-    try:
-        lines = get_game(str(record.get("game"))).narrate(record)
-    except ArenaError as error:
-        raise click.ClickException(f"{record_path}: {error}") from None
-    click.echo("\n".join(lines))
+    return record

@@ -7,7 +7,8 @@ Faults: --hang --slow MS --crash --garbage --wrong-shape --illegal --oversized
 --no-newline --close-stdout --fail-start --no-hello --chatty --ignore-goodbye.
 Other flags: --move-object (answer with the move itself), --spawn-child SECONDS (start
 `sleep SECONDS`, a child that must not outlive the bot), --stderr-spam BYTES, --name NAME,
---random SEED (play uniformly random legal moves), --think-aloud (a stderr line per decide).
+--random SEED (play uniformly random legal moves), --think-aloud (a stderr line per decide),
+--echo-requests (each decide line, as received, to stderr).
 """
 
 import argparse
@@ -47,6 +48,7 @@ def main():
         "ignore-goodbye",
         "move-object",
         "think-aloud",
+        "echo-requests",
     ]:
         parser.add_argument(f"--{flag}", action="store_true")
     args = parser.parse_args()
@@ -64,6 +66,9 @@ def main():
     rng = None if args.random is None else random.Random(args.random)
     for line in sys.stdin:
         message = json.loads(line)
+        if args.echo_requests and message.get("type") == "decide":
+            sys.stderr.write(line)
+            sys.stderr.flush()
         kind = message.get("type")
         if kind == "hello":
             if args.no_hello:
