@@ -12,6 +12,7 @@ COMMANDS: dict[str, str] = {
     "bench": "arena.cli.bench:bench",
     "run": "arena.cli.run:run",
     "leaderboard": "arena.cli.leaderboard:leaderboard",
+    "report": "arena.cli.report:report",
     "check": "arena.cli.check:check",
     "play": "arena.cli.play:play",
     "replay": "arena.cli.replay:replay",

@@ -26,13 +26,33 @@ from arena.record import Step, request_at
     is_flag=True,
     help="With --at: print the exact decide request the seat received, to pipe into a bot.",
 )
-def replay(record_path: Path, number: int | None, seat: int | None, as_json: bool) -> None:
+@click.option(
+    "--html",
+    "html_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write the game's replay page (to open in a browser) to this file.",
+)
+def replay(
+    record_path: Path, number: int | None, seat: int | None, as_json: bool, html_path: Path | None
+) -> None:
     """Tell the game recorded in RECORD (a .json or .json.gz game record) move by move.
 
     `--at N` shows the position at decision N instead; `--at N --json` prints the exact
-    request its seat was sent (`arena replay R --at 12 --json | ./mybot` replays it).
+    request its seat was sent (`arena replay R --at 12 --json | ./mybot` replays it);
+    `--html FILE` writes a page that shows the game move by move in a browser.
     """
     record = _load(record_path)
+    if html_path is not None:
+        from arena.html.replay_page import replay_html
+
+        try:
+            html_path.write_text(replay_html(record), encoding="utf-8")
+        except ArenaError as error:
+            raise click.ClickException(f"{record_path}: {error}") from None
+        except OSError as error:
+            raise click.ClickException(f"Cannot write {html_path}: {error.strerror}.") from None
+        click.echo(f"Replay: {html_path}")
+        return
     if number is None:
         if as_json or seat is not None:
             raise click.UsageError("--json and --seat go with --at N (a decision's number).")

@@ -327,11 +327,13 @@ def run(
         progress.close()
         if summary.repaired:
             click.echo(f"warning: {summary.repaired}", err=True)
-        report = make_report(run_dir, charts=charts)
+        report = make_report(run_dir, charts=charts, html=True)
     except ArenaError as error:
         raise click.ClickException(str(error)) from None
     click.echo(report.text(), nl=False)
     click.echo(f"\nResults: {run_dir}")
+    if report.html is not None:
+        click.echo(f"Report: {report.html} (open it in a browser)")
     if summary.interrupted:
         click.echo(
             f"Interrupted: {summary.done} of {summary.total} games are logged. "

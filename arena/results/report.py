@@ -103,6 +103,8 @@ class Report:
     ends: dict[str, int] = field(default_factory=dict)
     """How the games ended: the game's own end reason or the termination, with counts."""
     files: list[Path] = field(default_factory=list)
+    html: Path | None = None
+    """The run's report.html, once written (`make_report(..., html=True)`)."""
 
     def text(self) -> str:
         """The leaderboard as Markdown, with a line on progress."""
@@ -123,8 +125,11 @@ def _progress_line(report: Report) -> str:
     return f"{report.games_played} of {report.games_total} games played"
 
 
-def make_report(run_dir: Path, *, write: bool = True, charts: bool = True) -> Report:
-    """Read the games log of `run_dir`, build the tables, and (if `write`) write the files."""
+def make_report(
+    run_dir: Path, *, write: bool = True, charts: bool = True, html: bool = False
+) -> Report:
+    """Read the games log of `run_dir`, build the tables, and (if `write`) write the files;
+    with `html`, also report.html and the replays it links to (arena.html.report_page)."""
     from arena.results import tables
     from arena.results.ratings import rate_games
 
@@ -174,6 +179,11 @@ def make_report(run_dir: Path, *, write: bool = True, charts: bool = True) -> Re
     md_path = run_dir / LEADERBOARD_NAME
     write_atomic(md_path, _leaderboard_markdown(report, config))
     report.files.append(md_path)
+    if html:
+        from arena.html.report_page import write_html_report
+
+        report.html = write_html_report(run_dir, report, config, games)
+        report.files.append(report.html)
     return report
 
 

@@ -1,0 +1,231 @@
+// The replay viewer: one record, embedded in this page as JSON, stepped through move by move.
+// Every text from the record goes into the page with textContent, never as HTML.
+"use strict";
+(function () {
+  const data = JSON.parse(document.getElementById("replay-data").textContent);
+  const steps = data.steps;
+  const names = data.players;
+  const COLOURS = {
+    black: "#222", grey: "#8a8a8a", purple: "#7b3fa0", red: "#c62828",
+    green: "#2e7d32", orange: "#ef6c00", yellow: "#e0b000",
+  };
+  let at = 0; // the position shown: before decision at + 1; steps.length is the end
+  let seat = -1; // -1: the spectator; otherwise what that seat was sent
+
+  function el(tag, cls, text) {
+    const node = document.createElement(tag);
+    if (cls) node.className = cls;
+    if (text !== undefined && text !== null) node.textContent = String(text);
+    return node;
+  }
+  function add(parent, ...children) {
+    for (const child of children) if (child) parent.appendChild(child);
+    return parent;
+  }
+  function who(s) {
+    return "seat " + s + " (" + (s < names.length ? names[s] : "?") + ")";
+  }
+  function row(label, ...content) {
+    return add(el("div", "row"), el("span", "label", label), ...content);
+  }
+  function card(colour, count, down) {
+    const node = el("span", "card" + (down ? " down" : ""), count > 1 ? count : "");
+    node.style.background = COLOURS[colour] || "#555";
+    node.title = (count > 1 ? count + " " : "") + colour + (down ? " (face down)" : "");
+    return node;
+  }
+  function pile(cards, down) {
+    const box = el("span", "pile");
+    let any = false;
+    for (const [colour, count] of Object.entries(cards || {})) {
+      if (count > 0) { add(box, card(colour, count, down)); any = true; }
+    }
+    if (!any) add(box, el("span", "none", "none"));
+    return box;
+  }
+  function tile(name) {
+    const [colour, value] = String(name).split(" ");
+    const node = el("span", "tile", value);
+    node.style.background = COLOURS[colour] || "#555";
+    node.title = name;
+    return node;
+  }
+  function backs(count) {
+    const box = el("span", "hidden-hand", count + " cards ");
+    for (let i = 0; i < Math.min(count, 12); i++) add(box, el("span", "back"));
+    return box;
+  }
+  function handOf(view, s) {
+    if (view.hands) return pile(view.hands[s]);
+    if (view.seat === s) return pile(view.hand);
+    return backs(view.players[s].hand_size);
+  }
+
+  function drawMandala(view) {
+    const board = el("div");
+    add(board, row("deck", el("span", null, view.deck_size + " cards")), row("discard", pile(view.discard)));
+    const mandalas = add(el("div", "grid3"));
+    view.mandalas.forEach((m, i) => {
+      const active = view.destroying && view.destroying.mandala === i;
+      const box = add(el("div", "box mandala" + (active ? " active" : "")), el("h3", null, "Mandala " + i));
+      add(box, row("Field of " + who(1), pile(m.fields[1])), row("Mountain", pile(m.mountain)),
+        row("Field of " + who(0), pile(m.fields[0])));
+      add(mandalas, box);
+    });
+    add(board, mandalas);
+    const players = el("div", "grid3");
+    view.players.forEach((p, s) => {
+      const box = add(el("div", "box player"), el("h3", null, who(s)));
+      box.dataset.seat = s;
+      const river = el("span");
+      p.river.forEach((colour, slot) => add(river, card(colour, slot + 1)));
+      if (!p.river.length) add(river, el("span", "none", "empty"));
+      let cup;
+      if (view.cups) cup = pile(view.cups[s]);
+      else if (view.seat === s) cup = pile(view.cup);
+      else cup = add(el("span"), pile(p.cup_claimed), el("span", "hidden-hand", " + " + p.cup_unknown + " unseen"));
+      const hand = row("hand", handOf(view, s));
+      hand.classList.add("hand");
+      add(box, hand, row("River", river), row("Cup", cup));
+      add(players, box);
+    });
+    return add(board, players);
+  }
+
+  function drawFlowers(view) {
+    const board = el("div");
+    add(board, row("deck", el("span", null, view.deck_size + " cards")), row("discard", pile(view.discard)),
+      row("tile stacks", el("span", null, view.stacks.dark + " dark, " + view.stacks.light + " light")));
+    const mandalas = el("div", "grid3");
+    view.mandalas.forEach((m, i) => {
+      const active = view.destroying && view.destroying.mandala === i;
+      const box = add(el("div", "box mandala" + (active ? " active" : "")), el("h3", null, "Mandala " + i));
+      const tiles = el("span");
+      m.tiles.forEach((t) => add(tiles, tile(t)));
+      if (!m.tiles.length) add(tiles, el("span", "none", "no tiles"));
+      add(box, row("tiles", tiles), row("marker", el("span", null, m.marker === null ? "centre" : who(m.marker))));
+      m.sides.forEach((side, s) => {
+        if (!side.cards) return;
+        const cards = el("span");
+        for (const [faces, down] of [[side.face_up, false], [side.face_down, true]]) {
+          for (const [colour, count] of Object.entries(faces)) if (count > 0) add(cards, card(colour, count, down));
+        }
+        const label = row("seat " + s, cards);
+        label.title = who(s) + ": " + side.cards + " cards (striped: face down)";
+        add(box, label);
+      });
+      add(mandalas, box);
+    });
+    add(board, mandalas);
+    const players = el("div", "grid3");
+    view.players.forEach((p, s) => {
+      const box = add(el("div", "box player"), el("h3", null, who(s) + ": " + p.score + " points"));
+      box.dataset.seat = s;
+      const hand = row("hand", handOf(view, s));
+      hand.classList.add("hand");
+      const singles = el("span");
+      p.singles.forEach((t) => add(singles, tile(t)));
+      if (!p.singles.length) add(singles, el("span", "none", "none"));
+      const flowers = el("span");
+      p.flowers.forEach((pair) => add(flowers, add(el("span", "flower"), tile(pair[0]), tile(pair[1]))));
+      if (!p.flowers.length) add(flowers, el("span", "none", "none"));
+      add(box, hand, row("tiles", singles), row("Flowers", flowers));
+      add(players, box);
+    });
+    return add(board, players);
+  }
+
+  function drawTree(value, key) {
+    if (value === null || typeof value !== "object") {
+      return el("div", "kv", (key !== undefined ? key + ": " : "") + JSON.stringify(value));
+    }
+    const node = add(el("details", "tree"), el("summary", null, key !== undefined ? key : "view"));
+    node.open = true;
+    for (const [k, v] of Object.entries(value)) add(node, drawTree(v, k));
+    return node;
+  }
+
+  const DRAW = { mandala: drawMandala, flowers: drawFlowers };
+
+  function viewShown() {
+    const position = at < steps.length ? steps[at] : data.final;
+    if (seat < 0) return position.spectator;
+    for (let i = Math.min(at, steps.length - 1); i >= 0; i--) {
+      if (steps[i].seat === seat) return steps[i].view;
+    }
+    return null;
+  }
+
+  function render() {
+    document.getElementById("counter").textContent =
+      at < steps.length ? "Move " + (at + 1) + " / " + steps.length : "End (" + steps.length + " moves)";
+    document.getElementById("slider").value = at;
+    const board = document.getElementById("board");
+    const view = viewShown();
+    board.replaceChildren();
+    if (view === null) {
+      add(board, el("p", "none", who(seat) + " has not been asked anything yet."));
+    } else {
+      const draw = DRAW[data.game];
+      let drawn = null;
+      try { drawn = draw ? draw(view) : null; } catch (error) { drawn = null; }
+      add(board, drawn || drawTree(view));
+      if (seat >= 0) add(board, el("p", "none", "What " + who(seat) + " was sent at its last decision."));
+    }
+    const info = document.getElementById("info");
+    info.replaceChildren();
+    if (at >= steps.length) {
+      const o = data.outcome || {};
+      add(info, el("h2", null, "Game over"), el("p", null, o.reason || ""));
+      (o.scores || []).forEach((score, s) => add(info, el("div", null, who(s) + ": " + score + " points, place " + (o.ranks[s] + 1))));
+      return;
+    }
+    const step = steps[at];
+    add(info, el("h2", null, "Turn " + (step.turn + 1) + ": " + who(step.seat) + ", " + step.kind + " decision"));
+    add(info, el("div", null, "Chose: " + step.text));
+    if (step.think_ms !== undefined) add(info, el("div", null, "Thought " + step.think_ms + " ms"));
+    add(info, el("div", null, "Scores: " + step.scores.join(" / ")));
+    if (step.comment) add(info, el("div", "comment", "Comment: " + step.comment));
+    if (step.stderr) add(info, el("div", "label", "stderr during this decision:"), el("pre", "stderr", step.stderr));
+    add(info, el("div", "label", step.legal.length + " legal moves:"));
+    const list = el("ol", null);
+    list.id = "legal";
+    list.start = 0;
+    step.legal.forEach((text, i) => add(list, el("li", i === step.chosen ? "chosen" : null, text)));
+    add(info, list);
+  }
+
+  function go(to) {
+    at = Math.max(0, Math.min(steps.length, to));
+    render();
+  }
+  document.getElementById("first").onclick = () => go(0);
+  document.getElementById("prev").onclick = () => go(at - 1);
+  document.getElementById("next").onclick = () => go(at + 1);
+  document.getElementById("last").onclick = () => go(steps.length);
+  const slider = document.getElementById("slider");
+  slider.max = steps.length;
+  slider.oninput = () => go(Number(slider.value));
+  const select = document.getElementById("seat");
+  names.forEach((name, s) => {
+    const option = el("option", null, "What " + who(s) + " was sent");
+    option.value = s;
+    add(select, option);
+  });
+  select.onchange = () => { seat = Number(select.value); render(); };
+  document.addEventListener("keydown", (event) => {
+    if (event.target && event.target.tagName === "INPUT" && event.target.type !== "range") return;
+    if (event.key === "ArrowRight") { go(at + 1); event.preventDefault(); }
+    if (event.key === "ArrowLeft") { go(at - 1); event.preventDefault(); }
+    if (event.key === "Home") go(0);
+    if (event.key === "End") go(steps.length);
+  });
+  // A link may open a position: replay.html#move=12&seat=1 (move from 1; seat optional).
+  const wanted = new URLSearchParams(window.location.hash.slice(1));
+  if (wanted.has("seat") && Number(wanted.get("seat")) < names.length) {
+    seat = Number(wanted.get("seat"));
+    select.value = String(seat);
+  }
+  if (wanted.has("move")) at = Math.max(0, Math.min(steps.length, Number(wanted.get("move")) - 1 || 0));
+  render();
+})();
