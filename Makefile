@@ -15,6 +15,11 @@ $(STAMP): pyproject.toml
 	@command -v bwrap >/dev/null || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null \
 		&& (apt-get update -qq && apt-get install -y -qq bubblewrap) >/dev/null 2>&1 \
 		|| echo "note: bubblewrap is not installed; bots run with weaker isolation"; }
+	@# Debian's chromium and chromium-driver run the report and replay pages in the browser
+	@# tests (tests/test_html_browser.py); without them those tests are skipped, with a note.
+	@command -v chromedriver >/dev/null || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null \
+		&& (apt-get update -qq && apt-get install -y -qq chromium chromium-driver) >/dev/null 2>&1 \
+		|| echo "note: chromium is not installed; the browser tests will be skipped"; }
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test,lint]'

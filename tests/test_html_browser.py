@@ -1,0 +1,222 @@
+"""Issue 13 in a real browser: the report and the replays, opened headless in Debian's
+chromium through Selenium and chromium-driver (installed by the Makefile, like bubblewrap).
+
+Each test leaves a screenshot in results/screenshots/ to look at.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import random
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from arena.cli.main import main
+from arena.games import get_game
+from arena.html.replay_page import replay_html
+from tests.tournament_support import make_bots
+
+ROOT = Path(__file__).resolve().parents[1]
+SCREENSHOTS = ROOT / "results" / "screenshots"
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+DRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
+
+pytestmark = pytest.mark.skipif(
+    not (Path(CHROMIUM).exists() and Path(DRIVER).exists()),
+    reason="needs Debian's chromium and chromium-driver (make test installs them)",
+)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1280,1000",
+                     "--disable-dev-shm-usage", "--allow-file-access-from-files"):  # fmt: skip
+        options.add_argument(argument)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service(executable_path=DRIVER), options=options)
+    driver.set_page_load_timeout(60)
+    yield driver
+    driver.quit()
+
+
+def _open(browser: Any, path: Path, fragment: str = "") -> None:
+    browser.get(path.resolve().as_uri() + fragment)
+    browser.get_log("browser")  # what an earlier page logged is not this page's
+
+
+def _errors(browser: Any) -> list[str]:
+    return [entry["message"] for entry in browser.get_log("browser") if entry["level"] == "SEVERE"]
+
+
+def _shot(browser: Any, name: str) -> None:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    browser.save_screenshot(str(SCREENSHOTS / f"{name}.png"))
+
+
+@pytest.fixture(scope="module")
+def run_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A small real tournament: three fake bots, one of them crashing once."""
+    root = tmp_path_factory.mktemp("html")
+    bots = make_bots(
+        root / "bots",
+        {"alpha": ["--strategy", "seeded"], "beta": ["--strategy", "first"],
+         "crashy": ["--strategy", "last", "--crash-at", "5"]},
+    )  # fmt: skip
+    out = root / "run"
+    result = CliRunner().invoke(
+        main,
+        ["run", "--bots", str(bots), "--rounds", "2", "--seed", "3", "--workers", "2",
+         "--out", str(out)],
+        catch_exceptions=False,
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert f"Report: {out / 'report.html'}" in result.output
+    return out
+
+
+def test_the_report_shows_the_leaderboard_of_ratings_csv(browser: Any, run_dir: Path) -> None:
+    from selenium.webdriver.common.by import By
+
+    _open(browser, run_dir / "report.html")
+    assert _errors(browser) == []
+    rows = browser.find_elements(By.CSS_SELECTOR, "#leaderboard-table tbody tr")
+    with (run_dir / "ratings.csv").open() as file:
+        ratings = list(csv.DictReader(file))
+    assert [row.get_attribute("data-bot") for row in rows] == [r["bot"] for r in ratings]
+    for row, rating in zip(rows, ratings, strict=True):
+        cells = row.find_elements(By.TAG_NAME, "td")
+        assert cells[2].text == f"{float(rating['mu']):.2f}"
+    _shot(browser, "report")
+    # Sorting: a click on "games" then on "bot" orders the rows by name.
+    header = browser.find_element(By.XPATH, "//table[@id='leaderboard-table']//th[text()='bot']")
+    header.click()
+    names = [row.get_attribute("data-bot") for row in rows[0].find_elements(By.XPATH, "../tr")]
+    assert names == sorted(names)
+    header.click()
+    names = [row.get_attribute("data-bot") for row in rows[0].find_elements(By.XPATH, "../tr")]
+    assert names == sorted(names, reverse=True)
+    # The failure is listed, and its game links to a replay that exists.
+    failed = browser.find_elements(By.CSS_SELECTOR, "table.failed tbody a")
+    assert failed and all("crashy" in link.find_element(By.XPATH, "../..").text for link in failed)
+    target = run_dir / failed[0].get_attribute("href").split("/run/", 1)[1]
+    assert target.is_file()
+    assert len((run_dir / "report.html").read_bytes()) < 2_000_000
+
+
+def test_a_replay_steps_through_the_game_and_hides_what_a_seat_could_not_see(
+    browser: Any, run_dir: Path
+) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import Select
+
+    page = next((run_dir / "replays").glob("*.html"))
+    _open(browser, page)
+    counter = browser.find_element(By.ID, "counter")
+    total = int(counter.text.split("/")[1])
+    assert counter.text == f"Move 1 / {total}"
+    board = browser.find_element(By.ID, "board").get_attribute("innerHTML")
+    browser.find_element(By.ID, "next").click()
+    assert counter.text == f"Move 2 / {total}"
+    assert browser.find_element(By.ID, "board").get_attribute("innerHTML") != board
+    browser.find_element(By.TAG_NAME, "body").send_keys(Keys.ARROW_RIGHT)
+    assert counter.text == f"Move 3 / {total}"
+    browser.find_element(By.ID, "last").click()
+    assert counter.text.startswith("End")
+    browser.find_element(By.ID, "first").click()
+
+    def cards_in_hand(seat: int) -> int:
+        selector = f'.player[data-seat="{seat}"] .hand .card'
+        return len(browser.find_elements(By.CSS_SELECTOR, selector))
+
+    assert cards_in_hand(0) > 0 and cards_in_hand(1) > 0  # the spectator sees both hands
+    Select(browser.find_element(By.ID, "seat")).select_by_value("0")
+    assert cards_in_hand(0) > 0 and cards_in_hand(1) == 0
+    assert browser.find_elements(By.CSS_SELECTOR, '.player[data-seat="1"] .hidden-hand')
+    info = browser.find_element(By.ID, "info").text
+    assert "legal moves" in info and "Chose:" in info
+    assert _errors(browser) == []
+    _shot(browser, "replay-mandala")
+
+
+def _flowers_record(players: list[str], seed: int, comment: str = "") -> dict[str, Any]:
+    """A record of a random 3-seat Flowers game played in-process."""
+    state = get_game("flowers").new_state(seed, num_players=len(players))
+    rng = random.Random(seed)
+    moves = []
+    while (decision := state.decision()) is not None:
+        action = rng.choice(state.legal_actions())
+        moves.append(
+            {"seat": decision.seat, "kind": decision.kind, "move": state.action_to_move(action),
+             "think_ms": 0.5, "comment": comment, "stderr": comment}
+        )  # fmt: skip
+        state.apply_action(action)
+    return {
+        "record_version": 1, "game": "flowers", "config": {}, "seed": seed,
+        "game_id": f"flowers-{seed}", "players": players, "moves": moves,
+        "outcome": state.outcome().to_json(),
+    }  # fmt: skip
+
+
+def test_a_flowers_replay_draws_three_mandalas(browser: Any, tmp_path: Path) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    page = tmp_path / "flowers.html"
+    page.write_text(replay_html(_flowers_record(["ann", "bob", "cid"], 4, "a comment")))
+    _open(browser, page, "#move=30")
+    assert browser.find_element(By.ID, "counter").text.startswith("Move 30 /")
+    assert len(browser.find_elements(By.CSS_SELECTOR, ".mandala")) == 3
+    assert browser.find_elements(By.CSS_SELECTOR, ".mandala .tile")
+    hands = [len(browser.find_elements(By.CSS_SELECTOR, f'.player[data-seat="{s}"] .hand .card'))
+             for s in range(3)]  # fmt: skip
+    assert all(hands)
+    Select(browser.find_element(By.ID, "seat")).select_by_value("2")
+    hidden = [len(browser.find_elements(By.CSS_SELECTOR, f'.player[data-seat="{s}"] .hand .card'))
+              for s in range(3)]  # fmt: skip
+    assert hidden[0] == hidden[1] == 0 and hidden[2] > 0
+    assert "Comment: a comment" in browser.find_element(By.ID, "info").text
+    assert _errors(browser) == []
+    _shot(browser, "replay-flowers")
+
+
+def test_a_hostile_name_or_comment_cannot_break_or_script_the_page(
+    browser: Any, tmp_path: Path
+) -> None:
+    from selenium.webdriver.common.by import By
+
+    names = ["</script><script>window.pwned=1</script>", "<img src=x onerror=window.pwned=2>",
+             "a&amp;b"]  # fmt: skip
+    record = _flowers_record(names, 5, "</script><script>window.pwned=3</script>")
+    page = tmp_path / "hostile.html"
+    page.write_text(replay_html(record))
+    _open(browser, page)
+    assert browser.execute_script("return window.pwned === undefined")
+    assert browser.find_element(By.TAG_NAME, "h1").text.endswith(" vs ".join(names))
+    browser.find_element(By.ID, "next").click()
+    assert browser.find_element(By.ID, "counter").text.startswith("Move 2 /")
+    info = browser.find_element(By.ID, "info").text
+    assert "</script><script>window.pwned=3</script>" in info
+    assert names[0] in browser.find_element(By.ID, "board").text
+    assert browser.execute_script("return window.pwned === undefined")
+    assert _errors(browser) == []
+    _shot(browser, "replay-hostile")
+    embedded = page.read_text()
+    assert "</script><script>window.pwned" not in embedded.split('id="replay-data">', 1)[1][:20000]
+    assert (
+        json.loads(
+            browser.execute_script("return document.getElementById('replay-data').textContent")
+        )["players"]
+        == names
+    )
