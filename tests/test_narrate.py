@@ -47,3 +47,24 @@ def test_every_recorded_claim_is_told_once_and_forced_ones_are_marked() -> None:
     lines = narrate(record)
     chosen = [line for line in lines if "claim from" in line and "no choice" not in line]
     assert len(chosen) == sum(1 for move in record["moves"] if move["kind"] == "claim")
+
+
+def test_the_narration_shows_the_scores_as_they_change() -> None:
+    """Issue 13: a line with every seat's score after each move that changed one."""
+    import random as _random
+
+    from arena.games import get_game as _get_game
+
+    state = _get_game("flowers").new_state(3, num_players=3)
+    rng = _random.Random(3)
+    moves = []
+    while (decision := state.decision()) is not None:
+        action = rng.choice(state.legal_actions())
+        moves.append({"seat": decision.seat, "kind": decision.kind,
+                      "move": state.action_to_move(action)})  # fmt: skip
+        state.apply_action(action)
+    record = {"game": "flowers", "seed": 3, "players": ["a", "b", "c"], "moves": moves,
+              "outcome": state.outcome().to_json(), "game_id": "n1"}  # fmt: skip
+    lines = _get_game("flowers").narrate(record)
+    told = [line for line in lines if "scores now:" in line]
+    assert told and told[-1].endswith(" / ".join(map(str, state.scores())))
