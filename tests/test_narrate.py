@@ -51,12 +51,8 @@ def test_every_recorded_claim_is_told_once_and_forced_ones_are_marked() -> None:
 
 def test_the_narration_shows_the_scores_as_they_change() -> None:
     """Issue 13: a line with every seat's score after each move that changed one."""
-    import random as _random
-
-    from arena.games import get_game as _get_game
-
-    state = _get_game("flowers").new_state(3, num_players=3)
-    rng = _random.Random(3)
+    state = get_game("flowers").new_state(3, num_players=3)
+    rng = random.Random(3)
     moves = []
     while (decision := state.decision()) is not None:
         action = rng.choice(state.legal_actions())
@@ -65,6 +61,6 @@ def test_the_narration_shows_the_scores_as_they_change() -> None:
         state.apply_action(action)
     record = {"game": "flowers", "seed": 3, "players": ["a", "b", "c"], "moves": moves,
               "outcome": state.outcome().to_json(), "game_id": "n1"}  # fmt: skip
-    lines = _get_game("flowers").narrate(record)
+    lines = narrate(record)
     told = [line for line in lines if "scores now:" in line]
     assert told and told[-1].endswith(" / ".join(map(str, state.scores())))
