@@ -220,3 +220,28 @@ def test_a_hostile_name_or_comment_cannot_break_or_script_the_page(
         )["players"]
         == names
     )
+
+
+def test_a_game_without_a_drawing_is_shown_as_a_tree(browser: Any, tmp_path: Path) -> None:
+    """The viewer's generic fallback: the tests' own highcard game has no board drawing."""
+    from selenium.webdriver.common.by import By
+
+    state = get_game("highcard").new_state(2, num_players=3)
+    moves = []
+    while (decision := state.decision()) is not None:
+        action = state.legal_actions()[0]
+        moves.append({"seat": decision.seat, "kind": decision.kind,
+                      "move": state.action_to_move(action), "think_ms": 1.0})  # fmt: skip
+        state.apply_action(action)
+    record = {"record_version": 1, "game": "highcard", "config": {}, "seed": 2, "game_id": "h1",
+              "players": ["x", "y", "z"], "moves": moves,
+              "outcome": state.outcome().to_json()}  # fmt: skip
+    page = tmp_path / "highcard.html"
+    page.write_text(replay_html(record))
+    _open(browser, page)
+    assert browser.find_elements(By.CSS_SELECTOR, "#board details.tree")
+    assert "hands" in browser.find_element(By.ID, "board").text
+    browser.find_element(By.ID, "next").click()
+    assert browser.find_element(By.ID, "counter").text == f"Move 2 / {len(moves)}"
+    assert _errors(browser) == []
+    _shot(browser, "replay-generic")
