@@ -3,9 +3,9 @@
 The tournament knows execution only through `Executor` (the `submit`/`shutdown` half of
 `concurrent.futures.Executor`, plus `terminate` for Ctrl-C) and one picklable task function,
 `play_table(context, task)`. Anything that can run a module-level function on another process
-and hand back a future can play a tournament: the local pool here, and later Dask
-(`distributed.Client` has the same `submit`) or Ray, without touching the schedule, the
-ratings or the reports.
+and hand back a future, and wait for the first of several futures (`wait_any`), can play a
+tournament: the local pool here, and Dask (arena/cluster.py), without touching the
+schedule, the ratings or the reports.
 
 Workers write the game records themselves (into `WorkerContext.records_dir`, which must be
 a folder they can reach: on several machines, a shared file system) and return only the
@@ -30,8 +30,8 @@ import socket
 import threading
 import time
 import tracemalloc
-from collections.abc import Callable, Mapping
-from concurrent.futures import Future, ProcessPoolExecutor
+from collections.abc import Callable, Collection, Mapping
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -54,6 +54,7 @@ __all__ = [
     "Executor",
     "InlineExecutor",
     "LocalPoolExecutor",
+    "TableResult",
     "WorkerContext",
     "close_players",
     "make_executor",
@@ -75,7 +76,12 @@ class Executor(Protocol):
     """How many tasks can run at once (the tournament keeps about twice this many queued)."""
 
     def submit(self, fn: Callable[..., R], /, *args: Any) -> Future[R]:
-        """Run `fn(*args)` somewhere; `fn` and `args` must be picklable."""
+        """Run `fn(*args)` somewhere; `fn` and `args` must be picklable. The future has
+        `result()` and `exception()` (a Dask future passes for one)."""
+        ...
+
+    def wait_any(self, futures: Collection[Any]) -> tuple[set[Any], set[Any]]:
+        """Block until at least one of `futures` is done: (the done ones, the others)."""
         ...
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
@@ -102,7 +108,10 @@ class WorkerContext:
     log_dir: Path | None = None
     """Where the bots' stderr logs go (None: the referee's default)."""
     records_dir: Path | None = None
-    """Where game records are written as `<game_id>.json.gz` (None: not written)."""
+    """Where game records are written as `<game_id>.json.gz` (None: not written here)."""
+    carry_records: bool = False
+    """Send each game's record back with the results instead (workers on other machines,
+    with no shared folder): the scheduler writes it."""
     broken: Mapping[str, str] = field(default_factory=dict)
     """Bots that cannot be built or started, with why: they lose every game at the start."""
 
@@ -157,11 +166,24 @@ def _players_for(context: WorkerContext, names: tuple[str, ...]) -> list[Player]
     return chosen
 
 
-def _write_record(directory: Path, game_id: str, record: Mapping[str, Any]) -> None:
-    """Write a game record gzip-compressed and atomically (mtime 0: same game, same bytes)."""
-    path = directory / f"{game_id}.json.gz"
-    with atomic_file(path) as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as file:
-        file.write(json.dumps(record, separators=(",", ":")).encode())
+def record_bytes(record: Mapping[str, Any]) -> bytes:
+    """A game record as written: gzip-compressed JSON (mtime 0: same game, same bytes)."""
+    return gzip.compress(json.dumps(record, separators=(",", ":")).encode(), mtime=0)
+
+
+def write_record(directory: Path, game_id: str, data: bytes) -> None:
+    """Write a game record's bytes (`record_bytes`) atomically as `<game_id>.json.gz`."""
+    with atomic_file(directory / f"{game_id}.json.gz") as file:
+        file.write(data)
+
+
+@dataclass
+class TableResult:
+    """What a worker hands back for one table: the games-log lines, and the records when
+    the context says to carry them."""
+
+    lines: list[GameLine]
+    records: dict[str, bytes] = field(default_factory=dict)
 
 
 def _game_line(slot: GameSlot, report: GameReport, duration_ms: float) -> GameLine:
@@ -197,15 +219,16 @@ def _game_line(slot: GameSlot, report: GameReport, duration_ms: float) -> GameLi
     )
 
 
-def play_table(context: WorkerContext, task: TableTask) -> list[GameLine]:
+def play_table(context: WorkerContext, task: TableTask) -> TableResult:
     """Play the games of one table (one deal) with this worker's players; returns their lines.
 
-    The game record of each game is written before its line is returned, so a game in the
-    log always has its record.
+    The game record of each game is written before its line is returned (or returned with
+    it), so a game in the log always has its record.
     """
     from arena.referee import GameSpec, play_game
 
-    lines = []
+    result = TableResult([])
+    lines = result.lines
     for slot in task.games:
         players = _players_for(context, slot.players)
         spec = GameSpec(
@@ -217,11 +240,13 @@ def play_table(context: WorkerContext, task: TableTask) -> list[GameLine]:
         start = time.perf_counter()
         report = play_game(spec, players)
         duration_ms = (time.perf_counter() - start) * 1000.0
-        if context.records_dir is not None:
-            _write_record(context.records_dir, slot.game_id, report.record())
+        if context.carry_records:
+            result.records[slot.game_id] = record_bytes(report.record())
+        elif context.records_dir is not None:
+            write_record(context.records_dir, slot.game_id, record_bytes(report.record()))
         lines.append(_game_line(slot, report, duration_ms))
         log.debug("%s: %s", slot.game_id, lines[-1].reason)
-    return lines
+    return result
 
 
 def _on_sigterm(signum: int, frame: FrameType | None) -> None:
@@ -283,6 +308,9 @@ class InlineExecutor:
             future.set_exception(error)
         return future
 
+    def wait_any(self, futures: Collection[Any]) -> tuple[set[Any], set[Any]]:
+        return set(futures), set()  # every future is done at submit time
+
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
         close_players()
 
@@ -308,6 +336,10 @@ class LocalPoolExecutor:
 
     def submit(self, fn: Callable[..., R], /, *args: Any) -> Future[R]:
         return self._pool.submit(fn, *args)
+
+    def wait_any(self, futures: Collection[Any]) -> tuple[set[Any], set[Any]]:
+        done, pending = wait(futures, return_when=FIRST_COMPLETED)
+        return set(done), set(pending)
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
         self._pool.shutdown(wait=wait, cancel_futures=cancel_futures)

@@ -16,10 +16,11 @@ import logging
 import os
 import time
 from collections.abc import Callable, Iterator
-from concurrent.futures import FIRST_COMPLETED, BrokenExecutor, Future, wait
+from concurrent.futures import BrokenExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from arena.errors import TournamentError
 from arena.execution import (
@@ -27,11 +28,12 @@ from arena.execution import (
     WorkerContext,
     make_executor,
     play_table,
+    write_record,
 )
 from arena.pairing_tests import PairingTests
 from arena.players.manifest import BotManifest
 from arena.players.ready import unready
-from arena.results.log import LOG_NAME, GameLine, GamesLog, completed_ids, read_games, repair
+from arena.results.log import LOG_NAME, GamesLog, completed_ids, read_games, repair
 from arena.run_config import TournamentConfig
 from arena.run_setup import create_run, load_bots, resume_run, sandbox_report_of
 from arena.schedule import TableTask, schedule
@@ -116,7 +118,11 @@ def _run_log(run_dir: Path) -> Iterator[None]:
 
 
 def _context(
-    run_dir: Path, config: TournamentConfig, bots: list[BotManifest], broken: dict[str, str]
+    run_dir: Path,
+    config: TournamentConfig,
+    bots: list[BotManifest],
+    broken: dict[str, str],
+    carry_records: bool,
 ) -> WorkerContext:
     run_id = f"{run_dir.resolve()}:{config.created}:{os.getpid()}:{time.monotonic_ns()}"
     return WorkerContext(
@@ -127,6 +133,7 @@ def _context(
         game_config=dict(config.game_config),
         log_dir=run_dir / BOT_LOGS,
         records_dir=run_dir / RECORDS,
+        carry_records=carry_records,
         broken=broken,
     )
 
@@ -195,10 +202,11 @@ def play(
             workers,
             run_dir,
         )
-        context = _context(run_dir, config, bots, broken)
         pool = executor if executor is not None else make_executor(workers)
+        context = _context(run_dir, config, bots, broken, getattr(pool, "remote", False))
         # Each task in flight, with how many times it has been tried.
-        in_flight: dict[Future[list[GameLine]], tuple[TableTask, int]] = {}
+        in_flight: dict[Any, tuple[TableTask, int]] = {}
+        logged = set(done)  # a table run twice (a worker died) logs each game once
         limit = max(1, pool.workers) * TASKS_PER_WORKER
         clean = False
         try:
@@ -213,7 +221,7 @@ def play(
                         in_flight[pool.submit(play_table, context, task)] = (task, 1)
                     if not in_flight:
                         break
-                    finished, _ = wait(in_flight, return_when=FIRST_COMPLETED)
+                    finished, _ = pool.wait_any(in_flight)
                     for future in finished:
                         task, tries = in_flight.pop(future)
                         error = future.exception()
@@ -231,7 +239,14 @@ def play(
                                 f"({type(error).__name__}: {error}); see {run_dir / RUN_LOG}. "
                                 "Fix the cause, then resume."
                             ) from error
-                        for line in future.result():
+                        result = future.result()
+                        for game_id, data in result.records.items():
+                            write_record(run_dir / RECORDS, game_id, data)
+                        for line in result.lines:
+                            if line.game_id in logged:
+                                log.warning("%s was played twice; logged once", line.game_id)
+                                continue
+                            logged.add(line.game_id)
                             games_log.append(line)
                             if tests is not None:
                                 tests.feed(line)

@@ -91,6 +91,21 @@ def _clock(seconds: float) -> str:
     return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes:02d}:{secs:02d}"
 
 
+def _cluster_executor(cluster: str | None, scheduler: str | None) -> Any:
+    """The Dask executor `--cluster` or `--scheduler` asks for (None: the local pool),
+    connected before anything is written."""
+    if cluster is None and scheduler is None:
+        return None
+    from arena.cluster import DaskExecutor, local_workers
+
+    if cluster is not None:
+        n = local_workers(cluster)
+        click.echo(f"Starting a Dask LocalCluster of {n} workers.", err=True)
+        return DaskExecutor(local=n)
+    click.echo(f"Connecting to the Dask scheduler at {scheduler}.", err=True)
+    return DaskExecutor(address=scheduler)
+
+
 def _raise_interrupt(signum: int, frame: FrameType | None) -> None:
     raise KeyboardInterrupt
 
@@ -192,6 +207,16 @@ def _round_size_note(config: TournamentConfig) -> str | None:
     type=click.IntRange(min=0),
     help="Games played at once, one process each [number of cores]; 0 plays in this process.",
 )
+@click.option(
+    "--cluster",
+    metavar="local:N",
+    help="Play on a Dask LocalCluster of N worker processes on this machine.",
+)
+@click.option(
+    "--scheduler",
+    metavar="tcp://HOST:PORT",
+    help="Play on a running Dask cluster (`dask scheduler`, `dask worker`); see README.",
+)
 @click.option("--seed", type=int, help="Seed of the deals [drawn at random, saved].")
 @click.option(
     "--time-limit",
@@ -235,6 +260,8 @@ def run(
     until_decided: tuple[float, float] | None,
     rounds: int | None,
     workers: int | None,
+    cluster: str | None,
+    scheduler: str | None,
     seed: int | None,
     move_ms: int | None,
     out: Path | None,
@@ -259,7 +286,14 @@ def run(
     from arena.results.report import make_report, newest_run
 
     workers = (os.cpu_count() or 1) if workers is None else workers
+    if cluster is not None and scheduler is not None:
+        raise click.UsageError("Give --cluster local:N or --scheduler tcp://HOST:PORT, not both.")
+    executor = None
+    handed_over = False  # tournament.play stops the executor once it has it
     try:
+        executor = _cluster_executor(cluster, scheduler)
+        if executor is not None:
+            workers = executor.workers
         if resume:
             run_dir = out if out is not None else newest_run(RESULTS)
             given: dict[str, Any] = {
@@ -313,13 +347,18 @@ def run(
         note = _round_size_note(config)
         if note is not None:
             click.echo(note, err=True)
+        if executor is not None:
+            for warning in executor.prepare(run_dir, config.limits):
+                click.echo(f"warning: {warning}", err=True)
         progress = Progress(config.total_games)
         previous = signal.signal(signal.SIGTERM, _raise_interrupt)
+        handed_over = True
         try:
             summary = tournament.play(
                 run_dir,
                 config,
                 workers=workers,
+                executor=executor,
                 progress=progress.update,
             )
         finally:
@@ -330,6 +369,9 @@ def run(
         report = make_report(run_dir, charts=charts, html=True)
     except ArenaError as error:
         raise click.ClickException(str(error)) from None
+    finally:
+        if executor is not None and not handed_over:
+            executor.shutdown()
     click.echo(report.text(), nl=False)
     click.echo(f"\nResults: {run_dir}")
     if report.html is not None:

@@ -141,9 +141,7 @@ class Determinizer(ABC):
         """Deal again, in place, everything `seat` cannot see; its view does not change."""
 
 
-def _score_line(
-    lines: list[str], before: tuple[int, ...], now: tuple[int, ...]
-) -> tuple[int, ...]:
+def _score_line(lines: list[str], before: tuple[int, ...], now: tuple[int, ...]) -> tuple[int, ...]:
     """Add a line with the scores when a move changed them; the scores now."""
     if now != before:
         lines.append("          scores now: " + " / ".join(map(str, now)))
@@ -217,11 +215,11 @@ class Game(ABC):
         ]
         state = start(record)
         after: tuple[Move, int] | None = None
-        scores = state.scores()
+        told_scores = state.scores()
         for step in walk(record, state):
             if after is not None:
                 lines += self.narrate_after(state, *after, who)
-                scores = _score_line(lines, scores, state.scores())
+                told_scores = _score_line(lines, told_scores, state.scores())
             think = step.entry.get("think_ms")
             timing = f"  [{think:.1f} ms]" if isinstance(think, int | float) else ""
             told = self.narrate_step(state, step.decision, step.move, who)
@@ -229,7 +227,7 @@ class Game(ABC):
             after = (step.move, state.turn)
         if after is not None:
             lines += self.narrate_after(state, *after, who)
-            _score_line(lines, scores, state.scores())
+            _score_line(lines, told_scores, state.scores())
         lines.append("")
         lines += self.narrate_end(state, names)
         ending = recorded.end or recorded.termination.value

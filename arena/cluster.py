@@ -1,0 +1,187 @@
+"""Tournaments on a Dask cluster: `arena run --cluster local:N` or `--scheduler tcp://HOST:PORT`.
+
+Dask distributed (`distributed` on PyPI) is the distributed engine; this module only fits it
+to the tournament's `Executor` seam (arena/execution.py): `submit` the same picklable
+`play_table` task with a unique key (Dask would merge identical calls otherwise), and wait
+for the first of the futures to finish. A worker that dies mid-table makes Dask run that
+table again on another worker; the tournament logs each game once, by its id.
+
+Bots stay alive per worker as in the local pool: the worker's process keeps its `Player`s
+(arena.execution) across tables, and a worker plugin closes them (goodbye, grace, kill,
+cgroup) when the worker stops. The plugin also writes the worker's log lines to
+`logs/worker-<name>.log` in the run folder, when the worker can reach it.
+
+`distributed` is imported only here, and this module only when a cluster is asked for.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import re
+from collections.abc import Callable, Collection, Mapping
+from pathlib import Path
+from typing import Any, TypeVar
+
+from distributed import Client, LocalCluster, WorkerPlugin, wait
+
+from arena.errors import ArenaError
+from arena.execution import close_players
+
+R = TypeVar("R")
+
+CONNECT_TIMEOUT_S = 5
+"""How long `--scheduler` waits for the Dask scheduler to answer."""
+_LOCAL = re.compile(r"^local:(\d+)$")
+_COMPARED = ("isolation", "network", "unix_sockets", "memory_limit", "process_limit", "user")
+"""The sandbox facts a worker must share with this machine, or be warned about."""
+
+log = logging.getLogger(__name__)
+
+
+class ClusterError(ArenaError):
+    """The cluster cannot be started or reached."""
+
+
+def local_workers(spec: str) -> int:
+    """N of `--cluster local:N`; ClusterError with the expected form otherwise."""
+    match = _LOCAL.match(spec.strip())
+    if match is None or int(match.group(1)) < 1:
+        raise ClusterError(
+            f"--cluster takes local:N (N worker processes on this machine, e.g. local:2), not "
+            f"{spec!r}; for a cluster of several machines use --scheduler tcp://HOST:PORT."
+        )
+    return int(match.group(1))
+
+
+def _close_bots(dask_worker: Any = None) -> None:
+    close_players()
+
+
+class BotsPlugin(WorkerPlugin):
+    """On each worker: a log file in the run folder, and its bots closed when it stops."""
+
+    name = "arena-bots"
+
+    def __init__(self, log_dir: Path | None) -> None:
+        self.log_dir = log_dir
+        self._handler: logging.Handler | None = None
+
+    def setup(self, worker: Any) -> None:
+        if self.log_dir is None:
+            return
+        try:
+            self.log_dir.mkdir(parents=True, exist_ok=True)
+            safe = re.sub(r"[^A-Za-z0-9_.-]+", "_", str(worker.name))
+            handler = logging.FileHandler(self.log_dir / f"worker-{safe}.log", encoding="utf-8")
+        except OSError:
+            return  # a worker on another machine without the run folder logs to its stderr
+        handler.setFormatter(
+            logging.Formatter(
+                f"%(asctime)s worker {worker.name} %(levelname)s %(name)s: %(message)s"
+            )
+        )
+        arena_log = logging.getLogger("arena")
+        arena_log.addHandler(handler)
+        arena_log.setLevel(logging.INFO)
+        self._handler = handler
+        log.info("worker %s ready (pid %d, %s)", worker.name, os.getpid(), worker.address)
+
+    def teardown(self, worker: Any) -> None:
+        close_players()
+        if self._handler is not None:
+            logging.getLogger("arena").removeHandler(self._handler)
+            self._handler.close()
+
+
+class DaskExecutor:
+    """The tournament's executor on a Dask cluster: a LocalCluster of `local` worker
+    processes, or the running cluster whose scheduler is at `address`."""
+
+    def __init__(self, *, local: int = 0, address: str | None = None) -> None:
+        self._cluster: Any = None
+        self.remote = address is not None
+        try:
+            if address is None:
+                self._cluster = LocalCluster(
+                    n_workers=local,
+                    threads_per_worker=1,
+                    processes=True,
+                    dashboard_address=None,
+                    silence_logs=logging.ERROR,
+                )
+                self._client = Client(self._cluster)
+            else:
+                self._client = Client(address, timeout=CONNECT_TIMEOUT_S)
+        except (OSError, TimeoutError) as error:
+            self._close_cluster()
+            where = address or f"a LocalCluster of {local} workers"
+            raise ClusterError(
+                f"Cannot reach the Dask scheduler at {where} ({error}); start it with "
+                "`dask scheduler` and its workers with `dask worker HOST:PORT`, or play on "
+                "this machine with --cluster local:N."
+            ) from None
+        self.workers = max(1, len(self._client.scheduler_info().get("workers", {})))
+
+    def prepare(self, run_dir: Path, limits: Mapping[str, Any]) -> list[str]:
+        """Ready the workers for a run: the plugin (worker logs in `run_dir/logs`, bots
+        closed at the end), and what sandbox each worker has, written to config.json under
+        `workers`. Returns a warning for each worker weaker than this machine."""
+        from arena.results.report import CONFIG_NAME, write_atomic
+        from arena.run_setup import sandbox_report_of
+
+        self._client.register_plugin(BotsPlugin(run_dir / "logs"), name="arena-bots")
+        here = sandbox_report_of(limits)
+        facts: dict[str, Any] = self._client.run(sandbox_report_of, dict(limits))
+        warnings = []
+        for worker, theirs in sorted(facts.items()):
+            weaker = [
+                f"{key} {theirs.get(key)!r} (here: {here.get(key)!r})"
+                for key in _COMPARED
+                if theirs.get(key) != here.get(key)
+            ]
+            if weaker:
+                warnings.append(f"worker {worker} isolates bots differently: {'; '.join(weaker)}.")
+        path = run_dir / CONFIG_NAME
+        try:
+            config = json.loads(path.read_text(encoding="utf-8"))
+            config["workers"] = facts
+            write_atomic(path, json.dumps(config, indent=2) + "\n")
+        except (OSError, ValueError):
+            warnings.append(f"could not write the workers' sandboxes to {path}.")
+        return warnings
+
+    def submit(self, fn: Callable[..., R], /, *args: Any) -> Any:
+        """Run `fn(*args)` on a worker, under a key of its own (never merged with another)."""
+        return self._client.submit(fn, *args, pure=False)
+
+    def wait_any(self, futures: Collection[Any]) -> tuple[set[Any], set[Any]]:
+        done, pending = wait(list(futures), return_when="FIRST_COMPLETED")
+        return set(done), set(pending)
+
+    def run_on_workers(self, fn: Callable[[], R]) -> dict[str, R]:
+        """`fn()` on every worker, by worker address (for what each worker has)."""
+        result: dict[str, R] = self._client.run(fn)
+        return result
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        """Close the bots on every worker, then the client (and a LocalCluster)."""
+        try:
+            self._client.run(_close_bots)
+        except Exception:  # a worker already gone has no bots left to close
+            log.debug("closing the bots on the workers failed", exc_info=True)
+        self._client.close()
+        self._close_cluster()
+
+    def terminate(self) -> None:
+        self.shutdown(wait=False, cancel_futures=True)
+
+    def worker_pids(self) -> dict[str, int]:
+        """Each worker's process id (the tests kill one)."""
+        return self.run_on_workers(os.getpid)
+
+    def _close_cluster(self) -> None:
+        if self._cluster is not None:
+            self._cluster.close()
+            self._cluster = None
