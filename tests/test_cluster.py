@@ -1,0 +1,134 @@
+"""Issue 12: tournaments on a real Dask LocalCluster (worker processes, not threads)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import threading
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from tournament_support import make_bots, processes_with, read_lines
+
+from arena import tournament
+from arena.cli.main import main
+from arena.cluster import ClusterError, DaskExecutor, local_workers
+from arena.players.manifest import load_manifest
+
+
+def field(root: Path, marker: str = "", delay_ms: float = 0.0) -> Path:
+    """Deterministic fake bots: the same deals give the same games on any executor."""
+    extra = ["--marker", marker] if marker else []
+    if delay_ms:
+        extra += ["--delay-ms", str(delay_ms)]
+    return make_bots(
+        root / "bots",
+        {"alpha": ["--strategy", "seeded", *extra], "beta": ["--strategy", "first", *extra],
+         "gamma": ["--strategy", "last", *extra]},
+    )  # fmt: skip
+
+
+def run(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(main, ["run", *args], catch_exceptions=False)
+    return result.exit_code, result.output
+
+
+def test_a_tournament_on_a_local_cluster_equals_the_same_on_the_pool(tmp_path: Path) -> None:
+    bots = field(tmp_path)
+    common = ["--bots", str(bots), "--rounds", "3", "--seed", "8", "--no-charts"]
+    code, output = run(*common, "--workers", "2", "--out", str(tmp_path / "pool"))
+    assert code == 0, output
+    code, output = run(*common, "--cluster", "local:2", "--out", str(tmp_path / "dask"))
+    assert code == 0, output
+    pool, dask = tmp_path / "pool", tmp_path / "dask"
+    assert (pool / "ratings.csv").read_text() == (dask / "ratings.csv").read_text()
+
+    def games(folder: Path) -> list[tuple[object, ...]]:
+        lines = read_lines(folder / "games.jsonl")
+        return sorted((g["game_id"], tuple(g["scores"]), g["termination"]) for g in lines)  # type: ignore[arg-type]
+
+    assert games(pool) == games(dask)
+    assert len(list((dask / "records").iterdir())) == len(games(dask)) == 18
+    config = json.loads((dask / "config.json").read_text())
+    assert len(config["workers"]) == 2
+    assert all(facts["isolation"] == config["sandbox"]["isolation"]
+               for facts in config["workers"].values())  # fmt: skip
+    logs = sorted(path.name for path in (dask / "logs").glob("worker-*.log"))
+    assert len(logs) == 2 and "ready" in (dask / "logs" / logs[0]).read_text()
+
+
+def test_resume_on_a_cluster_what_the_pool_started(tmp_path: Path) -> None:
+    bots = field(tmp_path)
+    out = tmp_path / "run"
+    common = ["--bots", str(bots), "--seed", "4", "--no-charts", "--out", str(out)]
+    code, output = run(*common, "--rounds", "1", "--workers", "1")
+    assert code == 0, output
+    code, output = run("--resume", "--rounds", "3", "--out", str(out), "--cluster", "local:2")
+    assert code == 0, output
+    ids = [line["game_id"] for line in read_lines(out / "games.jsonl")]
+    assert len(ids) == len(set(ids)) == 18
+
+
+def test_a_worker_killed_mid_run_loses_no_game_and_repeats_none(tmp_path: Path) -> None:
+    marker = f"arena-cluster-{uuid.uuid4().hex}"
+    bots_dir = field(tmp_path, marker=marker, delay_ms=3)
+    bots = [load_manifest(folder) for folder in sorted(bots_dir.iterdir())]
+    run_dir = tmp_path / "run"
+    config = tournament.create_run(run_dir, bots, rounds=8, seed=2, limits={})
+    executor = DaskExecutor(local=2)
+    executor.prepare(run_dir, config.limits)
+    victims = list(executor.worker_pids().values())
+    log = run_dir / "games.jsonl"
+
+    killed_at: list[int] = []
+
+    def kill_one_worker() -> None:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            logged = log.read_text().count("\n") if log.exists() else 0
+            if logged >= 4:
+                os.kill(victims[0], signal.SIGKILL)
+                killed_at.append(logged)
+                return
+            time.sleep(0.02)
+
+    killer = threading.Thread(target=kill_one_worker)
+    killer.start()
+    summary = tournament.play(run_dir, config, workers=2, executor=executor)
+    killer.join()
+    assert killed_at and killed_at[0] < 40  # killed while most games were still to play
+    lines = read_lines(log)
+    ids = [line["game_id"] for line in lines]
+    assert summary.done == config.total_games == len(ids) == len(set(ids)) == 48
+    assert len(list((run_dir / "records").iterdir())) == 48
+    assert {line["termination"] for line in lines} <= {"normal", "turn_limit"}
+    # the cluster is closed: no bot of this run is left anywhere
+    deadline = time.monotonic() + 20
+    while processes_with(marker) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert processes_with(marker) == []
+
+
+def test_an_unreachable_scheduler_is_one_sentence(tmp_path: Path) -> None:
+    bots = field(tmp_path)
+    out = tmp_path / "run"
+    code, output = run("--bots", str(bots), "--scheduler", "tcp://127.0.0.1:9", "--out", str(out))
+    assert code == 1
+    assert (
+        output.strip()
+        .splitlines()[-1]
+        .startswith("Error: Cannot reach the Dask scheduler at tcp://127.0.0.1:9")
+    )
+    assert "Traceback" not in output and not (out / "config.json").exists()
+
+
+@pytest.mark.parametrize("spec", ["local", "local:0", "remote:2", "local:two"])
+def test_a_wrong_cluster_is_one_sentence(spec: str) -> None:
+    with pytest.raises(ClusterError, match="--cluster takes local:N"):
+        local_workers(spec)
+    code, output = run("--cluster", spec, "--rounds", "1")
+    assert code == 1 and "--cluster takes local:N" in output
