@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import os
 import time
@@ -138,6 +139,22 @@ def _context(
     )
 
 
+def _batch(pending: Iterator[TableTask], tables: int) -> TableTask | None:
+    """The next `tables` tables as one task (their games in schedule order); None at the end.
+
+    A distributed executor sends several tables a task, so its cost per task is shared."""
+    first = next(pending, None)
+    if first is None or tables <= 1:
+        return first
+    games = list(first.games)
+    for _ in range(tables - 1):
+        task = next(pending, None)
+        if task is None:
+            break
+        games += task.games
+    return dataclasses.replace(first, games=tuple(games))
+
+
 def play(
     run_dir: Path,
     config: TournamentConfig,
@@ -207,14 +224,15 @@ def play(
         # Each task in flight, with how many times it has been tried.
         in_flight: dict[Any, tuple[TableTask, int]] = {}
         logged = set(done)  # a table run twice (a worker died) logs each game once
-        limit = max(1, pool.workers) * TASKS_PER_WORKER
+        limit = max(1, pool.workers) * getattr(pool, "tasks_per_worker", TASKS_PER_WORKER)
+        batch = getattr(pool, "tables_per_task", 1)
         clean = False
         try:
             with GamesLog(log_path) as games_log:
                 exhausted = False
                 while True:
                     while not exhausted and len(in_flight) < limit:
-                        task = next(pending, None)
+                        task = _batch(pending, batch)
                         if task is None:
                             exhausted = True
                             break
