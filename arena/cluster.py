@@ -20,7 +20,7 @@ import json
 import logging
 import os
 import re
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -60,6 +60,13 @@ def local_workers(spec: str) -> int:
 
 def _close_bots(dask_worker: Any = None) -> None:
     close_players()
+
+
+def _unready_here(bots: list[Any]) -> dict[str, str]:
+    """On a worker: build each bot (or find it built) and check it can start; the failures."""
+    from arena.players.ready import unready
+
+    return unready(bots)
 
 
 def _pin_to_core(index: int) -> None:
@@ -154,14 +161,22 @@ class DaskExecutor:
         self.workers = max(1, len(self._client.scheduler_info().get("workers", {})))
         self._client.register_plugin(BotsPlugin(None), name=BotsPlugin.name)
 
-    def prepare(self, run_dir: Path, limits: Mapping[str, Any]) -> list[str]:
+    def prepare(
+        self, run_dir: Path, limits: Mapping[str, Any], bots: Sequence[Any] = ()
+    ) -> list[str]:
         """Ready the workers for a run: the plugin (worker logs in `run_dir/logs`, bots
-        closed at the end), and what sandbox each worker has, written to config.json under
-        `workers`. Returns a warning for each worker weaker than this machine."""
+        closed at the end); on other machines, each bot built there (ClusterError naming the
+        bot and the worker when one cannot be); what sandbox each worker has, written to
+        config.json under `workers`. Returns a warning for each worker that differs."""
         from arena.results.report import CONFIG_NAME, write_atomic
         from arena.run_setup import sandbox_report_of
 
         self._client.register_plugin(BotsPlugin(run_dir / "logs"), name=BotsPlugin.name)
+        if self.remote and bots:
+            failures: dict[str, dict[str, str]] = self._client.run(_unready_here, list(bots))
+            for worker, broken in sorted(failures.items()):
+                for name, why in broken.items():
+                    raise ClusterError(f"Bot {name} cannot be made ready on worker {worker}: {why}")
         here = sandbox_report_of(limits)
         facts: dict[str, Any] = self._client.run(sandbox_report_of, dict(limits))
         warnings = []

@@ -5,6 +5,9 @@ from __future__ import annotations
 import json
 import os
 import signal
+import socket
+import subprocess
+import sys
 import threading
 import time
 import uuid
@@ -12,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from distributed import Client
 from tournament_support import make_bots, processes_with, read_lines
 
 from arena import tournament
@@ -132,3 +136,45 @@ def test_a_wrong_cluster_is_one_sentence(spec: str) -> None:
         local_workers(spec)
     code, output = run("--cluster", spec, "--rounds", "1")
     assert code == 1 and "--cluster takes local:N" in output
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def test_a_running_cluster_of_dask_scheduler_and_dask_worker(tmp_path: Path) -> None:
+    """`dask scheduler` and `dask worker` as a user starts them; `--scheduler` plays on them:
+    records come back with the results, bots are made ready on the worker, and the games
+    equal the pool's."""
+    bin_dir = Path(sys.executable).parent
+    port = _free_port()
+    address = f"tcp://127.0.0.1:{port}"
+    quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+    scheduler = subprocess.Popen(
+        [str(bin_dir / "dask"), "scheduler", "--port", str(port), "--no-dashboard"], **quiet
+    )
+    worker = subprocess.Popen(
+        [str(bin_dir / "dask"), "worker", address, "--nworkers", "1", "--nthreads", "1",
+         "--no-dashboard", "--name", "far-away"], **quiet,
+    )  # fmt: skip
+    try:
+        with Client(address, timeout=30) as client:
+            client.wait_for_workers(1, timeout=30)
+        bots = field(tmp_path)
+        common = ["--bots", str(bots), "--rounds", "2", "--seed", "6", "--no-charts"]
+        code, output = run(*common, "--scheduler", address, "--out", str(tmp_path / "far"))
+        assert code == 0, output
+        code, output = run(*common, "--workers", "1", "--out", str(tmp_path / "pool"))
+        assert code == 0, output
+        far, pool = tmp_path / "far", tmp_path / "pool"
+        assert (far / "ratings.csv").read_text() == (pool / "ratings.csv").read_text()
+        assert len(list((far / "records").iterdir())) == 12  # carried back by the results
+        workers = json.loads((far / "config.json").read_text())["workers"]
+        assert len(workers) == 1
+    finally:
+        worker.terminate()
+        scheduler.terminate()
+        worker.wait(30)
+        scheduler.wait(30)

@@ -348,7 +348,9 @@ def run(
         if note is not None:
             click.echo(note, err=True)
         if executor is not None:
-            for warning in executor.prepare(run_dir, config.limits):
+            from arena.run_setup import load_bots
+
+            for warning in executor.prepare(run_dir, config.limits, load_bots(config)):
                 click.echo(f"warning: {warning}", err=True)
         progress = Progress(config.total_games)
         previous = signal.signal(signal.SIGTERM, _raise_interrupt)
