@@ -43,8 +43,9 @@ _LABELS = {
 _PERCENT = {"win_rate", "points_share"}
 
 
-def write_html_report(run_dir: Path, report: Report, config: dict[str, Any],
-                      games: Sequence[GameLine]) -> Path:  # fmt: skip
+def write_html_report(
+    run_dir: Path, report: Report, config: dict[str, Any], games: Sequence[GameLine]
+) -> Path:
     """Write `report.html` and the replays it links to; the path of the report."""
     from arena.results.report import write_atomic
 
