@@ -266,7 +266,13 @@ def test_ctrl_c_stops_cleanly_and_leaves_no_bot_behind(tmp_path: Path) -> None:
     log = out / "games.jsonl"
     # A terminal's Ctrl-C signals the whole foreground process group: scheduler and workers.
     process = subprocess.Popen(
-        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True
+        command,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+        # A shell running this suite in the background ignores SIGINT, and a Python started
+        # with SIGINT ignored keeps ignoring it: give the run the terminal's default back.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     try:
         assert wait_for(lambda: log.exists() and log.read_text().count("\n") >= 2)
@@ -349,28 +355,34 @@ class ScriptedExecutor:
 
         _, task = args
         self.calls += 1
+        from arena.execution import TableResult
         from arena.results.log import GameLine
 
-        future: Future[list[GameLine]] = Future()
+        future: Future[TableResult] = Future()
         if self.failures > 0:
             self.failures -= 1
             future.set_exception(RuntimeError("a passing fault"))
             return future
         future.set_result(
-            [
-                GameLine(
-                    seq=s.seq,
-                    game_id=s.game_id,
-                    players=s.players,
-                    scores=(1, 0),
-                    ranks=(0, 1),
-                    termination="normal",
-                    turns=10,
-                )
-                for s in task.games
-            ]
+            TableResult(
+                [
+                    GameLine(
+                        seq=s.seq,
+                        game_id=s.game_id,
+                        players=s.players,
+                        scores=(1, 0),
+                        ranks=(0, 1),
+                        termination="normal",
+                        turns=10,
+                    )
+                    for s in task.games
+                ]
+            )
         )
         return future
+
+    def wait_any(self, futures):  # type: ignore[no-untyped-def]
+        return set(futures), set()  # done at submit time
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
         pass
