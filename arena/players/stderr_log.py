@@ -18,6 +18,8 @@ DECISION_BYTES = 4096
 """Of what a bot writes to stderr during one decision, how much its game record keeps."""
 GAME_BYTES = 32768
 """Of what a bot writes to stderr during one game, how much its game record keeps."""
+PUMP_READS = 4
+"""Reads of the stderr pipe a decision makes before it starts (each up to 64 KiB)."""
 
 ERROR_MARK = re.compile(
     r"panicked at|Traceback \(most recent call last\)|Exception|Error|error:|fatal|"
@@ -73,10 +75,13 @@ class StderrLog:
         self._decision = (game_id, request)
 
     def pump(self) -> None:
-        """Take now what the bot has written to stderr and the drain thread has not read."""
+        """Take now what the bot has written to stderr and the drain thread has not read
+        (at most PUMP_READS reads: a bot that never stops writing cannot hold the referee)."""
         with self._lock:
             fd = self._fd
-            while fd is not None:
+            if fd is None:
+                return
+            for _ in range(PUMP_READS):
                 try:
                     chunk = os.read(fd, 1 << 16)
                 except OSError:  # BlockingIOError: nothing waiting
@@ -158,11 +163,13 @@ class StderrLog:
         os.set_blocking(fd, False)
         with self._lock:
             self._fd = fd
+        poller = select.poll()  # not select(): no limit on the descriptor's number
+        poller.register(fd, select.POLLIN | select.POLLHUP | select.POLLERR)
         try:
             while True:
                 try:
-                    select.select([fd], [], [])
-                except (OSError, ValueError):
+                    poller.poll()
+                except OSError:
                     return
                 with self._lock:
                     try:
