@@ -34,9 +34,10 @@ test: $(STAMP)
 	$(BIN)/python -m pytest -q $(ARGS)
 
 bench: $(STAMP)
-	$(BIN)/arena bench engine
+	$(BIN)/arena bench engine --game flowers
 	$(BIN)/arena bench protocol
 	$(BIN)/arena bench tournament
+	$(BIN)/arena bench tournament --cluster local:2
 	$(BIN)/arena bench sandbox
 
 lint: $(STAMP)
