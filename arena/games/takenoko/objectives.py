@@ -60,7 +60,11 @@ def gardener_objective_met(board: Mapping[Cell, Tile], objective: GardenerObject
         if tile.heights.get(objective.colour) != objective.height:
             continue
         wanted = objective.improvement
-        if wanted == ANY or (wanted == NONE and tile.improvement is None) or tile.improvement == wanted:
+        if (
+            wanted == ANY
+            or (wanted == NONE and tile.improvement is None)
+            or tile.improvement == wanted
+        ):
             found += 1
     return found >= objective.count
 
