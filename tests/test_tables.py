@@ -265,7 +265,7 @@ def _run(tmp_path: Path, *args: str) -> tuple[int, str]:
         (["--seats", "3"], "Error: mandala is played by 2 players, not --seats 3.\n"),
         (
             ["--game", "chess"],
-            "Error: Unknown game 'chess'; the known games are: flowers, highcard, mandala.\n",
+            "Error: Unknown game 'chess'; the known games are: flowers, highcard, mandala, takenoko.\n",
         ),
         (["--game-option", "colours=7"], "Error: mandala has no option 'colours'; known options"),
         (["--game-option", "turn_limit"], "'turn_limit' is not key=value (e.g. turn_limit=500)."),

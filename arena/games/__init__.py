@@ -41,7 +41,17 @@ def _flowers() -> Game:
     return FlowersGame()
 
 
-_REGISTRY: dict[str, Callable[[], Game]] = {"mandala": _mandala, "flowers": _flowers}
+def _takenoko() -> Game:
+    from arena.games.takenoko import TakenokoGame
+
+    return TakenokoGame()
+
+
+_REGISTRY: dict[str, Callable[[], Game]] = {
+    "mandala": _mandala,
+    "flowers": _flowers,
+    "takenoko": _takenoko,
+}
 
 GAME_MODULES = "ARENA_GAME_MODULES"
 """An environment variable naming modules (comma-separated) that register more games with

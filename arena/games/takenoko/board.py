@@ -78,14 +78,20 @@ class Board:
 
     def wet(self, vertex: frozenset[Cell]) -> bool:
         """§5.2: a vertex is wet if one of its cells is a pond or a channel ends there."""
-        if any(cell in self.tiles and self.tiles[cell].is_pond for cell in vertex):
-            return True
-        return any(vertex in endpoints(*sorted(channel)) for channel in self.channels)
+        return self._wet(vertex, self._channel_ends())
+
+    def _channel_ends(self) -> set[frozenset[Cell]]:
+        return {end for channel in self.channels for end in endpoints(*sorted(channel))}
+
+    def _wet(self, vertex: frozenset[Cell], ends: set[frozenset[Cell]]) -> bool:
+        tiles = self.tiles
+        return vertex in ends or any(cell in tiles and tiles[cell].is_pond for cell in vertex)
 
     def channel_places(self) -> list[Edge]:
         """§5.2, T10: edges between two plots, without a channel, with a wet endpoint
         (never a pond's edge; a watershed is not a source)."""
         legal = set()
+        ends = self._channel_ends()
         for cell, tile in self.tiles.items():
             if tile.is_pond:
                 continue
@@ -96,7 +102,7 @@ class Board:
                 edge = frozenset((cell, near))
                 if edge in self.channels or edge in legal:
                     continue
-                if any(self.wet(vertex) for vertex in endpoints(cell, near)):
+                if any(self._wet(vertex, ends) for vertex in endpoints(cell, near)):
                     legal.add(edge)
         return sorted(legal, key=sorted)
 

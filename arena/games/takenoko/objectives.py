@@ -36,20 +36,33 @@ class Tile:
 def plot_objective_met(board: Mapping[Cell, Tile], objective: PlotObjective) -> bool:
     """§2.3: some anchor and rotation k put an irrigated plot of each slot's colour on every
     cell of the shape. Rotations only, never mirror images (T3); extra plots do not matter."""
-    cells = objective.cells()
-    first_colour = cells[0][1]
-    for anchor, tile in board.items():
+    shapes = _rotations(objective)
+    first_colour = shapes[0][0][2]
+    get = board.get
+    for (q, r), tile in board.items():
         if not tile.irrigated or first_colour not in tile.colours:
             continue
-        for k in range(6):
-            if all(_fits(board, anchor, rotate(offset, k), colour) for offset, colour in cells):
+        for cells in shapes:
+            for dq, dr, colour in cells:
+                there = get((q + dq, r + dr))
+                if there is None or not there.irrigated or colour not in there.colours:
+                    break
+            else:
                 return True
     return False
 
 
-def _fits(board: Mapping[Cell, Tile], anchor: Cell, offset: Cell, colour: str) -> bool:
-    tile = board.get((anchor[0] + offset[0], anchor[1] + offset[1]))
-    return tile is not None and tile.irrigated and colour in tile.colours
+_ROTATED: dict[str, list[list[tuple[int, int, str]]]] = {}
+
+
+def _rotations(objective: PlotObjective) -> list[list[tuple[int, int, str]]]:
+    """The shape's cells under each of the 6 rotations (made once per card)."""
+    shapes = _ROTATED.get(objective.id)
+    if shapes is None:
+        shapes = _ROTATED[objective.id] = [
+            [(*rotate(offset, k), colour) for offset, colour in objective.cells()] for k in range(6)
+        ]
+    return shapes
 
 
 def gardener_objective_met(board: Mapping[Cell, Tile], objective: GardenerObjective) -> bool:
