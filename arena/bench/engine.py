@@ -19,6 +19,8 @@ from arena.games import DEFAULT_GAME, get_game
 
 TARGET_GAMES_PER_SECOND = 2000
 """Mandala's own target (random games per second on one core)."""
+SAME_SPEED_AS_MANDALA = ("flowers",)
+"""Games with issue 11's target: at least Mandala's decisions per second."""
 TURNS = 3
 """How many times each row is measured, in turns; the best turn counts."""
 
@@ -112,8 +114,12 @@ def engine(games: int, game_name: str, as_json: bool) -> None:
     others = rows[1:]
     if others:
         slowest = min(row["decisions_per_second"] for row in others)
-        verdict = "met" if slowest >= reference["decisions_per_second"] else "NOT met"
-        click.echo(
-            f"  target: {game_name} decisions/s >= Mandala's at every table size: {verdict} "
-            f"(slowest {slowest:,} vs {reference['decisions_per_second']:,})"
-        )
+        if game_name in SAME_SPEED_AS_MANDALA:
+            verdict = "met" if slowest >= reference["decisions_per_second"] else "NOT met"
+            click.echo(
+                f"  target: {game_name} decisions/s >= Mandala's at every table size: "
+                f"{verdict} (slowest {slowest:,} vs {reference['decisions_per_second']:,})"
+            )
+        else:
+            share = slowest / reference["decisions_per_second"]
+            click.echo(f"  {game_name}: slowest {slowest:,} decisions/s, {share:.2f} of Mandala's")
