@@ -245,3 +245,31 @@ def test_a_game_without_a_drawing_is_shown_as_a_tree(browser: Any, tmp_path: Pat
     assert browser.find_element(By.ID, "counter").text == f"Move 2 / {len(moves)}"
     assert _errors(browser) == []
     _shot(browser, "replay-generic")
+
+
+def test_a_takenoko_replay_draws_the_hex_board(browser: Any, tmp_path: Path) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    state = get_game("takenoko").new_state(3, num_players=3)
+    rng = random.Random(3)
+    moves = []
+    while (decision := state.decision()) is not None and len(moves) < 200:
+        move = rng.choice(state.legal_moves())
+        moves.append({"seat": decision.seat, "kind": decision.kind, "move": move})
+        state.apply_move(move)
+    record = {"record_version": 1, "game": "takenoko", "config": {}, "seed": 3, "game_id": "t1",
+              "players": ["ann", "bob", "cid"], "moves": moves,
+              "outcome": {"scores": [0, 0, 0], "ranks": [0, 0, 0], "termination": "normal",
+                          "end": None, "reason": "cut short for the test"}}  # fmt: skip
+    page = tmp_path / "takenoko.html"
+    page.write_text(replay_html(record))
+    _open(browser, page, "#move=200")
+    tiles = len(state.board.tiles)
+    assert len(browser.find_elements(By.CSS_SELECTOR, "svg.hexes polygon")) == tiles
+    assert len(browser.find_elements(By.CSS_SELECTOR, "svg.hexes circle.figure")) == 2
+    Select(browser.find_element(By.ID, "seat")).select_by_value("0")
+    hidden = browser.find_elements(By.CSS_SELECTOR, ".player .hidden-hand")
+    assert len(hidden) == 2  # the two other hands show only their size
+    assert _errors(browser) == []
+    _shot(browser, "replay-takenoko")

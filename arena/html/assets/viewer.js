@@ -7,7 +7,7 @@
   const names = data.players;
   const COLOURS = {
     black: "#222", grey: "#8a8a8a", purple: "#7b3fa0", red: "#c62828",
-    green: "#2e7d32", orange: "#ef6c00", yellow: "#e0b000",
+    green: "#2e7d32", orange: "#ef6c00", yellow: "#e0b000", G: "#7cb342", Y: "#fdd835", P: "#f48fb1",
   };
   let at = 0; // the position shown: before decision at + 1; steps.length is the end
   let seat = -1; // -1: the spectator; otherwise what that seat was sent
@@ -135,6 +135,76 @@
     return add(board, players);
   }
 
+  const SVG = "http://www.w3.org/2000/svg";
+  const PLOT_COLOURS = { G: "#7cb342", Y: "#fdd835", P: "#f48fb1" };
+  function svg(tag, attrs, text) {
+    const node = document.createElementNS(SVG, tag);
+    for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
+    if (text !== undefined) node.textContent = String(text);
+    return node;
+  }
+
+  function drawTakenoko(view) {
+    const board = el("div");
+    const size = 26;
+    const centre = ([q, r]) => [size * Math.sqrt(3) * (q + r / 2), size * 1.5 * r];
+    const points = view.board.tiles.map((t) => centre(t.at));
+    const xs = points.map((p) => p[0]), ys = points.map((p) => p[1]);
+    const pad = size + 6;
+    const minX = Math.min(...xs) - pad, minY = Math.min(...ys) - pad;
+    const width = Math.max(...xs) - minX + pad, height = Math.max(...ys) - minY + pad;
+    const picture = svg("svg", { viewBox: `${minX} ${minY} ${width} ${height}`, width: Math.min(620, width * 1.6),
+      class: "hexes" });
+    for (const tile of view.board.tiles) {
+      const [x, y] = centre(tile.at);
+      const corners = [];
+      for (let i = 0; i < 6; i++) {
+        const angle = Math.PI / 180 * (60 * i - 30);
+        corners.push(`${x + size * Math.cos(angle)},${y + size * Math.sin(angle)}`);
+      }
+      const fill = tile.kind === "pond" ? "#4fc3f7" : PLOT_COLOURS[tile.colour] || "#ccc";
+      const hex = svg("polygon", { points: corners.join(" "), fill, stroke: tile.irrigated ? "#0277bd" : "#795548",
+        "stroke-width": tile.irrigated ? 2.5 : 1 });
+      hex.appendChild(svg("title", {}, `[${tile.at}] ${tile.kind} ${tile.colour || ""} ${tile.improvement || ""} ` +
+        `bamboo ${tile.bamboo}${tile.irrigated ? ", irrigated" : ""}`));
+      picture.appendChild(hex);
+      if (tile.bamboo) picture.appendChild(svg("text", { x, y: y + 5, "text-anchor": "middle", "font-size": 15,
+        "font-weight": 700, fill: "#1b5e20" }, "|".repeat(tile.bamboo)));
+      if (tile.improvement) picture.appendChild(svg("text", { x, y: y - 9, "text-anchor": "middle", "font-size": 9,
+        fill: "#333" }, tile.improvement.slice(0, 5)));
+    }
+    for (const [a, b] of view.board.channels) {
+      const [ax, ay] = centre(a), [bx, by] = centre(b);
+      const mx = (ax + bx) / 2, my = (ay + by) / 2, dx = (by - ay) / 2.2, dy = -(bx - ax) / 2.2;
+      picture.appendChild(svg("line", { x1: mx - dx / Math.sqrt(3), y1: my - dy / Math.sqrt(3),
+        x2: mx + dx / Math.sqrt(3), y2: my + dy / Math.sqrt(3), stroke: "#0288d1", "stroke-width": 4 }));
+    }
+    for (const [who, at, colour, dy] of [["G", view.board.gardener, "#5d4037", -4], ["P", view.board.panda, "#000", 8]]) {
+      const [x, y] = centre(at);
+      picture.appendChild(svg("circle", { cx: x + (who === "G" ? -9 : 9), cy: y + dy, r: 7, fill: colour, class: "figure" }));
+      picture.appendChild(svg("text", { x: x + (who === "G" ? -9 : 9), y: y + dy + 3, "text-anchor": "middle",
+        "font-size": 8, fill: "#fff" }, who));
+    }
+    add(board, row("plots left", el("span", null, view.plot_deck)), row("weather", el("span", null, view.weather || "-")));
+    add(board, picture);
+    const players = el("div", "grid3");
+    view.players.forEach((p, s) => {
+      const box = add(el("div", "box player"), el("h3", null, who(s) + ": " + p.score + " points"));
+      box.dataset.seat = s;
+      let hand;
+      if (view.hands) hand = el("span", null, view.hands[s].join(" "));
+      else if (view.seat === s) hand = el("span", null, view.hand.join(" "));
+      else hand = el("span", "hidden-hand", p.hand_size + " cards");
+      const handRow = row("hand", hand);
+      handRow.classList.add("hand");
+      add(box, handRow, row("completed", el("span", null, p.completed.join(" ") || "none")),
+        row("stomach", pile(p.stomach)), row("reserve", el("span", null,
+          p.channels + " channels, " + Object.entries(p.chips).filter(([, n]) => n).map(([k, n]) => n + " " + k).join(", "))));
+      add(players, box);
+    });
+    return add(board, players);
+  }
+
   function drawTree(value, key) {
     if (value === null || typeof value !== "object") {
       return el("div", "kv", (key !== undefined ? key + ": " : "") + JSON.stringify(value));
@@ -145,7 +215,7 @@
     return node;
   }
 
-  const DRAW = { mandala: drawMandala, flowers: drawFlowers };
+  const DRAW = { mandala: drawMandala, flowers: drawFlowers, takenoko: drawTakenoko };
 
   function viewShown() {
     const position = at < steps.length ? steps[at] : data.final;
