@@ -1,0 +1,182 @@
+#!/usr/bin/env python3
+"""The greedy Takenoko bot: one-ply rules of thumb for Takenoko's base game.
+
+It reads the view and the legal moves it is sent, and the objective cards' contents from
+the arena's own data (arena/games/takenoko/components.py: run it with the arena's
+interpreter, `python3` in bot.toml). Every decision picks the legal move with the best value:
+
+* completing a card is always first, the card worth most points first;
+* the panda goes where it eats a colour my panda cards still need; the gardener where it
+  grows the most sections of the colours my gardener cards need (plots of the card's
+  colour on plots near the height the card wants);
+* a new plot goes next to the pond when it can (irrigated at once: it grows), of a colour
+  my plot cards use;
+* actions in this order of preference: a figure that helps a card, an objective card when
+  the hand is small, a plot, a channel;
+* weather: the sun (a third action); rain on my tallest needed plot below 4.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections import Counter
+from typing import Any
+
+from arena.games.takenoko.components import (
+    GARDENER_OBJECTIVES,
+    PANDA_OBJECTIVES,
+    PLOT_OBJECTIVES,
+)
+
+POINTS = {o.id: o.points for o in (*PLOT_OBJECTIVES, *GARDENER_OBJECTIVES, *PANDA_OBJECTIVES)}
+GARDENER = {o.id: o for o in GARDENER_OBJECTIVES}
+PANDA = {o.id: o for o in PANDA_OBJECTIVES}
+PLOT = {o.id: o for o in PLOT_OBJECTIVES}
+NEAR_POND = {(1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)}
+
+
+class Needs:
+    """What the cards in my hand still need, read from the view."""
+
+    def __init__(self, view: dict[str, Any]) -> None:
+        me = view["players"][view["seat"]]
+        hand = view.get("hand") or []
+        stomach = Counter(me["stomach"])
+        self.eat: Counter[str] = Counter()
+        for card in hand:
+            if card in PANDA:
+                need = Counter(PANDA[card].sections) - stomach
+                self.eat.update(need)
+        self.grow: Counter[str] = Counter()
+        self.height: dict[str, int] = {}
+        for card in hand:
+            if card in GARDENER:
+                objective = GARDENER[card]
+                self.grow[objective.colour] += objective.count
+                self.height[objective.colour] = max(self.height.get(objective.colour, 0),
+                                                    objective.height)  # fmt: skip
+        self.plots: Counter[str] = Counter()
+        for card in hand:
+            if card in PLOT:
+                for _, colour in PLOT[card].slots:
+                    self.plots[colour] += 1
+        self.hand_size = len(hand)
+
+
+def tiles_by_cell(view: dict[str, Any]) -> dict[tuple[int, int], dict[str, Any]]:
+    return {tuple(tile["at"]): tile for tile in view["board"]["tiles"]}
+
+
+def neighbours(cell: tuple[int, int]) -> list[tuple[int, int]]:
+    q, r = cell
+    return [(q + 1, r), (q + 1, r - 1), (q, r - 1), (q - 1, r), (q - 1, r + 1), (q, r + 1)]
+
+
+def value(move: dict[str, Any], view: dict[str, Any], needs: Needs) -> float:
+    """The worth of one legal move, in rough points."""
+    action = move["action"]
+    tiles = tiles_by_cell(view)
+    if action == "complete":
+        return 100 + POINTS.get(move["card"], 0)
+    if action == "roll":
+        return 1
+    if action == "end":
+        return 0
+    if action == "weather":
+        return {"SUN": 3, "RAIN": 2, "WIND": 1, "CLOUDS": 1, "STORM": 1}.get(move["face"], 0)
+    if action == "skip":
+        return 0.1
+    if action in ("rain", "move_gardener"):
+        grown = 0.0
+        at = tuple(move["to"])
+        cells = (
+            [at]
+            if action == "rain"
+            else [at]
+            + [
+                n
+                for n in neighbours(at)
+                if n in tiles and tiles[n]["colour"] == tiles[at]["colour"]
+            ]
+        )
+        for cell in cells:
+            tile = tiles.get(cell)
+            if tile and tile["kind"] == "plot" and tile["irrigated"] and tile["bamboo"] < 4:
+                wanted = needs.height.get(tile["colour"], 4)
+                grown += 1 + needs.grow[tile["colour"]] * (tile["bamboo"] < wanted)
+        return grown
+    if action in ("move_panda", "storm"):
+        tile = tiles.get(tuple(move["to"]))
+        if not tile or tile["kind"] != "plot" or not tile["bamboo"]:
+            return 0
+        if tile["improvement"] == "enclosure":
+            return 0
+        return 1 + 3 * needs.eat[tile["colour"]]
+    if action == "place":
+        plot = move["plot"]
+        colour = {"G": "G", "Y": "Y", "P": "P"}[plot[1]]
+        near = 2 if tuple(move["to"]) in NEAR_POND else 0
+        chip = 0.5 if move.get("chip") == "fertilizer" else 0
+        return near + needs.plots[colour] + needs.grow[colour] * 0.5 + chip
+    if action == "draw":
+        deck = move["deck"]
+        return {"panda": 2, "gardener": 1.5, "plot": 1}[deck]
+    if action == "clouds":
+        return 1 + (move["kind"] == "fertilizer")
+    if action == "objective":
+        return 4 if needs.hand_size <= 2 else 1.5
+    if action == "gardener":
+        return 3 if needs.grow else 1
+    if action == "panda":
+        return 3.5 if needs.eat else 0.5
+    if action == "plot":
+        return 2 if needs.plots or len(tiles) < 8 else 1
+    if action == "irrigation":
+        return 0.5
+    if action in ("chip", "channel"):
+        return 0.2
+    return 0
+
+
+def decide(message: dict[str, Any]) -> int:
+    moves = message.get("legal_moves") or []
+    if len(moves) <= 1:
+        return 0
+    try:
+        view = message["view"]
+        needs = Needs(view)
+        values = [value(move, view, needs) for move in moves]
+        return max(range(len(moves)), key=values.__getitem__)
+    except (KeyError, TypeError, ValueError, IndexError) as error:
+        print(f"greedy-takenoko: falling back to move 0 after {error!r}", file=sys.stderr)
+        return 0
+
+
+def send(message: dict[str, Any]) -> None:
+    sys.stdout.write(json.dumps(message, separators=(",", ":")) + "\n")
+    sys.stdout.flush()
+
+
+def main() -> None:
+    for line in iter(sys.stdin.readline, ""):
+        line = line.strip()
+        if not line:
+            continue
+        try:
+            message = json.loads(line)
+        except ValueError:
+            continue
+        if not isinstance(message, dict):
+            continue
+        kind = message.get("type")
+        if kind == "hello":
+            send({"type": "hello", "name": "greedy-takenoko", "version": "0.1"})
+        elif kind == "decide":
+            send({"type": "move", "move": decide(message)})
+        elif kind == "goodbye":
+            return
+
+
+if __name__ == "__main__":
+    main()

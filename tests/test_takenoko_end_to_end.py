@@ -1,0 +1,37 @@
+"""Takenoko end to end with the bundled bots as real processes (issue 15, base game)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from arena.cli.main import main
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(main, list(args), catch_exceptions=False)
+    return result.exit_code, result.output
+
+
+def test_a_three_seat_takenoko_tournament_of_the_default_field(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    code, output = run("run", "--game", "takenoko", "--seats", "3", "--rounds", "1",
+                       "--seed", "4", "--no-charts", "--out", str(out))  # fmt: skip
+    assert code == 0, output
+    config = json.loads((out / "config.json").read_text())
+    names = {bot["name"] for bot in config["bots"]}
+    assert "greedy-takenoko" in names and "greedy" not in names and "greedy-flowers" not in names
+    lines = [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines()]
+    assert lines and all(line["termination"] == "normal" for line in lines)
+    assert all(line["end"] == "all_objectives" for line in lines)
+
+
+def test_check_passes_greedy_takenoko(tmp_path: Path) -> None:
+    code, output = run("check", "--game", "takenoko", str(ROOT / "bots" / "greedy-takenoko"),
+                       "--out", str(tmp_path / "c"))  # fmt: skip
+    assert code == 0, output
+    assert "is ready for a tournament" in output and "plot" in output
