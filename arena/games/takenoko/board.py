@@ -19,6 +19,8 @@ class Placed:
     colour: str | None
     """The plot's colour; None for a pond."""
     improvement: str | None = None
+    plot: str | None = None
+    """The plot's id (components.PLOTS), public once placed; None for a pond."""
     height: int = 0
     irrigated: bool = False
     """Once true, true for good (§5.2); the first time brings one growth (§5.3)."""
@@ -51,12 +53,14 @@ class Board:
                     legal.add(near)
         return sorted(legal)
 
-    def place(self, cell: Cell, colour: str, improvement: str | None = None) -> list[Cell]:
+    def place(
+        self, cell: Cell, colour: str, improvement: str | None = None, plot: str | None = None
+    ) -> list[Cell]:
         """Put a plot on a legal cell (with a printed improvement, or a chip placed before
         its first irrigation, T6); the plots that grew as they became irrigated."""
         if cell not in self.placements():
             raise ValueError(f"{cell} is not a legal place for a plot (§5.1)")
-        self.tiles[cell] = Placed(colour, improvement)
+        self.tiles[cell] = Placed(colour, improvement, plot=plot)
         return self.irrigate()
 
     # ------------------------------------------------------------------ irrigation (5.2)

@@ -368,7 +368,7 @@ class TakenokoState(GameState):
             chip = move.get("chip")
             if chip is not None:  # T6: a chip before the first irrigation
                 self.reserve_chips[seat][chip] -= 1
-            self.board.place(cell_of(move["to"]), plot.colour, plot.improvement or chip)
+            self.board.place(cell_of(move["to"]), plot.colour, plot.improvement or chip, chosen)
             rest = [plot_id for plot_id in self.drawn if plot_id != chosen]
             self.plot_deck.extend(rest)  # T9: under the deck, in the order drawn
             self.returned[seat].extend(rest)

@@ -17,6 +17,7 @@ def _board(state: TakenokoState) -> View:
             {
                 "at": [q, r],
                 "kind": "pond" if tile.is_pond else "plot",
+                "plot": tile.plot,
                 "colour": tile.colour,
                 "improvement": tile.improvement,
                 "bamboo": tile.height,
@@ -59,6 +60,7 @@ def _public(state: TakenokoState) -> View:
             for seat in range(state.num_players)
         ],
         "emperor": state.emperor,
+        "final_turns": state.final_turns,
         "end": state.end,
     }
 
