@@ -75,7 +75,7 @@ class Node:
         self.visits = 0
         self.reward = 0.0  # summed rewards for `seat`
         self.avail = 0  # iterations in which this move was legal at its parent
-        self.children: dict[int, Node] = {}
+        self.children: dict[Any, Node] = {}
 
 
 def worth(river: list[int], cup: list[int]) -> float:
@@ -296,6 +296,11 @@ def search(
     if determinizer is None:
         raise ValueError(f"{game} has no determinizer, so it cannot be searched")
     policy = POLICIES.get(game, Policy())
+    stable = get_game(game).stable_action_codes
+
+    def edge_key(state: GameState, action: int) -> Any:
+        return action if stable else json.dumps(state.action_to_move(action), sort_keys=True)
+
     root = Node(-1)
     template = determinizer.determinize(view, rng, config or {})
     redeal = determinizer.redeal
@@ -312,33 +317,35 @@ def search(
         redeal(state, seat, rng)
         node = root
         path = [root]
-        # Selection and expansion.
+        # Selection and expansion. A tree edge is a move: its code where codes name the
+        # same move in every state, its JSON where they are only indexes (Takenoko).
         while not state.is_over():
             actions = policy.tree_actions(state)
+            by_key = {edge_key(state, a): a for a in actions}
             decision = state.decision()
             mover = decision.seat if decision is not None else 0
             children = node.children
-            untried = [a for a in actions if a not in children]
+            untried = [k for k in by_key if k not in children]
             if untried:
-                action = rng.choice(untried)
+                key = rng.choice(untried)
                 child = Node(mover)
-                children[action] = child
-                for a in actions:
-                    if a in children:
-                        children[a].avail += 1
-                state.apply_action(action)
+                children[key] = child
+                for k in by_key:
+                    if k in children:
+                        children[k].avail += 1
+                state.apply_action(by_key[key])
                 path.append(child)
                 break
             best_value = -1.0
-            action = actions[0]
-            for a in actions:
-                c = children[a]
+            key = next(iter(by_key))
+            for k in by_key:
+                c = children[k]
                 c.avail += 1
                 value = c.reward / c.visits + EXPLORATION * math.sqrt(math.log(c.avail) / c.visits)
                 if value > best_value:
-                    best_value, action = value, a
-            node = children[action]
-            state.apply_action(action)
+                    best_value, key = value, k
+            node = children[key]
+            state.apply_action(by_key[key])
             path.append(node)
         # Playout.
         for _ in range(policy.playout_plies):
@@ -352,7 +359,7 @@ def search(
     best = max(root.children.items(), key=lambda item: (item[1].visits, item[1].reward))
     if LOG:
         print(f"ismcts: {done} iterations, best visited {best[1].visits}", file=sys.stderr)
-    return best[0]
+    return {edge_key(template, a): a for a in template.legal_actions()}[best[0]]
 
 
 def decide(
@@ -373,7 +380,10 @@ def decide(
     budget = max(1.0, min(budget_ms, allowed / 2 - 20))
     try:
         action = search(view, budget / 1000, iterations, rng, game, config)
-        move = get_game(game).new_state(0, config, len(view["players"])).action_to_move(action)
+        determinizer = get_game(game).determinizer()
+        assert determinizer is not None  # search checked it
+        # the position as this seat sees it: its legal moves are the request's, in order
+        move = determinizer.determinize(view, rng, config or {}).action_to_move(action)
         return moves.index(move) if move in moves else move
     except (KeyError, TypeError, ValueError, IndexError, ArenaError) as error:
         print(f"ismcts: falling back to move 0 after {error!r}", file=sys.stderr)

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from arena.errors import GameError
-from arena.games.base import Game
+from arena.games.base import Determinizer, Game
 from arena.games.takenoko.state import TakenokoState
 
 __all__ = ["TakenokoGame", "TakenokoState"]
@@ -32,6 +32,11 @@ class TakenokoGame(Game):
     decision_kinds: ClassVar[tuple[str, ...]] = (
         "turn", "weather", "rain", "storm", "clouds", "plot", "gardener", "panda", "objective",
     )  # fmt: skip
+
+    def determinizer(self) -> Determinizer:
+        from arena.games.takenoko.determinize import TakenokoDeterminizer
+
+        return TakenokoDeterminizer()
 
     def new_state(
         self, seed: int, config: Mapping[str, Any] | None = None, num_players: int = 3
