@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """The greedy Takenoko bot: one-ply rules of thumb for Takenoko's base game.
 
-It reads the view and the legal moves it is sent, and the objective cards' contents from
-the arena's own data (arena/games/takenoko/components.py: run it with the arena's
-interpreter, `python3` in bot.toml). Every decision picks the legal move with the best value:
+It reads the view and the legal moves it is sent; the objective cards' contents are copied
+below from ../shared/rules/TAKENOKO.md §2.4-2.6 (standard library only: the bot runs in the
+sandbox, where the arena's own package is not visible). Every decision picks the legal move
+with the best value:
 
 * completing a card is always first, the card worth most points first;
 * the panda goes where it eats a colour my panda cards still need; the gardener where it
@@ -23,16 +24,51 @@ import sys
 from collections import Counter
 from typing import Any
 
-from arena.games.takenoko.components import (
-    GARDENER_OBJECTIVES,
-    PANDA_OBJECTIVES,
-    PLOT_OBJECTIVES,
-)
-
-POINTS = {o.id: o.points for o in (*PLOT_OBJECTIVES, *GARDENER_OBJECTIVES, *PANDA_OBJECTIVES)}
-GARDENER = {o.id: o for o in GARDENER_OBJECTIVES}
-PANDA = {o.id: o for o in PANDA_OBJECTIVES}
-PLOT = {o.id: o for o in PLOT_OBJECTIVES}
+# The 45 objective cards (TAKENOKO.md §2.4-2.6): colours G, Y, P.
+# Plot cards: id -> (points, colours of the shape).
+PLOT = {
+    "PL01": (2, "G"),
+    "PL02": (2, "G"),
+    "PL03": (2, "G"),
+    "PL04": (3, "G"),
+    "PL05": (3, "Y"),
+    "PL06": (3, "Y"),
+    "PL07": (3, "Y"),
+    "PL08": (4, "Y"),
+    "PL09": (4, "P"),
+    "PL10": (4, "P"),
+    "PL11": (4, "P"),
+    "PL12": (5, "P"),
+    "PL13": (3, "GY"),
+    "PL14": (4, "GP"),
+    "PL15": (5, "PY"),
+}
+# Gardener cards: id -> (points, colour, how many bamboos, of exactly this height).
+GARDENER = {
+    "GA01": (3, "G", 1, 4),
+    "GA02": (4, "G", 1, 4),
+    "GA03": (4, "G", 1, 4),
+    "GA04": (5, "G", 1, 4),
+    "GA05": (8, "G", 4, 3),
+    "GA06": (4, "Y", 1, 4),
+    "GA07": (5, "Y", 1, 4),
+    "GA08": (5, "Y", 1, 4),
+    "GA09": (6, "Y", 1, 4),
+    "GA10": (7, "Y", 3, 3),
+    "GA11": (5, "P", 1, 4),
+    "GA12": (6, "P", 1, 4),
+    "GA13": (6, "P", 1, 4),
+    "GA14": (7, "P", 1, 4),
+    "GA15": (6, "P", 2, 3),
+}
+# Panda cards: id -> (points, sections to have eaten).
+PANDA = {
+    **{f"PA{n:02d}": (3, "GG") for n in range(1, 6)},
+    **{f"PA{n:02d}": (4, "YY") for n in range(6, 10)},
+    **{f"PA{n:02d}": (5, "PP") for n in range(10, 13)},
+    **{f"PA{n:02d}": (6, "GYP") for n in range(13, 16)},
+}
+POINTS = {card: data[0] for table in (PLOT, GARDENER, PANDA) for card, data in table.items()}
 NEAR_POND = {(1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)}
 
 
@@ -46,20 +82,19 @@ class Needs:
         self.eat: Counter[str] = Counter()
         for card in hand:
             if card in PANDA:
-                need = Counter(PANDA[card].sections) - stomach
+                need = Counter(PANDA[card][1]) - stomach
                 self.eat.update(need)
         self.grow: Counter[str] = Counter()
         self.height: dict[str, int] = {}
         for card in hand:
             if card in GARDENER:
-                objective = GARDENER[card]
-                self.grow[objective.colour] += objective.count
-                self.height[objective.colour] = max(self.height.get(objective.colour, 0),
-                                                    objective.height)  # fmt: skip
+                _, colour, count, height = GARDENER[card]
+                self.grow[colour] += count
+                self.height[colour] = max(self.height.get(colour, 0), height)
         self.plots: Counter[str] = Counter()
         for card in hand:
             if card in PLOT:
-                for _, colour in PLOT[card].slots:
+                for colour in PLOT[card][1]:
                     self.plots[colour] += 1
         self.hand_size = len(hand)
 

@@ -11,6 +11,8 @@ from arena.players.limits import SandboxLimits
 SANDBOX_UID = 65534
 """The user a bot runs as when the arena is root and its folder is root's too (nobody)."""
 
+ARENA_PACKAGE = Path(__file__).resolve().parents[2]
+"""The `arena` package's folder (arena/players/sandbox/bubblewrap.py is three below it)."""
 HOST_HIDDEN = ("/var/tmp", "/run", "/var/run")
 """Host folders never shown to a bot (besides /tmp and /dev/shm, which are private): they
 hold other programs' files and unix sockets."""
@@ -67,8 +69,10 @@ def bwrap_argv(
     for path in [*_host_hidden(), *hidden]:
         out += ["--size", "65536", "--tmpfs", str(path)]
     covered = [Path("/tmp"), *_host_hidden(), *hidden]  # what the bot cannot see through
-    # What the bot must still see if a hidden folder holds it: the interpreter and the program.
-    keep = {Path(sys.prefix), Path(sys.base_prefix)}
+    # What the bot must still see if a hidden folder holds it: the interpreter, the program,
+    # and the arena's own package (a Python bot may `import arena`, bots/README.md), never
+    # more of the arena's folder than the package.
+    keep = {Path(sys.prefix), Path(sys.base_prefix), ARENA_PACKAGE}
     if argv and os.path.isabs(argv[0]):
         keep.add(Path(os.path.realpath(argv[0])).parent)
     for path in sorted(keep):
