@@ -37,3 +37,26 @@ def test_check_passes_greedy_takenoko(tmp_path: Path) -> None:
                        "--out", str(tmp_path / "c"))  # fmt: skip
     assert code == 0, output
     assert "is ready for a tournament" in output and "plot" in output
+
+
+def test_greedy_takenokos_copy_of_the_cards_matches_the_engines() -> None:
+    """The bot is standard library only, so it carries the card tables: they must agree."""
+    import importlib.util
+
+    from arena.games.takenoko.components import (
+        GARDENER_OBJECTIVES,
+        PANDA_OBJECTIVES,
+        PLOT_OBJECTIVES,
+    )
+
+    spec = importlib.util.spec_from_file_location(
+        "bot_greedy_takenoko", ROOT / "bots" / "greedy-takenoko" / "bot.py"
+    )
+    assert spec is not None and spec.loader is not None
+    bot = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bot)
+    assert {o.id: (o.points, "".join(c for _, c in o.slots)) for o in PLOT_OBJECTIVES} == bot.PLOT
+    assert {
+        o.id: (o.points, o.colour, o.count, o.height) for o in GARDENER_OBJECTIVES
+    } == bot.GARDENER
+    assert {o.id: (o.points, "".join(o.sections)) for o in PANDA_OBJECTIVES} == bot.PANDA
