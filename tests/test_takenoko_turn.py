@@ -116,16 +116,32 @@ def test_2_7_clouds_takes_a_chip_and_with_no_chip_left_is_not_offered() -> None:
     assert {m["face"] for m in state.legal_moves()} == {"SUN", "RAIN", "WIND", "STORM"}
 
 
-def test_d4_t9_the_drawer_sees_3_plots_keeps_1_and_the_others_go_under_the_deck() -> None:
+def test_d4_t9_t23_the_drawer_sees_3_plots_keeps_1_and_orders_the_2_it_returns() -> None:
     state = new(2)
     top = state.plot_deck[:3]
     play(state, action="plot")
     assert state.view(0)["drawn"] == top and state.view(1)["drawn"] == []
     place = next(m for m in state.legal_moves() if m["plot"] == top[1] and m["chip"] is None)
     state.apply_move(place)
-    assert state.plot_deck[-2:] == [top[0], top[2]]  # in the order drawn (T9)
-    assert state.view(0)["returned_plots"] == [top[0], top[2]]
+    assert state.decision() is not None and state.decision().kind == "return"  # type: ignore[union-attr]
+    assert state.legal_moves() == [
+        {"action": "return", "order": [top[0], top[2]]},
+        {"action": "return", "order": [top[2], top[0]]},
+    ]
+    assert state.view(0)["drawn"] == [top[0], top[2]] and state.view(1)["drawn"] == []
+    play(state, action="return", order=[top[2], top[0]])
+    assert state.plot_deck[-2:] == [top[2], top[0]]  # the first named goes under first
+    assert state.view(0)["returned_plots"] == [top[2], top[0]]
     assert state.view(1)["returned_plots"] == []
+
+
+def test_t9_with_one_plot_left_over_nobody_is_asked() -> None:
+    state = new(2)
+    state.plot_deck = state.plot_deck[:2]
+    play(state, action="plot")
+    first = state.legal_moves()[0]
+    state.apply_move(first)
+    assert state.pending is None and len(state.plot_deck) == 1
 
 
 def test_6_the_hand_limit_is_5() -> None:

@@ -30,7 +30,8 @@ class TakenokoGame(Game):
     }
     stable_action_codes: ClassVar[bool] = False
     decision_kinds: ClassVar[tuple[str, ...]] = (
-        "turn", "weather", "rain", "storm", "clouds", "plot", "gardener", "panda", "objective",
+        "turn", "weather", "rain", "storm", "clouds", "plot", "return", "gardener", "panda",
+        "objective",
     )  # fmt: skip
 
     def determinizer(self) -> Determinizer:

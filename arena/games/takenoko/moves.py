@@ -112,6 +112,8 @@ def describe(move: Move) -> str:
         return f"places {move.get('plot')} at {where}{chip}"
     if action == "draw":
         return f"draws a {move.get('deck')} objective"
+    if action == "return":
+        return f"puts {move.get('order')} under the plot deck"
     if action == "complete":
         return f"completes {move.get('card')}"
     if action == "chip":

@@ -2,8 +2,8 @@
 
 A turn is a sequence of small decisions, each with its own list of legal moves (§9):
 `turn` (D0 before the roll, D3 after: free actions, ROLL, the next action, END), `weather`
-(D1), `rain`, `storm`, `clouds` (D2), `plot` (D4), `gardener` (D5), `panda` (D6),
-`objective` (D7). Action codes are indexes into the list of legal moves of the state that
+(D1), `rain`, `storm`, `clouds` (D2), `plot` (D4) and `return` (the order of the 2 plots
+not kept, T9), `gardener` (D5), `panda` (D6), `objective` (D7). Action codes are indexes into the list of legal moves of the state that
 listed them (the game says `stable_action_codes = False`).
 """
 
@@ -369,10 +369,13 @@ class TakenokoState(GameState):
             if chip is not None:  # T6: a chip before the first irrigation
                 self.reserve_chips[seat][chip] -= 1
             self.board.place(cell_of(move["to"]), plot.colour, plot.improvement or chip, chosen)
-            rest = [plot_id for plot_id in self.drawn if plot_id != chosen]
-            self.plot_deck.extend(rest)  # T9: under the deck, in the order drawn
-            self.returned[seat].extend(rest)
-            self.drawn = []
+            self.drawn = [plot_id for plot_id in self.drawn if plot_id != chosen]
+            if len(self.drawn) > 1:  # T9: the player orders the plots it returns
+                self.pending = "return"
+                return
+            self._return(self.drawn)
+        elif action == "return":
+            self._return(list(move["order"]))
         elif action == "move_gardener":
             self.board.move_gardener(cell_of(move["to"]))
         elif action == "move_panda":
@@ -380,6 +383,12 @@ class TakenokoState(GameState):
         elif action == "draw":
             self.hands[seat].append(self.decks[move["deck"]].pop(0))
         self.pending = None
+
+    def _return(self, plots: list[str]) -> None:
+        """T9: the plots not kept go under the deck, the first named first."""
+        self.plot_deck.extend(plots)
+        self.returned[self.current].extend(plots)
+        self.drawn = []
 
     def _eat(self, colour: str | None) -> None:
         if colour is not None:
@@ -504,4 +513,7 @@ _LEGAL: dict[str, Callable[[TakenokoState], list[Move]]] = {
     "gardener": lambda s: _figure_moves("move_gardener", s.board.gardener, s),
     "panda": lambda s: _figure_moves("move_panda", s.board.panda, s),
     "objective": lambda s: [{"action": "draw", "deck": d} for d in DECKS if s.decks[d]],
+    "return": lambda s: [
+        {"action": "return", "order": order} for order in (list(s.drawn), list(reversed(s.drawn)))
+    ],
 }
