@@ -1,8 +1,9 @@
 """Takenoko for 2-4 players: ../shared/rules/TAKENOKO.md with the rulings T1..T22.
 
 components.py holds the components as data, hexes.py the geometry, objectives.py the
-cards' conditions, board.py the board's mechanics (§5), state.py the turn (§4, §6, §7).
-The base game is played; the Chibis option is not built yet (issue 15 goes on).
+cards' conditions, board.py the board's mechanics (§5, §8), state.py the turn (§4, §6-§8).
+Options: `chibis` (the expansion's mechanics with the base objectives, §8, T20) and
+`redraw_met_objectives` (BGA's redraw rule, T11).
 """
 
 from __future__ import annotations
@@ -18,20 +19,29 @@ __all__ = ["TakenokoGame", "TakenokoState"]
 
 
 class TakenokoGame(Game):
-    """Takenoko for 2 to 4 players; configuration: `max_rounds` (T14)."""
+    """Takenoko for 2 to 4 players; configuration: `max_rounds` (T14), `chibis` (§8),
+    `redraw_met_objectives` (T11)."""
 
     name: ClassVar[str] = "takenoko"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4
     default_players: ClassVar[int | None] = 3
-    default_config: ClassVar[Mapping[str, Any]] = {"max_rounds": 100}
+    default_config: ClassVar[Mapping[str, Any]] = {
+        "max_rounds": 100,
+        "chibis": False,
+        "redraw_met_objectives": False,
+    }
     option_help: ClassVar[Mapping[str, str]] = {
-        "max_rounds": "full rounds after which the game ends as it stands (T14)"
+        "max_rounds": "full rounds after which the game ends as it stands (T14)",
+        "chibis": "the Chibis expansion: Miss Panda, babies and 6 special tiles, with the "
+        "base game's objectives (§8)",
+        "redraw_met_objectives": "BGA's rule: a drawn plot or gardener card that already "
+        "holds goes back and the action is refunded (T11)",
     }
     stable_action_codes: ClassVar[bool] = False
     decision_kinds: ClassVar[tuple[str, ...]] = (
         "turn", "weather", "rain", "storm", "clouds", "plot", "return", "gardener", "panda",
-        "objective",
+        "objective", "eat", "cabin", "baby", "bonus",
     )  # fmt: skip
 
     def determinizer(self) -> Determinizer:
@@ -49,4 +59,10 @@ class TakenokoGame(Game):
             raise GameError(
                 f"max_rounds must be a whole number of at least 1, not {settings['max_rounds']!r}."
             )
-        return TakenokoState(num_players, int(seed), settings["max_rounds"])
+        return TakenokoState(
+            num_players,
+            int(seed),
+            settings["max_rounds"],
+            chibis=settings["chibis"],
+            redraw_met_objectives=settings["redraw_met_objectives"],
+        )

@@ -1,43 +1,97 @@
-"""The board of Takenoko and its mechanics (TAKENOKO.md §5): placing tiles, irrigation,
-growth, improvements, moving the figures, the panda eating. Base game only (no Chibis yet).
+"""The board of Takenoko and its mechanics (TAKENOKO.md §5, §8): placing tiles, irrigation,
+growth, improvements, moving the figures, the panda eating; with the Chibis tiles (a second
+pond, Kami's Garden, the Sacred Hills, the Gardener's Cabin) and Miss Panda.
 
-The turn structure (weather, actions, objectives, the end) is built on top of this.
+The turn structure (weather, actions, objectives, babies, the end) is built on top of this.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from arena.games.takenoko.components import ENCLOSURE, FERTILIZER, MAX_HEIGHT, WATERSHED
+from arena.games.takenoko.components import (
+    COLOURS,
+    ENCLOSURE,
+    FERTILIZER,
+    GROWING,
+    MAX_HEIGHT,
+    WATERSHED,
+    Kind,
+)
 from arena.games.takenoko.hexes import DIRECTIONS, POND, Cell, Edge, endpoints, neighbours
 
 
 @dataclass
 class Placed:
-    """A tile on the board: a pond (no colour) or a plot with its bamboo."""
+    """A tile on the board: a pond, a plot with its bamboo, or a Chibis tile (§8)."""
 
     colour: str | None
-    """The plot's colour; None for a pond."""
+    """The plot's colour; None for a pond, Kami's Garden (every colour) and the Cabin."""
     improvement: str | None = None
     plot: str | None = None
-    """The plot's id (components.PLOTS), public once placed; None for a pond."""
+    """The tile's id (components.TILES), public once placed; None for the starting pond."""
     height: int = 0
+    """The bamboo on a plot or a Sacred Hill (Kami's Garden keeps `stacks`)."""
     irrigated: bool = False
     """Once true, true for good (§5.2); the first time brings one growth (§5.3)."""
+    kind: str = Kind.PLOT
+    stacks: dict[str, int] | None = None
+    """Kami's Garden's bamboo, one stack per colour (T18); None for any other tile."""
 
     @property
     def is_pond(self) -> bool:
-        return self.colour is None
+        return self.kind == Kind.POND
+
+    @property
+    def colours(self) -> frozenset[str]:
+        """The colours it counts as for shapes and gardener growth: Kami's Garden all (T18)."""
+        if self.stacks is not None:
+            return frozenset(COLOURS)
+        return frozenset() if self.colour is None else frozenset((self.colour,))
+
+    @property
+    def bamboo(self) -> int:
+        """Every section on it."""
+        return self.height if self.stacks is None else sum(self.stacks.values())
+
+    def copy(self) -> Placed:
+        return Placed(
+            self.colour,
+            self.improvement,
+            self.plot,
+            self.height,
+            self.irrigated,
+            self.kind,
+            None if self.stacks is None else dict(self.stacks),
+        )
+
+
+def new_tile(kind: str, colour: str | None, improvement: str | None, plot: str | None) -> Placed:
+    """A tile as it is put on the board: Kami's Garden with its three empty stacks."""
+    stacks = dict.fromkeys(COLOURS, 0) if kind == Kind.KAMI_GARDEN else None
+    return Placed(colour, improvement, plot, kind=kind, stacks=stacks)
 
 
 @dataclass
 class Board:
     """Every tile in play by cell, the channels placed, and where the figures stand."""
 
-    tiles: dict[Cell, Placed] = field(default_factory=lambda: {POND: Placed(None)})
+    tiles: dict[Cell, Placed] = field(default_factory=lambda: {POND: Placed(None, kind=Kind.POND)})
     channels: set[Edge] = field(default_factory=set)
     gardener: Cell = POND
     panda: Cell = POND
+    miss_panda: Cell | None = None
+    """Chibis (§8): off the board until the first special tile is placed."""
+
+    def copy(self) -> Board:
+        return Board(
+            {cell: tile.copy() for cell, tile in self.tiles.items()},
+            set(self.channels),
+            self.gardener,
+            self.panda,
+            self.miss_panda,
+        )
 
     # ------------------------------------------------------------------ placing tiles (5.1)
 
@@ -54,13 +108,18 @@ class Board:
         return sorted(legal)
 
     def place(
-        self, cell: Cell, colour: str, improvement: str | None = None, plot: str | None = None
+        self,
+        cell: Cell,
+        colour: str | None,
+        improvement: str | None = None,
+        plot: str | None = None,
+        kind: str = Kind.PLOT,
     ) -> list[Cell]:
-        """Put a plot on a legal cell (with a printed improvement, or a chip placed before
-        its first irrigation, T6); the plots that grew as they became irrigated."""
+        """Put a tile on a legal cell (a plot with a printed improvement, or a chip placed
+        before its first irrigation, T6); the plots that grew as they became irrigated."""
         if cell not in self.placements():
             raise ValueError(f"{cell} is not a legal place for a plot (§5.1)")
-        self.tiles[cell] = Placed(colour, improvement, plot=plot)
+        self.tiles[cell] = new_tile(kind, colour, improvement, plot)
         return self.irrigate()
 
     # ------------------------------------------------------------------ irrigation (5.2)
@@ -131,22 +190,28 @@ class Board:
 
     # ------------------------------------------------------------------ growth (5.3, 5.4)
 
-    def grow(self, cell: Cell) -> bool:
+    def grow(self, cell: Cell, colour: str | None = None) -> bool:
         """§5.3, T5: one growth event: +1 section (+2 with a fertilizer), never above 4, only
-        on an irrigated plot. True if it was irrigated (even when already at 4)."""
+        on an irrigated plot; on Kami's Garden, the `colour` stack, or all three for None
+        (T18). True if it was an irrigated plot (even when already at 4)."""
         tile = self.tiles[cell]
-        if tile.is_pond or not tile.irrigated:
+        if tile.kind not in GROWING or not tile.irrigated:
             return False
         step = 2 if tile.improvement == FERTILIZER else 1
-        tile.height = min(MAX_HEIGHT, tile.height + step)
+        if tile.stacks is None:
+            tile.height = min(MAX_HEIGHT, tile.height + step)
+            return True
+        for stack in COLOURS if colour is None else (colour,):
+            tile.stacks[stack] = min(MAX_HEIGHT, tile.stacks[stack] + step)
         return True
 
     def chip_places(self) -> list[Cell]:
-        """§5.4: plots without an improvement and without bamboo."""
+        """§5.4: plots without an improvement and without bamboo (Kami's Garden: all three
+        stacks empty, T18); never a pond or the Cabin."""
         return sorted(
             cell
             for cell, tile in self.tiles.items()
-            if not tile.is_pond and tile.improvement is None and tile.height == 0
+            if tile.kind in GROWING and tile.improvement is None and tile.bamboo == 0
         )
 
     def place_chip(self, cell: Cell, kind: str) -> list[Cell]:
@@ -170,33 +235,72 @@ class Board:
         return sorted(reached)
 
     def move_gardener(self, to: Cell) -> list[Cell]:
-        """The gardener stops on `to`: one growth event there and on each neighbour plot of
-        its colour, each needing its own irrigation (§5.3). The cells that grew."""
+        """The gardener stops on `to` and the bamboo grows (§5.3, T18, T19). The cells that
+        grew."""
         if to not in self.destinations(self.gardener):
             raise ValueError(f"the gardener cannot reach {to} in a straight line (§5.5)")
         self.gardener = to
-        tile = self.tiles[to]
-        if tile.is_pond:
+        return self.garden(to)
+
+    def garden(self, at: Cell) -> list[Cell]:
+        """The growth events of the gardener stopping on `at`, each needing its own
+        irrigation: on a plot, there and on each neighbour of its colour (Kami's Garden grows
+        that stack, T18); on a Sacred Hill, every plot of its colour (T19); on Kami's Garden,
+        its three stacks and every plot next to it (T18); on a pond or the Cabin, nothing."""
+        tiles = self.tiles
+        tile = tiles[at]
+        events: Sequence[tuple[Cell, str | None]]
+        if tile.kind == Kind.KAMI_GARDEN:
+            events = [(at, None)] + [(near, None) for near in neighbours(at) if near in tiles]
+        elif tile.kind == Kind.SACRED_HILL:
+            events = [(cell, tile.colour) for cell, t in tiles.items() if tile.colour in t.colours]
+        elif tile.kind == Kind.PLOT:
+            events = [(at, None)] + [
+                (near, tile.colour)
+                for near in neighbours(at)
+                if near in tiles and tile.colour in tiles[near].colours
+            ]
+        else:
             return []
-        cells = [to] + [
-            near
-            for near in neighbours(to)
-            if near in self.tiles and self.tiles[near].colour == tile.colour
-        ]
-        return [cell for cell in cells if self.grow(cell)]
+        return [cell for cell, colour in events if self.grow(cell, colour)]
 
     def move_panda(self, to: Cell) -> str | None:
-        """The panda stops on `to` and eats one section there, unless it is a pond, bare,
-        or enclosed (§5.6); the colour eaten, or None."""
+        """The panda stops on `to` and eats (§5.6): the colour eaten, or None (nothing, or
+        a choice on Kami's Garden: see `edible`)."""
         if to not in self.destinations(self.panda):
             raise ValueError(f"the panda cannot reach {to} in a straight line (§5.5)")
         return self.set_panda(to)
 
     def set_panda(self, to: Cell) -> str | None:
-        """Put the panda on `to` (a STORM moves it anywhere else) and let it eat (§5.6)."""
+        """Put the panda on `to` (a STORM moves it anywhere else) and let it eat (§5.6) when
+        there is one colour to eat; with several (Kami's Garden, T18) the player chooses."""
         self.panda = to
-        tile = self.tiles[to]
-        if tile.is_pond or tile.height == 0 or tile.improvement == ENCLOSURE:
-            return None
-        tile.height -= 1
-        return tile.colour
+        colours = self.edible(to)
+        return self.eat(to, colours[0]) if len(colours) == 1 else None
+
+    def edible(self, cell: Cell) -> list[str]:
+        """§5.6, T18: the colours the panda can eat on `cell`: none on a pond, the Cabin, an
+        enclosure or bare bamboo; on Kami's Garden each stack that is not empty."""
+        tile = self.tiles[cell]
+        if tile.kind not in GROWING or tile.improvement == ENCLOSURE:
+            return []
+        if tile.stacks is not None:
+            return [colour for colour in COLOURS if tile.stacks[colour]]
+        return [tile.colour] if tile.height and tile.colour else []
+
+    def eat(self, cell: Cell, colour: str) -> str:
+        """Take one section of `colour` off `cell` (§5.6); the colour."""
+        if colour not in self.edible(cell):
+            raise ValueError(f"the panda cannot eat {colour} on {cell} (§5.6)")
+        tile = self.tiles[cell]
+        if tile.stacks is None:
+            tile.height -= 1
+        else:
+            tile.stacks[colour] -= 1
+        return colour
+
+    def move_miss_panda(self, to: Cell) -> None:
+        """Chibis (§8): Miss Panda moves in a straight line like the panda; she never eats."""
+        if self.miss_panda is None or to not in self.destinations(self.miss_panda):
+            raise ValueError(f"Miss Panda cannot reach {to} in a straight line (§8)")
+        self.miss_panda = to

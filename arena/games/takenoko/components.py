@@ -23,13 +23,30 @@ NONE, ANY = "none", "any"
 """A gardener card's improvement condition: no improvement at all, or not looked at (T4)."""
 
 
+class Kind:
+    """The kinds of tile (§1, §8): ponds and the Gardener's Cabin have no colour; Kami's
+    Garden has all three; a Sacred Hill is a plot of one colour."""
+
+    POND: Final = "pond"
+    PLOT: Final = "plot"
+    SACRED_HILL: Final = "sacred_hill"
+    KAMI_GARDEN: Final = "kami_garden"
+    CABIN: Final = "cabin"
+
+
+GROWING: Final = frozenset({Kind.PLOT, Kind.SACRED_HILL, Kind.KAMI_GARDEN})
+"""The kinds of tile that hold bamboo."""
+
+
 @dataclass(frozen=True)
 class Plot:
-    """A plot tile of the deck: its id, colour and printed improvement (or None)."""
+    """A tile of the plot deck: its id, colour (None for a Chibis tile without one),
+    printed improvement (or None) and kind."""
 
     id: str
-    colour: str
+    colour: str | None
     improvement: str | None
+    kind: str = Kind.PLOT
 
 
 def _plots(colour: str, plain: int, watershed: int, enclosure: int, fertilizer: int) -> list[Plot]:
@@ -42,6 +59,29 @@ PLOTS: Final = tuple(
     _plots(GREEN, 6, 2, 2, 1) + _plots(YELLOW, 6, 1, 1, 1) + _plots(PINK, 4, 1, 1, 1)
 )
 """§2.1 and T1: 27 plots (the pond starts on the board and is not in the deck)."""
+
+CHIBIS_TILES: Final = (
+    Plot("CX1", None, None, Kind.POND),  # the Celestial Pond
+    Plot("CX2", None, None, Kind.KAMI_GARDEN),
+    Plot("CX3", GREEN, None, Kind.SACRED_HILL),
+    Plot("CX4", YELLOW, None, Kind.SACRED_HILL),
+    Plot("CX5", PINK, None, Kind.SACRED_HILL),
+    Plot("CX6", None, None, Kind.CABIN),  # the Gardener's Cabin
+)
+"""§8: the 6 special tiles of the Chibis option [S10, S11, S12], shuffled into the plot deck
+after the 27 plots (§3.3). Each carries the Miss Panda symbol."""
+TILE_NAMES: Final = {
+    "CX1": "the Celestial Pond", "CX2": "Kami's Garden", "CX3": "the green Sacred Hill",
+    "CX4": "the yellow Sacred Hill", "CX5": "the pink Sacred Hill", "CX6": "the Gardener's Cabin",
+}  # fmt: skip
+TILES: Final = {tile.id: tile for tile in PLOTS + CHIBIS_TILES}
+"""Every tile of the plot deck by id."""
+
+IRR, IMP, OBJ = "IRR", "IMP", "OBJ"
+BABIES: Final = tuple(f"B{colour}-{bonus}" for colour in COLOURS for bonus in (IRR, IMP, OBJ))
+"""§8: the 9 baby pandas, by colour, each colour's listed in bonus order IRR, IMP, OBJ (the
+order a random draw reads them in, §8)."""
+BABY_POINTS: Final = 2
 
 CHIPS: Final = {WATERSHED: 3, FERTILIZER: 3, ENCLOSURE: 3}
 """§2.2: improvement chips in the supply, by kind (a kind is gone when its 3 are taken)."""

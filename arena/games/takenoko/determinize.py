@@ -1,11 +1,12 @@
 """Build a whole `TakenokoState` from one seat's view, sampling what that seat cannot see.
 
 Hidden from a seat (TAKENOKO.md §7): the cards in the other hands, the order of the
-objective decks, the order of the plot deck (except the plots it put under the deck itself:
-`returned_plots`, T27). `determinize` deals those at random, keeping every size the view
-shows: each deck keeps its kind and size, and the cards of each kind that are in no deck
-are the ones the other hands hold. Every sample gets a new die, so a search never learns a
-real future roll.
+objective decks, the order of the plot deck. A seat knows the plots and cards it put under a
+deck itself (`returned_plots`, `returned_cards`, T27): those stay, in their order, under the
+others. `determinize` deals the rest at random, keeping every size the view shows: each deck
+keeps its kind and size, and the cards of each kind that are in no deck are the ones the
+other hands hold. Every sample gets a new die and a new draw of the babies, so a search never
+learns a real future roll or baby.
 """
 
 from __future__ import annotations
@@ -16,33 +17,54 @@ from typing import Any
 
 from arena.games.base import Determinizer, GameState, View
 from arena.games.takenoko.board import Board, Placed
-from arena.games.takenoko.components import PLOTS
+from arena.games.takenoko.components import CHIBIS_TILES, PLOTS
 from arena.games.takenoko.state import DECK_CARDS, DECKS, TakenokoState
 
 __all__ = ["TakenokoDeterminizer", "determinize", "redeal"]
 
 
-def determinize(view: View, rng: random.Random, max_rounds: int = 100) -> TakenokoState:
+def _cell(value: Any) -> tuple[int, int]:
+    return (int(value[0]), int(value[1]))
+
+
+def _board(shown: View) -> Board:
+    board = Board(tiles={}, channels=set())
+    for tile in shown["tiles"]:
+        stacks = tile.get("stacks")
+        board.tiles[_cell(tile["at"])] = Placed(
+            tile["colour"],
+            tile["improvement"],
+            plot=tile.get("plot"),
+            height=0 if stacks is not None else int(tile["bamboo"]),
+            irrigated=bool(tile["irrigated"]),
+            kind=str(tile["kind"]),
+            stacks=None if stacks is None else {str(c): int(h) for c, h in stacks.items()},
+        )
+    for a, b in shown["channels"]:
+        board.channels.add(frozenset((_cell(a), _cell(b))))
+    board.gardener = _cell(shown["gardener"])
+    board.panda = _cell(shown["panda"])
+    miss_panda = shown.get("miss_panda")
+    board.miss_panda = None if miss_panda is None else _cell(miss_panda)
+    return board
+
+
+def determinize(
+    view: View, rng: random.Random, max_rounds: int = 100, **options: bool
+) -> TakenokoState:
     """A state consistent with `view` (`state.view(seat) == view`), its hidden cards and
     deck orders dealt at random. ValueError when the view does not add up."""
     seat = int(view["seat"])
     players = view["players"]
-    state = TakenokoState(len(players), rng.getrandbits(62), max_rounds)
-    board = Board(tiles={}, channels=set())
-    for tile in view["board"]["tiles"]:
-        cell = (int(tile["at"][0]), int(tile["at"][1]))
-        board.tiles[cell] = Placed(
-            tile["colour"],
-            tile["improvement"],
-            plot=tile.get("plot"),
-            height=int(tile["bamboo"]),
-            irrigated=bool(tile["irrigated"]),
-        )
-    for a, b in view["board"]["channels"]:
-        board.channels.add(frozenset(((a[0], a[1]), (b[0], b[1]))))
-    board.gardener = (view["board"]["gardener"][0], view["board"]["gardener"][1])
-    board.panda = (view["board"]["panda"][0], view["board"]["panda"][1])
-    state.board = board
+    shown = {**view.get("options", {}), **options}
+    state = TakenokoState(
+        len(players),
+        rng.getrandbits(62),
+        max_rounds,
+        chibis=bool(shown.get("chibis")),
+        redraw_met_objectives=bool(shown.get("redraw_met_objectives")),
+    )
+    state.board = board = _board(view["board"])
     state.turns = int(view["turn"])
     state.current = int(view["to_move"])
     state.rolled = bool(view["rolled"])
@@ -51,32 +73,40 @@ def determinize(view: View, rng: random.Random, max_rounds: int = 100) -> Takeno
     kind = view["decision"]
     state.pending = None if kind in (None, "turn") else kind
     state.drawn = list(view["drawn"])
+    state.cabin = list(view.get("cabin", []))
+    state.refunds = dict(view.get("objective_refunds", {}))
     state.emperor = view["emperor"]
     state.final_turns = int(view["final_turns"])
     state.end = view["end"]
     state.over = kind is None
     state.chip_supply = dict(view["chip_supply"])
     state.channel_supply = int(view["channel_supply"])
+    state.baby_pool = list(view.get("baby_pool", []))
+    state.baby = view.get("baby")
     for s, player in enumerate(players):
         state.done[s] = list(player["completed"])
         state.stomachs[s] = dict(player["stomach"])
         state.reserve_channels[s] = int(player["channels"])
         state.reserve_chips[s] = dict(player["chips"])
+        state.babies[s] = list(player.get("babies", []))
     state.hands = [[] for _ in players]
     state.hands[seat] = list(view["hand"])
+    known_cards = view.get("returned_cards", {})
     state.returned = [[] for _ in players]
-    state.returned[seat] = list(view["returned_plots"])
-    # The plot deck: every plot not on the board nor drawn; the seat's returned plots where
-    # it knows them (under the rest, in order), the others shuffled above them.
-    placed = {tile.plot for tile in board.tiles.values()} | set(state.drawn)
-    rest = [
-        plot.id for plot in PLOTS if plot.id not in placed and plot.id not in state.returned[seat]
+    state.returned[seat] = list(view["returned_plots"]) + [
+        card for deck in DECKS for card in known_cards.get(deck, [])
     ]
-    if len(rest) + len(state.returned[seat]) != int(view["plot_deck"]):
-        raise ValueError("The view's plot deck does not add up to 27 plots.")
+    # The plot deck: every tile not on the board nor drawn; the seat's returned plots where
+    # it knows them (under the rest, in order), the others shuffled above them.
+    tiles = PLOTS + (CHIBIS_TILES if state.chibis else ())
+    placed = {tile.plot for tile in board.tiles.values()} | set(state.drawn)
+    known = list(view["returned_plots"])
+    rest = [tile.id for tile in tiles if tile.id not in placed and tile.id not in known]
+    if len(rest) + len(known) != int(view["plot_deck"]):
+        raise ValueError(f"The view's plot deck does not add up to {len(tiles)} tiles.")
     rng.shuffle(rest)
-    state.plot_deck = rest + state.returned[seat]
-    state.decks = {deck: [] for deck in DECKS}
+    state.plot_deck = rest + known
+    state.decks = {deck: list(known_cards.get(deck, [])) for deck in DECKS}
     sizes = {deck: int(view["objective_decks"][deck]) for deck in DECKS}
     hand_sizes = [int(player["hand_size"]) for player in players]
     _deal(state, seat, sizes, hand_sizes, rng)
@@ -91,17 +121,21 @@ def _deal(
     hand_sizes: list[int],
     rng: random.Random,
 ) -> None:
-    """Deal the cards `seat` has not seen: each deck its size of its own kind, the rest to
-    the other hands (their sizes), at random."""
-    seen = set(state.hands[seat]) | {card for done in state.done for card in done}
+    """Deal the cards `seat` has not seen: each deck its size of its own kind (the cards
+    the seat put under it at the bottom, in order), the rest to the other hands, at random."""
+    known = set(state.returned[seat])
+    seen = set(state.hands[seat]) | set(state.cabin) | known
+    seen |= {card for done in state.done for card in done}
     others: list[str] = []
     for deck in DECKS:
+        bottom = [card for card in state.decks[deck] if card in known]
         unseen = [card for card in DECK_CARDS[deck] if card not in seen]
         rng.shuffle(unseen)
-        if len(unseen) < sizes[deck]:
+        room = sizes[deck] - len(bottom)
+        if room < 0 or len(unseen) < room:
             raise ValueError(f"The view's {deck} deck does not add up.")
-        state.decks[deck] = unseen[: sizes[deck]]
-        others += unseen[sizes[deck] :]
+        state.decks[deck] = unseen[:room] + bottom
+        others += unseen[room:]
     rng.shuffle(others)
     for s, size in enumerate(hand_sizes):
         if s != seat:
@@ -114,21 +148,38 @@ def redeal(state: TakenokoState, seat: int, rng: random.Random) -> None:
     """Deal again, in place, the other hands, the decks' orders and the unknown plots."""
     sizes = {deck: len(cards) for deck, cards in state.decks.items()}
     hand_sizes = [len(hand) for hand in state.hands]
-    known = [p for p in state.plot_deck if p in state.returned[seat]]
-    rest = [p for p in state.plot_deck if p not in state.returned[seat]]
+    mine = set(state.returned[seat])
+    state.returned[seat] = [card for card in state.returned[seat] if _under(state, card)]
+    known = [p for p in state.plot_deck if p in mine]
+    rest = [p for p in state.plot_deck if p not in mine]
     rng.shuffle(rest)
     state.plot_deck = rest + known
     _deal(state, seat, sizes, hand_sizes, rng)
     state.die = random.Random(rng.getrandbits(62))
-    state.die_shared = False
+    state.babies_rng = random.Random(rng.getrandbits(62))
+    state.shared_streams = frozenset()
     state._legal = state._index = None
+
+
+def _under(state: TakenokoState, card: str) -> bool:
+    """Whether `card` is still in a deck (so its place there is known)."""
+    return card in state.plot_deck or any(card in cards for cards in state.decks.values())
 
 
 class TakenokoDeterminizer(Determinizer):
     """Takenoko's sampling of hidden information, for game-neutral search bots."""
 
     def determinize(self, view: View, rng: random.Random, config: Mapping[str, Any]) -> GameState:
-        return determinize(view, rng, int(config.get("max_rounds", 100)))
+        return determinize(
+            view,
+            rng,
+            int(config.get("max_rounds", 100)),
+            **{
+                key: bool(config[key])
+                for key in ("chibis", "redraw_met_objectives")
+                if key in config
+            },
+        )
 
     def redeal(self, state: GameState, seat: int, rng: random.Random) -> None:
         assert isinstance(state, TakenokoState)

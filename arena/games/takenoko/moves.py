@@ -12,6 +12,16 @@
 {"action": "chip", "kind": "watershed", "to": [1, 0]}                   F2
 {"action": "channel", "edge": [[1, 0], [1, -1]]}                        F3
 {"action": "end"}                                    end the turn
+With the Chibis option (§8):
+{"action": "rain", "to": [1, 0], "colour": "P"}      RAIN on one stack of Kami's Garden
+{"action": "storm_miss_panda", "to": [1, 0]} / "move_miss_panda"         STORM, D6
+{"action": "eat", "colour": "Y"}                     D6: the stack eaten on Kami's Garden
+{"action": "keep", "card": "GA03"} / {"action": "keep", "card": null}    D5: the Cabin
+{"action": "baby", "colour": "G"}                    D6: pay a section for a baby
+{"action": "baby_channel", "edge": [[1, 0], [1, -1]]}                   its bonus (T17)
+{"action": "baby_chip", "kind": "fertilizer", "to": [1, 0]}
+{"action": "baby_move_chip", "from": [1, 0], "to": [2, -1]}
+{"action": "baby_swap", "card": "PL04"}
 """
 
 from __future__ import annotations
@@ -41,7 +51,11 @@ def normal(move: Any) -> Any:
         items = dict(move)
         if items.get("action") == "place":
             items.setdefault("chip", None)
-        if items.get("action") == "channel" and isinstance(items.get("edge"), list):
+        if items.get("action") == "keep":
+            items.setdefault("card", None)
+        if items.get("action") in ("channel", "baby_channel") and isinstance(
+            items.get("edge"), list
+        ):
             try:
                 items["edge"] = sorted(normal(cell) for cell in items["edge"])
             except TypeError:  # cells that do not compare (not two numbers each)
@@ -100,7 +114,11 @@ def describe(move: Move) -> str:
         "move_panda": f"moves the panda to {where}",
         "rain": f"makes it rain on {where}",
         "storm": f"blows the panda to {where}",
+        "move_miss_panda": f"moves Miss Panda to {where}",
+        "storm_miss_panda": f"blows Miss Panda to {where}",
     }
+    if action == "rain" and move.get("colour"):
+        return f"makes it rain on the {move['colour']} stack at {where}"
     if action in words:
         return words[str(action)]
     if action == "weather":
@@ -120,4 +138,19 @@ def describe(move: Move) -> str:
         return f"puts a {move.get('kind')} chip on {where}"
     if action == "channel":
         return f"places a channel on {move.get('edge')}"
+    if action == "eat":
+        return f"lets the panda eat {move.get('colour')} on Kami's Garden"
+    if action == "keep":
+        card = move.get("card")
+        return f"keeps {card} from the Cabin" if card else "keeps no card from the Cabin"
+    if action == "baby":
+        return f"pays a {move.get('colour')} section for a baby panda"
+    if action == "baby_channel":
+        return f"places the baby's channel on {move.get('edge')}"
+    if action == "baby_chip":
+        return f"puts the baby's {move.get('kind')} chip on {where}"
+    if action == "baby_move_chip":
+        return f"moves a chip from {move.get('from')} to {where}"
+    if action == "baby_swap":
+        return f"swaps {move.get('card')} for the top of its deck"
     return f"plays {move!r}"

@@ -3,15 +3,17 @@
 A turn is a sequence of small decisions, each with its own list of legal moves (§9):
 `turn` (D0 before the roll, D3 after: free actions, ROLL, the next action, END), `weather`
 (D1), `rain`, `storm`, `clouds` (D2), `plot` (D4) and `return` (the order of the 2 plots
-not kept, T9), `gardener` (D5), `panda` (D6), `objective` (D7). Action codes are indexes into the list of legal moves of the state that
-listed them (the game says `stable_action_codes = False`).
+not kept, T9), `gardener` (D5), `panda` (D6), `objective` (D7); with the Chibis option
+(§8) also `eat` (the colour eaten on Kami's Garden), `cabin` (the card kept at the
+Gardener's Cabin), `baby` (the section paid for a baby panda) and `bonus` (its bonus).
+Action codes are indexes into the list of legal moves of the state that listed them (the
+game says `stable_action_codes = False`).
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any, Self
 
 from arena.errors import GameError, IllegalMoveError
@@ -19,18 +21,27 @@ from arena.games.base import Decision, GameState, Move, View
 from arena.games.takenoko import views
 from arena.games.takenoko.board import Board
 from arena.games.takenoko.components import (
+    BABIES,
+    BABY_POINTS,
     CHANNELS,
+    CHIBIS_TILES,
     CHIPS,
     COLOURS,
     EMPEROR_POINTS,
     ENDING_OBJECTIVES,
     GARDENER_OBJECTIVES,
+    GROWING,
     HAND_LIMIT,
+    IMP,
+    IRR,
     MAX_HEIGHT,
+    OBJ,
     PANDA_OBJECTIVES,
     PLOT_OBJECTIVES,
     PLOTS,
+    TILES,
     WEATHER,
+    Kind,
 )
 from arena.games.takenoko.moves import cell_of, describe, edge_of, index_of, match
 from arena.games.takenoko.objectives import (
@@ -41,7 +52,6 @@ from arena.games.takenoko.objectives import (
 )
 from arena.outcome import Outcome, Termination
 
-PLOT_BY_ID = {plot.id: plot for plot in PLOTS}
 OBJECTIVES: dict[str, Any] = {
     **{o.id: o for o in PLOT_OBJECTIVES},
     **{o.id: o for o in GARDENER_OBJECTIVES},
@@ -56,6 +66,10 @@ DECKS = ("plot", "gardener", "panda")
 """The three objective decks, by the kind of their cards."""
 ACTIONS = ("plot", "irrigation", "gardener", "panda", "objective")
 """The five action kinds (§4)."""
+CHIBIS_NOTE = (
+    "Chibis mechanics with the 45 base objectives: the expansion's 18 objective cards are "
+    "not public (TAKENOKO.md §8, T20)."
+)
 END_ALL = "all_objectives"
 """The game's normal end (§7): the last turns after the Emperor were played."""
 TURN_LIMIT = "turn_limit"
@@ -66,15 +80,28 @@ def _deck_of(card: str) -> str:
 
 
 class TakenokoState(GameState):
-    """A position of Takenoko (base game), with its rules."""
+    """A position of Takenoko, with its rules; `chibis` adds the expansion's mechanics (§8)
+    and `redraw_met_objectives` BGA's redraw rule (T11)."""
 
-    def __init__(self, num_players: int, seed: int, max_rounds: int = 100) -> None:
+    def __init__(
+        self,
+        num_players: int,
+        seed: int,
+        max_rounds: int = 100,
+        chibis: bool = False,
+        redraw_met_objectives: bool = False,
+    ) -> None:
         self.num_players = num_players
         self.max_rounds = max_rounds
+        self.chibis = chibis
+        self.redraw_met_objectives = redraw_met_objectives
         setup = random.Random(f"takenoko/{seed}/setup")  # §3: one stream per purpose
         self.die = random.Random(f"takenoko/{seed}/die")
-        self.die_shared = False
-        self.plot_deck = [plot.id for plot in PLOTS]
+        self.babies_rng = random.Random(f"takenoko/{seed}/babies")
+        self.shared_streams: frozenset[str] = frozenset()
+        """The random streams this state still shares with a copy (cloned on first use)."""
+        tiles = PLOTS + (CHIBIS_TILES if chibis else ())
+        self.plot_deck = [tile.id for tile in tiles]
         setup.shuffle(self.plot_deck)
         self.decks: dict[str, list[str]] = {}
         for deck in DECKS:
@@ -95,7 +122,16 @@ class TakenokoState(GameState):
         self.chip_supply = dict(CHIPS)
         self.channel_supply = CHANNELS
         self.returned: list[list[str]] = [[] for _ in range(num_players)]
-        """The plots each seat put under the deck (it knows them; perfect recall)."""
+        """The plots and objective cards each seat put under a deck (it knows them; perfect
+        recall): plots returned (T9), cards seen at the Cabin, swapped by a baby, redrawn (T11)."""
+        self.baby_pool = list(BABIES) if chibis else []
+        self.babies: list[list[str]] = [[] for _ in range(num_players)]
+        self.baby: str | None = None
+        """The baby whose bonus is being decided (§8, T17)."""
+        self.cabin: list[str] = []
+        """The cards the gardener's seat looks at in the Cabin, while it decides (§8)."""
+        self.refunds: dict[str, int] = {}
+        """T11: the cards each deck gave back to OBJECTIVE this turn."""
         self.board = Board()
         self.current = 0
         self.turns = 0
@@ -122,7 +158,7 @@ class TakenokoState(GameState):
     def copy(self) -> Self:
         other = self.__class__.__new__(self.__class__)
         other.__dict__.update(self.__dict__)
-        other.die_shared = self.die_shared = True
+        other.shared_streams = self.shared_streams = frozenset(("die", "babies_rng"))
         other.plot_deck = self.plot_deck[:]
         other.decks = {deck: cards[:] for deck, cards in self.decks.items()}
         other.hands = [hand[:] for hand in self.hands]
@@ -132,13 +168,11 @@ class TakenokoState(GameState):
         other.reserve_chips = [dict(chips) for chips in self.reserve_chips]
         other.chip_supply = dict(self.chip_supply)
         other.returned = [cards[:] for cards in self.returned]
-        board = self.board
-        other.board = Board(
-            {cell: replace(tile) for cell, tile in board.tiles.items()},
-            set(board.channels),
-            board.gardener,
-            board.panda,
-        )
+        other.baby_pool = self.baby_pool[:]
+        other.babies = [babies[:] for babies in self.babies]
+        other.cabin = self.cabin[:]
+        other.refunds = dict(self.refunds)
+        other.board = self.board.copy()
         other.taken = self.taken[:]
         other.drawn = self.drawn[:]
         other.log = self.log[:]
@@ -146,12 +180,16 @@ class TakenokoState(GameState):
         other._index = self._index
         return other
 
-    def _roll(self) -> int:
-        if self.die_shared:
-            die = random.Random()
-            die.setstate(self.die.getstate())
-            self.die, self.die_shared = die, False
-        return self.die.randrange(6)
+    def _draw(self, stream: str, n: int) -> int:
+        """A number below `n` from the stream `die` or `babies_rng` (§3.2), cloned first
+        if a copy still shares it."""
+        if stream in self.shared_streams:
+            clone = random.Random()
+            clone.setstate(getattr(self, stream).getstate())
+            setattr(self, stream, clone)
+            self.shared_streams -= {stream}
+        rng: random.Random = getattr(self, stream)
+        return rng.randrange(n)
 
     # ------------------------------------------------------------------ the interface
 
@@ -212,12 +250,12 @@ class TakenokoState(GameState):
     # ------------------------------------------------------------------ objectives
 
     def tiles(self) -> dict[tuple[int, int], Tile]:
-        """The board as the objectives see it."""
+        """The board as the objectives see it (each of Kami's stacks a bamboo, T18)."""
         return {
             cell: Tile(
-                frozenset() if t.colour is None else frozenset({t.colour}),
+                t.colours,
                 t.irrigated,
-                {} if t.colour is None else {t.colour: t.height},
+                t.stacks if t.stacks is not None else {t.colour: t.height} if t.colour else {},
                 t.improvement,
             )
             for cell, t in self.board.tiles.items()
@@ -235,8 +273,9 @@ class TakenokoState(GameState):
         return gardener_objective_met(board, objective)
 
     def score(self, seat: int) -> int:
-        """§7: completed cards, and the Emperor."""
+        """§7: completed cards, the Emperor, and 2 for each baby panda (§8)."""
         points = sum(int(OBJECTIVES[card].points) for card in self.done[seat])
+        points += BABY_POINTS * len(self.babies[seat])
         return points + (EMPEROR_POINTS if self.emperor == seat else 0)
 
     def scores(self) -> tuple[int, ...]:
@@ -257,13 +296,18 @@ class TakenokoState(GameState):
             else f"Seat {self.emperor} took the Emperor; every other seat played its last "
             f"turn (turn {self.turns}, §7)."
         )
+        details: dict[str, Any] = {"panda_points": [key[1] for key in keys]}
+        details["emperor"] = self.emperor
+        if self.chibis:
+            details["babies"] = [len(babies) for babies in self.babies]
+            details["note"] = CHIBIS_NOTE
         return Outcome(
             scores=self.scores(),
             ranks=ranks,
             termination=Termination.TURN_LIMIT if limited else Termination.NORMAL,
             end=None if limited else self.end,
             reason=reason,
-            details={"panda_points": [key[1] for key in keys], "emperor": self.emperor},
+            details=details,
         )
 
     # ------------------------------------------------------------------ the turn
@@ -276,23 +320,30 @@ class TakenokoState(GameState):
         self.face = None
         self.taken = []
         self.pending = None
+        self.refunds = {}
 
     def action_limit(self) -> int:
         """Actions this turn: 2, or 3 with the SUN (§2.7)."""
         return 3 if self.face == "SUN" else 2
+
+    def open_decks(self) -> list[str]:
+        """The objective decks OBJECTIVE may draw from: not empty and, with T11's redraw
+        rule, not yet closed this turn."""
+        return [d for d in DECKS if len(self.decks[d]) > self.refunds.get(d, 0)]
 
     def action_kinds(self) -> list[str]:
         """The action kinds the seat may take next (§4), in the order of ACTIONS."""
         if not self.rolled or len(self.taken) >= self.action_limit():
             return []
         seat = self.current
+        board = self.board
         ready = {
             "plot": bool(self.plot_deck),
             "irrigation": self.channel_supply > 0,
-            "gardener": bool(self.board.destinations(self.board.gardener)),
-            "panda": bool(self.board.destinations(self.board.panda)),
-            "objective": len(self.hands[seat]) < HAND_LIMIT
-            and any(self.decks[deck] for deck in DECKS),
+            "gardener": bool(board.destinations(board.gardener)),
+            "panda": bool(board.destinations(board.panda))
+            or (board.miss_panda is not None and bool(board.destinations(board.miss_panda))),
+            "objective": len(self.hands[seat]) < HAND_LIMIT and bool(self.open_decks()),
         }
         distinct = self.face != "WIND"
         return [k for k in ACTIONS if ready[k] and not (distinct and k in self.taken)]
@@ -304,36 +355,62 @@ class TakenokoState(GameState):
     def _apply(self, move: Move) -> None:
         action = move["action"]
         self.log.append(describe(move))
+        self.pending = None  # a move settles its decision; some open the next one
+        seat = self.current
         if action == "complete":
             self._complete(move["card"])
         elif action == "chip":
-            self.reserve_chips[self.current][move["kind"]] -= 1
+            self.reserve_chips[seat][move["kind"]] -= 1
             self.board.place_chip(cell_of(move["to"]), move["kind"])
         elif action == "channel":
-            self.reserve_channels[self.current] -= 1
+            self.reserve_channels[seat] -= 1
             self.board.place_channel(edge_of(move["edge"]))
         elif action == "roll":
-            self._weather(WEATHER[self._roll()])
+            self._weather(WEATHER[self._draw("die", 6)])
         elif action == "weather":
             self._weather(move["face"])
-        elif action == "skip":
-            self.pending = None
         elif action == "rain":
-            self.board.grow(cell_of(move["to"]))
-            self.pending = None
-        elif action == "storm":
-            self._eat(self.board.set_panda(cell_of(move["to"])))
-            self.pending = None
+            self.board.grow(cell_of(move["to"]), move.get("colour"))
+        elif action in ("storm", "move_panda"):
+            to = cell_of(move["to"])
+            if action == "storm":
+                self.board.panda = to  # T7: anywhere but where it stands
+            else:
+                self.board.move_panda(to)
+            self._panda_stops()
+        elif action in ("storm_miss_panda", "move_miss_panda"):
+            to = cell_of(move["to"])
+            if action == "storm_miss_panda":
+                self.board.miss_panda = to
+            else:
+                self.board.move_miss_panda(to)
+            self._meet()
+        elif action == "eat":
+            self._eat(self.board.eat(self.board.panda, move["colour"]))
         elif action == "clouds":
             self.chip_supply[move["kind"]] -= 1
-            self.reserve_chips[self.current][move["kind"]] += 1
-            self.pending = None
+            self.reserve_chips[seat][move["kind"]] += 1
         elif action == "end":
             self._end_turn()
         elif action in ACTIONS:
             self._act(action)
-        else:
-            self._resolve(move)
+        elif action == "place":
+            self._place(move)
+        elif action == "return":
+            self._return(list(move["order"]))
+        elif action == "move_gardener":
+            self.board.move_gardener(cell_of(move["to"]))
+            self._cabin()
+        elif action == "draw":
+            self._draw_objective(move["deck"])
+        elif action == "keep":
+            self._keep(move.get("card"))
+        elif action == "baby":
+            self._adopt(move["colour"])
+        elif action.startswith("baby_"):
+            self._bonus(move)
+        elif action != "skip":
+            raise IllegalMoveError(f"{action!r} is not a Takenoko move.")
 
     def _weather(self, face: str) -> None:
         """§2.7: apply a face; CHOICE (and CLOUDS with no chip left) asks for a face."""
@@ -357,32 +434,23 @@ class TakenokoState(GameState):
             del self.plot_deck[:3]
         self.pending = kind
 
-    def _resolve(self, move: Move) -> None:
-        """The sub-decision of an action: where the plot goes, where a figure moves, which
-        deck a card comes from."""
-        action = move["action"]
-        seat = self.current
-        if action == "place":
-            chosen = move["plot"]
-            plot = PLOT_BY_ID[chosen]
-            chip = move.get("chip")
-            if chip is not None:  # T6: a chip before the first irrigation
-                self.reserve_chips[seat][chip] -= 1
-            self.board.place(cell_of(move["to"]), plot.colour, plot.improvement or chip, chosen)
-            self.drawn = [plot_id for plot_id in self.drawn if plot_id != chosen]
-            if len(self.drawn) > 1:  # T9: the player orders the plots it returns
-                self.pending = "return"
-                return
-            self._return(self.drawn)
-        elif action == "return":
-            self._return(list(move["order"]))
-        elif action == "move_gardener":
-            self.board.move_gardener(cell_of(move["to"]))
-        elif action == "move_panda":
-            self._eat(self.board.move_panda(cell_of(move["to"])))
-        elif action == "draw":
-            self.hands[seat].append(self.decks[move["deck"]].pop(0))
-        self.pending = None
+    def _place(self, move: Move) -> None:
+        """D4: the tile kept goes on the board (with a chip from the reserve, T6); a Chibis
+        tile brings Miss Panda (§8, T21: no baby); the rest are returned (T9, T23)."""
+        chosen = move["plot"]
+        tile = TILES[chosen]
+        chip = move.get("chip")
+        if chip is not None:
+            self.reserve_chips[self.current][chip] -= 1
+        cell = cell_of(move["to"])
+        self.board.place(cell, tile.colour, tile.improvement or chip, chosen, tile.kind)
+        if chosen.startswith("CX"):
+            self.board.miss_panda = cell
+        self.drawn = [plot_id for plot_id in self.drawn if plot_id != chosen]
+        if len(self.drawn) > 1:  # T9: the player orders the plots it returns
+            self.pending = "return"
+            return
+        self._return(self.drawn)
 
     def _return(self, plots: list[str]) -> None:
         """T9: the plots not kept go under the deck, the first named first."""
@@ -390,9 +458,103 @@ class TakenokoState(GameState):
         self.returned[self.current].extend(plots)
         self.drawn = []
 
+    def _draw_objective(self, deck: str) -> None:
+        """D7: the top card of `deck` into the hand; with T11's rule, a plot or gardener
+        card that already holds goes under its deck and the action is refunded."""
+        seat = self.current
+        card = self.decks[deck].pop(0)
+        if self.redraw_met_objectives and deck != "panda" and self.met(card, seat):
+            self.decks[deck].append(card)
+            self.returned[seat].append(card)
+            self.refunds[deck] = self.refunds.get(deck, 0) + 1
+            self.taken.remove("objective")
+            return
+        self.hands[seat].append(card)
+
+    def _panda_stops(self) -> None:
+        """§5.6: the panda has stopped; it eats, or the player picks a stack (T18)."""
+        colours = self.board.edible(self.board.panda)
+        if len(colours) == 1:
+            self._eat(self.board.eat(self.board.panda, colours[0]))
+        elif colours:
+            self.pending = "eat"
+
     def _eat(self, colour: str | None) -> None:
         if colour is not None:
             self.stomachs[self.current][colour] += 1  # §5.6: the active player's stomach
+
+    def _cabin(self) -> None:
+        """§8, T15: the gardener stopped on the Cabin: the seat looks at the top card of each
+        objective deck (taken off while it decides)."""
+        if self.board.tiles[self.board.gardener].kind != Kind.CABIN:
+            return
+        self.cabin = [self.decks[deck].pop(0) for deck in DECKS if self.decks[deck]]
+        if self.cabin:
+            self.pending = "cabin"
+
+    def _keep(self, card: str | None) -> None:
+        """§8: keep at most one card seen at the Cabin; the rest go under their own decks,
+        in PL, GA, PA order, known to this seat."""
+        seat = self.current
+        for seen in self.cabin:
+            if seen == card:
+                self.hands[seat].append(seen)
+            else:
+                self.decks[_deck_of(seen)].append(seen)
+                self.returned[seat].append(seen)
+        self.cabin = []
+
+    def _meet(self) -> None:
+        """§8, T16: Miss Panda ended a move on the panda's tile: the player may pay a section
+        for a baby of that colour."""
+        if self.board.miss_panda == self.board.panda and self.baby_colours():
+            self.pending = "baby"
+
+    def baby_colours(self) -> list[str]:
+        """T16: the colours the player can pay for a baby: in the stomach, and left in the pool."""
+        stomach = self.stomachs[self.current]
+        left = {baby[1] for baby in self.baby_pool}
+        return [colour for colour in COLOURS if stomach[colour] and colour in left]
+
+    def _adopt(self, colour: str) -> None:
+        """§8: pay a section of `colour`, take a random baby of that colour; its bonus next."""
+        seat = self.current
+        self.stomachs[seat][colour] -= 1
+        choices = [baby for baby in self.baby_pool if baby[1] == colour]
+        baby = choices[self._draw("babies_rng", len(choices))]
+        self.baby_pool.remove(baby)
+        self.babies[seat].append(baby)
+        self.baby = baby
+        if len(_bonus_moves(self)) > 1:  # T17: a bonus with nowhere to go is lost
+            self.pending = "bonus"
+        else:
+            self.baby = None
+
+    def _bonus(self, move: Move) -> None:
+        """T17: the baby's bonus, used at once: a channel from the supply, a chip from the
+        supply (or one moved), or a hand card swapped with the top of its deck."""
+        action = move["action"]
+        seat = self.current
+        board = self.board
+        if action == "baby_channel":
+            self.channel_supply -= 1
+            board.place_channel(edge_of(move["edge"]))
+        elif action == "baby_chip":
+            self.chip_supply[move["kind"]] -= 1
+            board.place_chip(cell_of(move["to"]), move["kind"])
+        elif action == "baby_move_chip":
+            source = board.tiles[cell_of(move["from"])]
+            kind, source.improvement = source.improvement, None
+            assert kind is not None
+            board.place_chip(cell_of(move["to"]), kind)
+        elif action == "baby_swap":
+            card = move["card"]
+            deck = self.decks[_deck_of(card)]
+            self.hands[seat].remove(card)
+            deck.append(card)
+            self.returned[seat].append(card)
+            self.hands[seat].append(deck.pop(0))
+        self.baby = None
 
     def _complete(self, card: str) -> None:
         """§6: score a hand card whose condition holds; panda cards pay their sections."""
@@ -409,9 +571,8 @@ class TakenokoState(GameState):
     def _end_turn(self) -> None:
         """§7: after the Emperor, every other seat plays one more turn, then the end."""
         seat = self.current
-        for plot_id in list(self.returned[seat]):
-            if plot_id not in self.plot_deck:
-                self.returned[seat].remove(plot_id)
+        under = set(self.plot_deck).union(*self.decks.values())
+        self.returned[seat] = [card for card in self.returned[seat] if card in under]
         if self.emperor is not None and self.emperor != seat:
             self.final_turns -= 1
         self.turns += 1
@@ -429,6 +590,10 @@ def _cell(cell: tuple[int, int]) -> list[int]:
     return [cell[0], cell[1]]
 
 
+def _edge(edge: frozenset[tuple[int, int]]) -> list[list[int]]:
+    return [_cell(cell) for cell in sorted(edge)]
+
+
 def _free(state: TakenokoState) -> list[Move]:
     """F1-F3 (§4): complete a card that holds, place a chip or a channel from the reserve."""
     seat = state.current
@@ -443,10 +608,7 @@ def _free(state: TakenokoState) -> list[Move]:
         places = state.board.chip_places()
         moves += [{"action": "chip", "kind": k, "to": _cell(c)} for k in kinds for c in places]
     if state.reserve_channels[seat]:
-        moves += [
-            {"action": "channel", "edge": [_cell(c) for c in sorted(edge)]}
-            for edge in state.board.channel_places()
-        ]
+        moves += [{"action": "channel", "edge": _edge(e)} for e in state.board.channel_places()]
     return moves
 
 
@@ -468,17 +630,31 @@ def _weather_moves(state: TakenokoState) -> list[Move]:
 
 
 def _rain_moves(state: TakenokoState) -> list[Move]:
-    cells = [
-        cell
-        for cell, tile in sorted(state.board.tiles.items())
-        if not tile.is_pond and tile.irrigated and tile.height < MAX_HEIGHT
-    ]
-    return [*({"action": "rain", "to": _cell(c)} for c in cells), {"action": "skip"}]
+    """RAIN: an irrigated plot below 4 sections; on Kami's Garden, one stack (T18)."""
+    moves: list[Move] = []
+    for cell, tile in sorted(state.board.tiles.items()):
+        if tile.kind not in GROWING or not tile.irrigated:
+            continue
+        if tile.stacks is None:
+            if tile.height < MAX_HEIGHT:
+                moves.append({"action": "rain", "to": _cell(cell)})
+            continue
+        for colour, height in tile.stacks.items():
+            if height < MAX_HEIGHT:
+                moves.append({"action": "rain", "to": _cell(cell), "colour": colour})
+    return [*moves, {"action": "skip"}]
 
 
 def _storm_moves(state: TakenokoState) -> list[Move]:
-    cells = [cell for cell in sorted(state.board.tiles) if cell != state.board.panda]
-    return [*({"action": "storm", "to": _cell(c)} for c in cells), {"action": "skip"}]
+    """STORM: the panda (or Miss Panda, §8) to any tile but its own (T7)."""
+    board = state.board
+    cells = sorted(board.tiles)
+    moves: list[Move] = [{"action": "storm", "to": _cell(c)} for c in cells if c != board.panda]
+    if board.miss_panda is not None:
+        moves += [
+            {"action": "storm_miss_panda", "to": _cell(c)} for c in cells if c != board.miss_panda
+        ]
+    return [*moves, {"action": "skip"}]
 
 
 def _clouds_moves(state: TakenokoState) -> list[Move]:
@@ -492,15 +668,65 @@ def _plot_moves(state: TakenokoState) -> list[Move]:
     cells = state.board.placements()
     moves: list[Move] = []
     for plot_id in state.drawn:
-        printed = PLOT_BY_ID[plot_id].improvement
+        tile = TILES[plot_id]
+        takes_chip = tile.improvement is None and tile.kind in GROWING
         for cell in cells:
-            for chip in [None] if printed else chips:
+            for chip in chips if takes_chip else [None]:
                 moves.append({"action": "place", "plot": plot_id, "to": _cell(cell), "chip": chip})
+    return moves
+
+
+def _panda_moves(state: TakenokoState) -> list[Move]:
+    """D6: the panda, or Miss Panda once she is on the board (§8)."""
+    board = state.board
+    moves = _figure_moves("move_panda", board.panda, state)
+    if board.miss_panda is not None:
+        moves += _figure_moves("move_miss_panda", board.miss_panda, state)
     return moves
 
 
 def _figure_moves(action: str, start: tuple[int, int], state: TakenokoState) -> list[Move]:
     return [{"action": action, "to": _cell(c)} for c in state.board.destinations(start)]
+
+
+def _cabin_moves(state: TakenokoState) -> list[Move]:
+    """§8, T15: keep one of the cards seen (not with 5 in hand), or none."""
+    room = len(state.hands[state.current]) < HAND_LIMIT
+    keep: list[Move] = [{"action": "keep", "card": card} for card in state.cabin if room]
+    return [*keep, {"action": "keep", "card": None}]
+
+
+def _bonus_moves(state: TakenokoState) -> list[Move]:
+    """T17: where the baby's bonus can go, and `skip` (a bonus is optional)."""
+    assert state.baby is not None
+    bonus = state.baby.split("-")[1]
+    board = state.board
+    moves: list[Move] = []
+    if bonus == IRR and state.channel_supply:
+        moves = [{"action": "baby_channel", "edge": _edge(e)} for e in board.channel_places()]
+    elif bonus == IMP:
+        places = board.chip_places()
+        kinds = [kind for kind, n in state.chip_supply.items() if n]
+        if kinds:
+            moves = [
+                {"action": "baby_chip", "kind": k, "to": _cell(c)} for k in kinds for c in places
+            ]
+        else:  # the supply is empty: move a chip, never a printed improvement
+            chipped = [
+                cell
+                for cell, tile in sorted(board.tiles.items())
+                if tile.improvement is not None
+                and (tile.plot is None or TILES[tile.plot].improvement is None)
+            ]
+            moves = [
+                {"action": "baby_move_chip", "from": _cell(a), "to": _cell(b)}
+                for a in chipped
+                for b in places
+                if a != b
+            ]
+    elif bonus == OBJ:
+        moves = [{"action": "baby_swap", "card": card} for card in state.hands[state.current]]
+    return [*moves, {"action": "skip"}]
 
 
 _LEGAL: dict[str, Callable[[TakenokoState], list[Move]]] = {
@@ -511,9 +737,16 @@ _LEGAL: dict[str, Callable[[TakenokoState], list[Move]]] = {
     "clouds": _clouds_moves,
     "plot": _plot_moves,
     "gardener": lambda s: _figure_moves("move_gardener", s.board.gardener, s),
-    "panda": lambda s: _figure_moves("move_panda", s.board.panda, s),
-    "objective": lambda s: [{"action": "draw", "deck": d} for d in DECKS if s.decks[d]],
+    "panda": _panda_moves,
+    "objective": lambda s: [{"action": "draw", "deck": d} for d in s.open_decks()],
     "return": lambda s: [
         {"action": "return", "order": order} for order in (list(s.drawn), list(reversed(s.drawn)))
     ],
+    "eat": lambda s: [{"action": "eat", "colour": c} for c in s.board.edible(s.board.panda)],
+    "cabin": _cabin_moves,
+    "baby": lambda s: [
+        *({"action": "baby", "colour": c} for c in s.baby_colours()),
+        {"action": "skip"},
+    ],
+    "bonus": _bonus_moves,
 }

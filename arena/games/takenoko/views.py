@@ -5,35 +5,47 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from arena.games.base import View
+from arena.games.takenoko.board import Placed
+from arena.games.takenoko.hexes import Cell
 
 if TYPE_CHECKING:
     from arena.games.takenoko.state import TakenokoState
 
 
+def _tile(cell: Cell, tile: Placed) -> View:
+    """One tile: Kami's Garden adds its `stacks` (its `bamboo` is their sum)."""
+    shown: View = {
+        "at": list(cell),
+        "kind": tile.kind,
+        "plot": tile.plot,
+        "colour": tile.colour,
+        "improvement": tile.improvement,
+        "bamboo": tile.bamboo,
+        "irrigated": tile.irrigated,
+    }
+    if tile.stacks is not None:
+        shown["stacks"] = dict(tile.stacks)
+    return shown
+
+
 def _board(state: TakenokoState) -> View:
     board = state.board
     return {
-        "tiles": [
-            {
-                "at": [q, r],
-                "kind": "pond" if tile.is_pond else "plot",
-                "plot": tile.plot,
-                "colour": tile.colour,
-                "improvement": tile.improvement,
-                "bamboo": tile.height,
-                "irrigated": tile.irrigated,
-            }
-            for (q, r), tile in sorted(board.tiles.items())
-        ],
+        "tiles": [_tile(cell, tile) for cell, tile in sorted(board.tiles.items())],
         "channels": sorted([sorted([list(c) for c in edge]) for edge in board.channels]),
         "gardener": list(board.gardener),
         "panda": list(board.panda),
+        "miss_panda": None if board.miss_panda is None else list(board.miss_panda),
     }
 
 
 def _public(state: TakenokoState) -> View:
     decision = state.decision()
     return {
+        "options": {
+            "chibis": state.chibis,
+            "redraw_met_objectives": state.redraw_met_objectives,
+        },
         "turn": state.turns,
         "round": state.round,
         "to_move": state.current,
@@ -46,6 +58,7 @@ def _public(state: TakenokoState) -> View:
         "board": _board(state),
         "plot_deck": len(state.plot_deck),
         "objective_decks": {deck: len(cards) for deck, cards in state.decks.items()},
+        "objective_refunds": dict(state.refunds),
         "chip_supply": dict(state.chip_supply),
         "channel_supply": state.channel_supply,
         "players": [
@@ -55,10 +68,13 @@ def _public(state: TakenokoState) -> View:
                 "stomach": dict(state.stomachs[seat]),
                 "channels": state.reserve_channels[seat],
                 "chips": dict(state.reserve_chips[seat]),
+                "babies": list(state.babies[seat]),
                 "score": state.score(seat),
             }
             for seat in range(state.num_players)
         ],
+        "baby_pool": list(state.baby_pool),
+        "baby": state.baby,
         "emperor": state.emperor,
         "final_turns": state.final_turns,
         "end": state.end,
@@ -66,12 +82,18 @@ def _public(state: TakenokoState) -> View:
 
 
 def view(state: TakenokoState, seat: int) -> View:
-    """Everything public, this seat's hand, the plots it drew now (a plot decision) and the
-    plots it put under the deck that are still there, in deck order."""
+    """Everything public, this seat's hand, what it sees now (the plots drawn, the cards at
+    the Cabin), and the plots and cards it put under a deck that are still there, in deck
+    order (T27)."""
     whole = {"seat": seat, **_public(state), "hand": list(state.hands[seat])}
-    whole["drawn"] = list(state.drawn) if seat == state.current else []
+    mover = seat == state.current
+    whole["drawn"] = list(state.drawn) if mover else []
+    whole["cabin"] = list(state.cabin) if mover else []
     mine = set(state.returned[seat])
     whole["returned_plots"] = [plot for plot in state.plot_deck if plot in mine]
+    whole["returned_cards"] = {
+        deck: [card for card in cards if card in mine] for deck, cards in state.decks.items()
+    }
     return whole
 
 
@@ -80,6 +102,7 @@ def spectator_view(state: TakenokoState) -> View:
     whole = _public(state)
     whole["hands"] = [list(hand) for hand in state.hands]
     whole["drawn"] = list(state.drawn)
+    whole["cabin"] = list(state.cabin)
     whole["decks"] = {
         "plots": list(state.plot_deck),
         **{d: list(c) for d, c in state.decks.items()},
