@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 ROUNDS ?= 1000
 ARGS ?=
 
-.PHONY: install run test bench lint clean
+.PHONY: install run test soak bench lint clean
 
 $(STAMP): pyproject.toml
 	@# bubblewrap isolates bots (no network, read-only filesystem); without it the
@@ -32,6 +32,10 @@ run: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q $(ARGS)
+
+# Takenoko's invariants over 3,000 random games (1,000 per option set); about 15 minutes.
+soak: $(STAMP)
+	ARENA_SOAK_GAMES=1000 $(BIN)/python -m pytest -q --timeout=3600 tests/test_takenoko_invariants.py
 
 bench: $(STAMP)
 	$(BIN)/arena bench engine --game flowers

@@ -16,10 +16,13 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_a_sampled_state_shows_the_seat_its_view_and_legal_moves(players: int) -> None:
+@pytest.mark.parametrize("config", [{}, {"chibis": True, "redraw_met_objectives": True}])
+def test_a_sampled_state_shows_the_seat_its_view_and_legal_moves(
+    players: int, config: dict[str, bool]
+) -> None:
     game = get_game("takenoko")
     for seed in range(2):
-        state = game.new_state(seed, num_players=players)
+        state = game.new_state(seed, config, num_players=players)
         rng = random.Random(seed)
         steps = 0
         while (decision := state.decision()) is not None:

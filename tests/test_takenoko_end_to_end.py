@@ -1,4 +1,5 @@
-"""Takenoko end to end with the bundled bots as real processes (issue 15, base game)."""
+"""Takenoko end to end with the bundled bots as real processes (issue 15), base game and
+Chibis."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from arena.cli.main import main
+from arena.html.report_page import read_record
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -44,6 +46,7 @@ def test_greedy_takenokos_copy_of_the_cards_matches_the_engines() -> None:
     import importlib.util
 
     from arena.games.takenoko.components import (
+        CHIBIS_TILES,
         GARDENER_OBJECTIVES,
         PANDA_OBJECTIVES,
         PLOT_OBJECTIVES,
@@ -60,3 +63,19 @@ def test_greedy_takenokos_copy_of_the_cards_matches_the_engines() -> None:
         o.id: (o.points, o.colour, o.count, o.height) for o in GARDENER_OBJECTIVES
     } == bot.GARDENER
     assert {o.id: (o.points, "".join(o.sections)) for o in PANDA_OBJECTIVES} == bot.PANDA
+    assert {t.id: "".join(sorted(t.colour or "")) for t in CHIBIS_TILES} == {
+        tile: "".join(sorted(colours)) if tile != "CX2" else "" for tile, colours in bot.SPECIAL.items()
+    }  # Kami's Garden (CX2) has no colour of its own: it counts as all three (T18)
+
+
+def test_a_chibis_tournament_plays_miss_panda_and_babies(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    code, output = run("run", "--game", "takenoko", "--game-option", "chibis=true",
+                       "--seats", "3", "--rounds", "1", "--seed", "2", "--no-charts",
+                       "--out", str(out))  # fmt: skip
+    assert code == 0, output
+    lines = [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines()]
+    assert lines and all(line["termination"] in ("normal", "turn_limit") for line in lines)
+    records = [read_record(path) for path in (out / "records").iterdir()]
+    moves = [move["move"]["action"] for record in records for move in record["moves"]]
+    assert "move_miss_panda" in moves or "storm_miss_panda" in moves

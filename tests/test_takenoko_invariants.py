@@ -1,56 +1,114 @@
-"""Invariants of Takenoko's engine over seeded random games of 2, 3 and 4 seats.
+"""Invariants of Takenoko's engine over seeded random games of 2, 3 and 4 seats, in the base
+game, with the Chibis option (§8) and with BGA's redraw rule (T11).
 
-After every move: the 27 plots (deck, drawn, board), the 45 objective cards (decks, hands,
-completed) and the 20 channels (supply, reserves, board) are all somewhere, exactly once;
-bamboo stays within 0..4 and only on irrigated plots; hands hold at most 5 cards; stomachs
-and supplies never go negative. Every game ends, and its record replays.
+After every move: the plot deck's tiles (27, or 33 with Chibis: deck, drawn, board), the 45
+objective cards (decks, hands, completed, the Cabin's), the 20 channels (supply, reserves,
+board), the 9 chips (supply, reserves, chips on the board) and the 9 babies (pool, players)
+are all somewhere, exactly once; bamboo stays within 0..4 and only on irrigated plots
+(Kami's Garden: each stack); hands hold at most 5 cards; stomachs and supplies never go
+negative. Every few moves, no seat's view names a card or plot it has not seen (§7). Every
+game ends, and its record replays to the same position.
+
+`make soak` plays 1,000 games per option set instead of the 40 here
+(ARENA_SOAK_GAMES=N sets any number).
 """
 
 from __future__ import annotations
 
+import json
+import os
 import random
+from typing import Any
 
 import pytest
 
 from arena.games import get_game
-from arena.games.takenoko.components import CHANNELS, PLOTS
+from arena.games.takenoko.components import (
+    BABIES,
+    CHANNELS,
+    CHIBIS_TILES,
+    CHIPS,
+    PLOTS,
+    TILES,
+)
 from arena.games.takenoko.state import DECK_CARDS, TakenokoState
 from arena.record import replay
 
-GAMES_PER_SIZE = 12
+GAMES = int(os.environ.get("ARENA_SOAK_GAMES", "40"))
+"""Games per option set (base, Chibis, redraw), over 2, 3 and 4 seats in turn."""
+OPTIONS: dict[str, dict[str, Any]] = {
+    "base": {},
+    "chibis": {"chibis": True},
+    "redraw": {"redraw_met_objectives": True},
+}
 
 
 def check(state: TakenokoState) -> None:
-    on_board = sum(1 for tile in state.board.tiles.values() if not tile.is_pond)
-    assert len(state.plot_deck) + len(state.drawn) + on_board == len(PLOTS)
-    assert len(set(state.plot_deck) | set(state.drawn)) == len(state.plot_deck) + len(state.drawn)
-    cards = [c for deck in state.decks.values() for c in deck]
+    tiles = PLOTS + (CHIBIS_TILES if state.chibis else ())
+    on_board = [tile.plot for tile in state.board.tiles.values() if tile.plot is not None]
+    assert sorted(state.plot_deck + state.drawn + on_board) == sorted(t.id for t in tiles)
+    cards = [c for deck in state.decks.values() for c in deck] + state.cabin
     cards += [c for hand in state.hands for c in hand] + [c for done in state.done for c in done]
     assert sorted(cards) == sorted(c for ids in DECK_CARDS.values() for c in ids)
     channels = state.channel_supply + sum(state.reserve_channels) + len(state.board.channels)
     assert channels == CHANNELS
+    chips = [
+        tile.improvement
+        for tile in state.board.tiles.values()
+        if tile.improvement is not None and TILES[str(tile.plot)].improvement is None
+    ]
+    for kind, count in CHIPS.items():
+        held = sum(reserve[kind] for reserve in state.reserve_chips)
+        assert state.chip_supply[kind] + held + chips.count(kind) == count
+    babies = state.baby_pool + [baby for held in state.babies for baby in held]
+    assert sorted(babies) == (sorted(BABIES) if state.chibis else [])
     for tile in state.board.tiles.values():
-        assert 0 <= tile.height <= 4
-        assert tile.height == 0 or tile.irrigated
+        for height in [tile.height] if tile.stacks is None else list(tile.stacks.values()):
+            assert 0 <= height <= 4
+            assert height == 0 or tile.irrigated
+    figures = [state.board.gardener, state.board.panda]
+    figures += [] if state.board.miss_panda is None else [state.board.miss_panda]
+    assert all(cell in state.board.tiles for cell in figures)
     assert all(len(hand) <= 5 for hand in state.hands)
     assert all(n >= 0 for stomach in state.stomachs for n in stomach.values())
     assert all(n >= 0 for n in state.chip_supply.values())
 
 
-@pytest.mark.parametrize("players", [2, 3, 4])
-def test_invariants_hold_in_random_games_and_records_replay(players: int) -> None:
-    for seed in range(GAMES_PER_SIZE):
-        state = get_game("takenoko").new_state(seed, num_players=players)
-        assert isinstance(state, TakenokoState)
-        rng = random.Random(seed)
-        moves = []
+def check_hidden(state: TakenokoState) -> None:
+    """§7: a seat's view names no card of another hand, no card or plot in a deck that it
+    did not put there itself, and no plot drawn or card seen by another seat."""
+    for seat in range(state.num_players):
+        shown = json.dumps(state.view(seat))
+        mine = set(state.returned[seat])
+        hidden = {c for s, hand in enumerate(state.hands) if s != seat for c in hand}
+        hidden |= {c for deck in state.decks.values() for c in deck if c not in mine}
+        hidden |= {p for p in state.plot_deck if p not in mine}
+        if seat != state.current:
+            hidden |= set(state.drawn) | set(state.cabin)
+        assert not [card for card in hidden if f'"{card}"' in shown], seat
+
+
+def play_out(seed: int, players: int, config: dict[str, Any]) -> None:
+    state = get_game("takenoko").new_state(seed, config, num_players=players)
+    assert isinstance(state, TakenokoState)
+    rng = random.Random(seed)
+    moves = []
+    check(state)
+    while (decision := state.decision()) is not None:
+        move = rng.choice(state.legal_moves())
+        moves.append({"seat": decision.seat, "kind": decision.kind, "move": move})
+        state.apply_move(move)
         check(state)
-        while (decision := state.decision()) is not None:
-            move = rng.choice(state.legal_moves())
-            moves.append({"seat": decision.seat, "kind": decision.kind, "move": move})
-            state.apply_move(move)
-            check(state)
-        record = {"game": "takenoko", "seed": seed, "config": {}, "moves": moves,
-                  "players": [f"p{n}" for n in range(players)],
-                  "outcome": state.outcome().to_json()}  # fmt: skip
-        assert replay(record).spectator_view() == state.spectator_view()
+        if len(moves) % 25 == 0:
+            check_hidden(state)
+    assert state.is_over() and state.turns <= state.max_rounds * players
+    record = {"game": "takenoko", "seed": seed, "config": config, "moves": moves,
+              "players": [f"p{n}" for n in range(players)],
+              "outcome": state.outcome().to_json()}  # fmt: skip
+    assert replay(record).spectator_view() == state.spectator_view()
+
+
+@pytest.mark.parametrize("options", sorted(OPTIONS))
+def test_invariants_hold_in_random_games_and_records_replay(options: str) -> None:
+    for seed in range(GAMES):
+        play_out(seed, 2 + seed % 3, OPTIONS[options])

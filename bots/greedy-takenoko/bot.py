@@ -14,7 +14,10 @@ with the best value:
   my plot cards use;
 * actions in this order of preference: a figure that helps a card, an objective card when
   the hand is small, a plot, a channel;
-* weather: the sun (a third action); rain on my tallest needed plot below 4.
+* weather: the sun (a third action); rain on my tallest needed plot below 4;
+* with the Chibis option: Miss Panda goes to meet the panda when I can pay for a baby (2
+  points), paying the colour my cards need least; Kami's Garden is a plot of every colour;
+  the Cabin keeps the card worth most; a baby's bonus is used when it places something.
 """
 
 from __future__ import annotations
@@ -70,6 +73,9 @@ PANDA = {
 }
 POINTS = {card: data[0] for table in (PLOT, GARDENER, PANDA) for card, data in table.items()}
 NEAR_POND = {(1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)}
+# The Chibis tiles (TAKENOKO.md §8): id -> the colours they count as.
+SPECIAL = {"CX1": "", "CX2": "GYP", "CX3": "G", "CX4": "Y", "CX5": "P", "CX6": ""}
+GROWING = ("plot", "sacred_hill", "kami_garden")
 
 
 class Needs:
@@ -137,23 +143,38 @@ def value(move: dict[str, Any], view: dict[str, Any], needs: Needs) -> float:
         )
         for cell in cells:
             tile = tiles.get(cell)
-            if tile and tile["kind"] == "plot" and tile["irrigated"] and tile["bamboo"] < 4:
+            if tile and tile["kind"] in GROWING[:2] and tile["irrigated"] and tile["bamboo"] < 4:
                 wanted = needs.height.get(tile["colour"], 4)
                 grown += 1 + needs.grow[tile["colour"]] * (tile["bamboo"] < wanted)
-        return grown
+        return grown + (move.get("colour") is not None)
     if action in ("move_panda", "storm"):
         tile = tiles.get(tuple(move["to"]))
-        if not tile or tile["kind"] != "plot" or not tile["bamboo"]:
+        if not tile or tile["kind"] not in GROWING or not tile["bamboo"]:
             return 0
         if tile["improvement"] == "enclosure":
             return 0
+        if tile["kind"] == "kami_garden":
+            return 1 + 3 * max(needs.eat[c] for c, n in tile["stacks"].items() if n)
         return 1 + 3 * needs.eat[tile["colour"]]
+    if action in ("move_miss_panda", "storm_miss_panda"):
+        me = view["players"][view["seat"]]
+        meets = list(move["to"]) == view["board"]["panda"]
+        return 4 if meets and any(me["stomach"].values()) else 0.05
+    if action == "eat":
+        return needs.eat[move["colour"]]
+    if action == "baby":
+        return 5 - needs.eat[move["colour"]]
+    if action == "keep":
+        return POINTS.get(move["card"] or "", 0)
+    if action in ("baby_channel", "baby_chip", "baby_move_chip"):
+        return 0.5
     if action == "place":
         plot = move["plot"]
-        colour = {"G": "G", "Y": "Y", "P": "P"}[plot[1]]
+        colours = SPECIAL.get(plot, plot[1])
         near = 2 if tuple(move["to"]) in NEAR_POND else 0
         chip = 0.5 if move.get("chip") == "fertilizer" else 0
-        return near + needs.plots[colour] + needs.grow[colour] * 0.5 + chip
+        wanted = sum(needs.plots[c] + needs.grow[c] * 0.5 for c in colours)
+        return near + wanted + chip + (plot == "CX1")
     if action == "draw":
         deck = move["deck"]
         return {"panda": 2, "gardener": 1.5, "plot": 1}[deck]
