@@ -353,9 +353,7 @@ def test_t15_the_cabin_cannot_raise_a_hand_above_5() -> None:
 
 @pytest.mark.parametrize("option", [False, True])
 def test_t11_a_drawn_card_that_already_holds_is_redrawn_only_with_the_option(option: bool) -> None:
-    state = get_game("takenoko").new_state(
-        1, {"redraw_met_objectives": option}, num_players=2
-    )
+    state = get_game("takenoko").new_state(1, {"redraw_met_objectives": option}, num_players=2)
     assert isinstance(state, TakenokoState)
     put(state.board, (1, 0), plain(GREEN))
     put(state.board, (1, -1), plain(GREEN, 1))
@@ -374,9 +372,7 @@ def test_t11_a_drawn_card_that_already_holds_is_redrawn_only_with_the_option(opt
 
 
 def test_t11_a_deck_that_gave_back_all_it_holds_is_closed_for_the_turn() -> None:
-    state = get_game("takenoko").new_state(
-        1, {"redraw_met_objectives": True}, num_players=2
-    )
+    state = get_game("takenoko").new_state(1, {"redraw_met_objectives": True}, num_players=2)
     assert isinstance(state, TakenokoState)
     put(state.board, (1, 0), plain(GREEN))
     put(state.board, (1, -1), plain(GREEN, 1))

@@ -64,7 +64,8 @@ def test_greedy_takenokos_copy_of_the_cards_matches_the_engines() -> None:
     } == bot.GARDENER
     assert {o.id: (o.points, "".join(o.sections)) for o in PANDA_OBJECTIVES} == bot.PANDA
     assert {t.id: "".join(sorted(t.colour or "")) for t in CHIBIS_TILES} == {
-        tile: "".join(sorted(colours)) if tile != "CX2" else "" for tile, colours in bot.SPECIAL.items()
+        tile: "".join(sorted(colours)) if tile != "CX2" else ""
+        for tile, colours in bot.SPECIAL.items()
     }  # Kami's Garden (CX2) has no colour of its own: it counts as all three (T18)
 
 
