@@ -19,6 +19,7 @@ from click.testing import CliRunner
 
 from arena.cli.main import main
 from arena.games import get_game
+from arena.games.takenoko.state import TakenokoState
 from arena.html.replay_page import replay_html
 from tests.tournament_support import make_bots
 
@@ -247,29 +248,37 @@ def test_a_game_without_a_drawing_is_shown_as_a_tree(browser: Any, tmp_path: Pat
     _shot(browser, "replay-generic")
 
 
-def test_a_takenoko_replay_draws_the_hex_board(browser: Any, tmp_path: Path) -> None:
+@pytest.mark.parametrize("config", [{}, {"chibis": True}])
+def test_a_takenoko_replay_draws_the_hex_board(
+    browser: Any, tmp_path: Path, config: dict[str, Any]
+) -> None:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
 
-    state = get_game("takenoko").new_state(3, num_players=3)
+    state = get_game("takenoko").new_state(3, config, num_players=3)
+    assert isinstance(state, TakenokoState)
     rng = random.Random(3)
     moves = []
-    while (decision := state.decision()) is not None and len(moves) < 200:
+    while (decision := state.decision()) is not None and len(moves) < 300:
         move = rng.choice(state.legal_moves())
         moves.append({"seat": decision.seat, "kind": decision.kind, "move": move})
         state.apply_move(move)
-    record = {"record_version": 1, "game": "takenoko", "config": {}, "seed": 3, "game_id": "t1",
+    record = {"record_version": 1, "game": "takenoko", "config": config, "seed": 3, "game_id": "t1",
               "players": ["ann", "bob", "cid"], "moves": moves,
               "outcome": {"scores": [0, 0, 0], "ranks": [0, 0, 0], "termination": "normal",
                           "end": None, "reason": "cut short for the test"}}  # fmt: skip
     page = tmp_path / "takenoko.html"
     page.write_text(replay_html(record))
-    _open(browser, page, "#move=200")
+    _open(browser, page, f"#move={len(moves) + 1}")  # the position after the last move
     tiles = len(state.board.tiles)
     assert len(browser.find_elements(By.CSS_SELECTOR, "svg.hexes polygon")) == tiles
-    assert len(browser.find_elements(By.CSS_SELECTOR, "svg.hexes circle.figure")) == 2
+    figures = 2 if state.board.miss_panda is None else 3  # Miss Panda with Chibis (§8)
+    assert len(browser.find_elements(By.CSS_SELECTOR, "svg.hexes circle.figure")) == figures
+    kinds = {t.kind for t in state.board.tiles.values()}
+    for kind in kinds:
+        assert browser.find_elements(By.CSS_SELECTOR, f'svg.hexes polygon[data-kind="{kind}"]')
     Select(browser.find_element(By.ID, "seat")).select_by_value("0")
     hidden = browser.find_elements(By.CSS_SELECTOR, ".player .hidden-hand")
     assert len(hidden) == 2  # the two other hands show only their size
     assert _errors(browser) == []
-    _shot(browser, "replay-takenoko")
+    _shot(browser, "replay-takenoko" + ("-chibis" if config else ""))

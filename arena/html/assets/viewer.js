@@ -144,6 +144,9 @@
     return node;
   }
 
+  const TILE_FILLS = { pond: "#4fc3f7", kami_garden: "#ce93d8", cabin: "#a1887f" };
+  const TILE_LABELS = { kami_garden: "Kami", cabin: "Cabin", sacred_hill: "hill" };
+
   function drawTakenoko(view) {
     const board = el("div");
     const size = 26;
@@ -162,13 +165,18 @@
         const angle = Math.PI / 180 * (60 * i - 30);
         corners.push(`${x + size * Math.cos(angle)},${y + size * Math.sin(angle)}`);
       }
-      const fill = tile.kind === "pond" ? "#4fc3f7" : PLOT_COLOURS[tile.colour] || "#ccc";
+      const fill = TILE_FILLS[tile.kind] || PLOT_COLOURS[tile.colour] || "#ccc";
       const hex = svg("polygon", { points: corners.join(" "), fill, stroke: tile.irrigated ? "#0277bd" : "#795548",
-        "stroke-width": tile.irrigated ? 2.5 : 1 });
+        "stroke-width": tile.irrigated ? 2.5 : 1, "data-kind": tile.kind });
       hex.appendChild(svg("title", {}, `[${tile.at}] ${tile.kind} ${tile.colour || ""} ${tile.improvement || ""} ` +
         `bamboo ${tile.bamboo}${tile.irrigated ? ", irrigated" : ""}`));
       picture.appendChild(hex);
-      if (tile.bamboo) picture.appendChild(svg("text", { x, y: y + 5, "text-anchor": "middle", "font-size": 15,
+      if (TILE_LABELS[tile.kind]) picture.appendChild(svg("text", { x, y: y + 17, "text-anchor": "middle",
+        "font-size": 8, fill: "#333" }, TILE_LABELS[tile.kind]));
+      if (tile.stacks) {
+        picture.appendChild(svg("text", { x, y: y + 4, "text-anchor": "middle", "font-size": 7.5, "font-weight": 700,
+          fill: "#1b5e20" }, Object.entries(tile.stacks).map(([c, n]) => c + n).join(" ")));
+      } else if (tile.bamboo) picture.appendChild(svg("text", { x, y: y + 5, "text-anchor": "middle", "font-size": 15,
         "font-weight": 700, fill: "#1b5e20" }, "|".repeat(tile.bamboo)));
       if (tile.improvement) picture.appendChild(svg("text", { x, y: y - 9, "text-anchor": "middle", "font-size": 9,
         fill: "#333" }, tile.improvement.slice(0, 5)));
@@ -179,13 +187,17 @@
       picture.appendChild(svg("line", { x1: mx - dx / Math.sqrt(3), y1: my - dy / Math.sqrt(3),
         x2: mx + dx / Math.sqrt(3), y2: my + dy / Math.sqrt(3), stroke: "#0288d1", "stroke-width": 4 }));
     }
-    for (const [who, at, colour, dy] of [["G", view.board.gardener, "#5d4037", -4], ["P", view.board.panda, "#000", 8]]) {
+    const figures = [["G", view.board.gardener, "#5d4037", -9, -4], ["P", view.board.panda, "#000", 9, 8]];
+    if (view.board.miss_panda) figures.push(["M", view.board.miss_panda, "#d81b60", 0, -14]);
+    for (const [who, at, colour, dx, dy] of figures) {
       const [x, y] = centre(at);
-      picture.appendChild(svg("circle", { cx: x + (who === "G" ? -9 : 9), cy: y + dy, r: 7, fill: colour, class: "figure" }));
-      picture.appendChild(svg("text", { x: x + (who === "G" ? -9 : 9), y: y + dy + 3, "text-anchor": "middle",
+      picture.appendChild(svg("circle", { cx: x + dx, cy: y + dy, r: 7, fill: colour, class: "figure" }));
+      picture.appendChild(svg("text", { x: x + dx, y: y + dy + 3, "text-anchor": "middle",
         "font-size": 8, fill: "#fff" }, who));
     }
     add(board, row("plots left", el("span", null, view.plot_deck)), row("weather", el("span", null, view.weather || "-")));
+    const chibis = view.options && view.options.chibis;
+    if (chibis) add(board, row("babies left", el("span", null, (view.baby_pool || []).join(" ") || "none")));
     add(board, picture);
     const players = el("div", "grid3");
     view.players.forEach((p, s) => {
@@ -200,6 +212,7 @@
       add(box, handRow, row("completed", el("span", null, p.completed.join(" ") || "none")),
         row("stomach", pile(p.stomach)), row("reserve", el("span", null,
           p.channels + " channels, " + Object.entries(p.chips).filter(([, n]) => n).map(([k, n]) => n + " " + k).join(", "))));
+      if (chibis) add(box, row("babies", el("span", null, (p.babies || []).join(" ") || "none")));
       add(players, box);
     });
     return add(board, players);
