@@ -15,6 +15,8 @@ from typing import Any
 
 import click
 
+from arena.cli.options import game_options
+from arena.errors import GameError
 from arena.games import DEFAULT_GAME, get_game
 
 TARGET_GAMES_PER_SECOND = 2000
@@ -26,22 +28,27 @@ TURNS = 3
 
 
 def measure(
-    game_name: str = DEFAULT_GAME, games: int = 3000, copies: int = 100_000, seats: int = 2
+    game_name: str = DEFAULT_GAME,
+    games: int = 3000,
+    copies: int = 100_000,
+    seats: int = 2,
+    config: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Play `games` uniformly random games and time copying a mid-game state `copies` times."""
     game = get_game(game_name)
+    config = config or None
     uniform = random.Random(1).random
     decisions = 0
     start = time.perf_counter()
     for seed in range(games):
-        state = game.new_state(seed, num_players=seats)
+        state = game.new_state(seed, config, num_players=seats)
         while not state.is_over():
             actions = state.legal_actions()
             state.apply_action(actions[int(uniform() * len(actions))])
             decisions += 1
     elapsed = time.perf_counter() - start
 
-    state = game.new_state(12345, num_players=seats)
+    state = game.new_state(12345, config, num_players=seats)
     for _ in range(20):
         actions = state.legal_actions()
         state.apply_action(actions[int(uniform() * len(actions))])
@@ -63,8 +70,11 @@ def measure(
     }
 
 
-def measure_side_by_side(game_name: str, games: int) -> list[dict[str, Any]]:
-    """Every table size of `game_name`, and Mandala's, measured in turns; each row's best."""
+def measure_side_by_side(
+    game_name: str, games: int, config: dict[str, Any] | None = None
+) -> list[dict[str, Any]]:
+    """Every table size of `game_name` (with `config`), and Mandala's, measured in turns;
+    each row's best."""
     tables = [(DEFAULT_GAME, 2)]
     game = get_game(game_name)
     if game_name != DEFAULT_GAME:
@@ -73,7 +83,8 @@ def measure_side_by_side(game_name: str, games: int) -> list[dict[str, Any]]:
     share = max(1, games // TURNS)
     for _ in range(TURNS):
         for name, seats in tables:
-            figures = measure(name, share, copies=30_000, seats=seats)
+            options = config if name == game_name else None
+            figures = measure(name, share, copies=30_000, seats=seats, config=options)
             kept = best.get((name, seats))
             if kept is None or figures["seconds"] < kept["seconds"]:
                 best[(name, seats)] = figures
@@ -82,19 +93,25 @@ def measure_side_by_side(game_name: str, games: int) -> list[dict[str, Any]]:
 
 @click.command()
 @click.option("--games", default=3000, show_default=True, help="Random games per row (in 3 turns).")
-@click.option("--game", "game_name", default=DEFAULT_GAME, show_default=True, help="Which game.")
+@game_options
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON, a row a line.")
-def engine(games: int, game_name: str, as_json: bool) -> None:
+def engine(games: int, game: str, game_options: dict[str, Any], as_json: bool) -> None:
     """Play random games in one process on one core: games/s, decisions/s, cost of a copy,
-    for every table size of the game, beside Mandala's."""
-    rows = measure_side_by_side(game_name, games)
+    for every table size of the game (with its options), beside Mandala's."""
+    game_name = game
+    try:
+        get_game(game_name).config(game_options)
+    except GameError as error:
+        raise click.UsageError(str(error)) from None
+    rows = measure_side_by_side(game_name, games, game_options)
     if as_json:
         for row in rows:
             click.echo(json.dumps(row))
         return
+    shown = " ".join(f"{key}={json.dumps(value)}" for key, value in game_options.items())
     click.echo(
         f"engine benchmark: random games on one core, {rows[0]['games']} games a turn, "
-        f"best of {TURNS} turns"
+        f"best of {TURNS} turns" + (f"; {game_name} with {shown}" if shown else "")
     )
     click.echo(
         f"  {'game':<10}{'seats':>6}{'games/s':>10}{'decisions/s':>13}"

@@ -51,6 +51,13 @@ class Placed:
         return frozenset() if self.colour is None else frozenset((self.colour,))
 
     @property
+    def heights(self) -> dict[str, int]:
+        """Its bamboo by colour, as the objectives read it (a stack per colour on Kami's)."""
+        if self.stacks is not None:
+            return self.stacks
+        return {self.colour: self.height} if self.colour is not None else {}
+
+    @property
     def bamboo(self) -> int:
         """Every section on it."""
         return self.height if self.stacks is None else sum(self.stacks.values())

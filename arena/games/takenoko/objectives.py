@@ -1,7 +1,8 @@
 """When an objective card's condition holds (TAKENOKO.md §2.3-§2.6, §6, T3, T4, T18).
 
-The board is given as `Mapping[Cell, Tile]`: what each occupied cell holds. The engine
-keeps its own state and hands these functions that view of it.
+The board is given as `Mapping[Cell, Tile]` (what each occupied cell holds; the engine's
+own tiles have the same fields), or as a `Garden`: that board indexed once, for a position
+where several cards are checked.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from arena.games.takenoko.components import (
     ANY,
@@ -33,19 +35,53 @@ class Tile:
     """Its improvement, printed or chip (one at most)."""
 
 
-def plot_objective_met(board: Mapping[Cell, Tile], objective: PlotObjective) -> bool:
+class TileLike(Protocol):
+    """What the objectives read of a tile (`Tile`, or the engine's own)."""
+
+    @property
+    def colours(self) -> frozenset[str]: ...
+    @property
+    def irrigated(self) -> bool: ...
+    @property
+    def heights(self) -> Mapping[str, int]: ...
+    @property
+    def improvement(self) -> str | None: ...
+
+
+class Garden:
+    """A board indexed for the objective cards: the irrigated cells of each colour, and
+    every bamboo with its colour, height and its plot's improvement."""
+
+    def __init__(self, board: Mapping[Cell, TileLike]) -> None:
+        wet: dict[str, set[Cell]] = {}
+        self.bamboo: list[tuple[str, int, str | None]] = []
+        for cell, tile in board.items():
+            if tile.irrigated:
+                for colour in tile.colours:
+                    wet.setdefault(colour, set()).add(cell)
+            improvement = tile.improvement
+            for colour, height in tile.heights.items():
+                self.bamboo.append((colour, height, improvement))
+        self.wet: dict[str, set[Cell]] = wet
+
+
+def _garden(board: Mapping[Cell, TileLike] | Garden) -> Garden:
+    return board if isinstance(board, Garden) else Garden(board)
+
+
+def plot_objective_met(board: Mapping[Cell, TileLike] | Garden, objective: PlotObjective) -> bool:
     """§2.3: some anchor and rotation k put an irrigated plot of each slot's colour on every
     cell of the shape. Rotations only, never mirror images (T3); extra plots do not matter."""
+    wet = _garden(board).wet
     shapes = _rotations(objective)
-    first_colour = shapes[0][0][2]
-    get = board.get
-    for (q, r), tile in board.items():
-        if not tile.irrigated or first_colour not in tile.colours:
-            continue
+    anchors = wet.get(shapes[0][0][2])
+    if not anchors:
+        return False
+    empty: set[Cell] = set()
+    for q, r in anchors:
         for cells in shapes:
             for dq, dr, colour in cells:
-                there = get((q + dq, r + dr))
-                if there is None or not there.irrigated or colour not in there.colours:
+                if (q + dq, r + dr) not in wet.get(colour, empty):
                     break
             else:
                 return True
@@ -65,19 +101,17 @@ def _rotations(objective: PlotObjective) -> list[list[tuple[int, int, str]]]:
     return shapes
 
 
-def gardener_objective_met(board: Mapping[Cell, Tile], objective: GardenerObjective) -> bool:
+def gardener_objective_met(
+    board: Mapping[Cell, TileLike] | Garden, objective: GardenerObjective
+) -> bool:
     """§2.5, T4: at least `count` bamboos of the colour with exactly `height` sections on
     plots meeting the improvement condition (each of Kami's stacks counts on its own, T18)."""
     found = 0
-    for tile in board.values():
-        if tile.heights.get(objective.colour) != objective.height:
+    wanted = objective.improvement
+    for colour, height, improvement in _garden(board).bamboo:
+        if colour != objective.colour or height != objective.height:
             continue
-        wanted = objective.improvement
-        if (
-            wanted == ANY
-            or (wanted == NONE and tile.improvement is None)
-            or tile.improvement == wanted
-        ):
+        if wanted == ANY or (wanted == NONE and improvement is None) or improvement == wanted:
             found += 1
     return found >= objective.count
 

@@ -45,7 +45,7 @@ from arena.games.takenoko.components import (
 )
 from arena.games.takenoko.moves import cell_of, describe, edge_of, index_of, match
 from arena.games.takenoko.objectives import (
-    Tile,
+    Garden,
     gardener_objective_met,
     panda_objective_met,
     plot_objective_met,
@@ -249,25 +249,17 @@ class TakenokoState(GameState):
 
     # ------------------------------------------------------------------ objectives
 
-    def tiles(self) -> dict[tuple[int, int], Tile]:
-        """The board as the objectives see it (each of Kami's stacks a bamboo, T18)."""
-        return {
-            cell: Tile(
-                t.colours,
-                t.irrigated,
-                t.stacks if t.stacks is not None else {t.colour: t.height} if t.colour else {},
-                t.improvement,
-            )
-            for cell, t in self.board.tiles.items()
-        }
+    def garden(self) -> Garden:
+        """The board as the objectives read it, indexed (each of Kami's stacks a bamboo, T18)."""
+        return Garden(self.board.tiles)
 
-    def met(self, card: str, seat: int, tiles: dict[tuple[int, int], Tile] | None = None) -> bool:
+    def met(self, card: str, seat: int, garden: Garden | None = None) -> bool:
         """Whether the condition of `card` holds now for `seat` (§6)."""
         objective = OBJECTIVES[card]
         kind = _deck_of(card)
         if kind == "panda":
             return panda_objective_met(self.stomachs[seat], objective)
-        board = self.tiles() if tiles is None else tiles
+        board = self.garden() if garden is None else garden
         if kind == "plot":
             return plot_objective_met(board, objective)
         return gardener_objective_met(board, objective)
@@ -597,11 +589,10 @@ def _edge(edge: frozenset[tuple[int, int]]) -> list[list[int]]:
 def _free(state: TakenokoState) -> list[Move]:
     """F1-F3 (§4): complete a card that holds, place a chip or a channel from the reserve."""
     seat = state.current
-    tiles = state.tiles()
+    hand = state.hands[seat]
+    garden = state.garden() if any(card[:2] != "PA" for card in hand) else None
     moves: list[Move] = [
-        {"action": "complete", "card": card}
-        for card in state.hands[seat]
-        if state.met(card, seat, tiles)
+        {"action": "complete", "card": card} for card in hand if state.met(card, seat, garden)
     ]
     kinds = [kind for kind, n in state.reserve_chips[seat].items() if n]
     if kinds:
