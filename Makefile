@@ -39,6 +39,8 @@ soak: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/arena bench engine --game flowers
+	$(BIN)/arena bench engine --game takenoko --games 300
+	$(BIN)/arena bench engine --game takenoko --game-option chibis=true --games 300
 	$(BIN)/arena bench protocol
 	$(BIN)/arena bench tournament
 	$(BIN)/arena bench tournament --cluster local:2
