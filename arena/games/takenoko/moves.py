@@ -31,6 +31,7 @@ from typing import Any
 from arena.errors import IllegalMoveError, MoveFormatError
 from arena.games.base import Move
 from arena.games.move_fields import move_object, shown
+from arena.games.takenoko.components import TILE_NAMES
 from arena.games.takenoko.hexes import Cell, Edge
 
 
@@ -127,7 +128,9 @@ def describe(move: Move) -> str:
         return f"takes a {move.get('kind')} chip (clouds)"
     if action == "place":
         chip = f" with a {move['chip']} chip" if move.get("chip") else ""
-        return f"places {move.get('plot')} at {where}{chip}"
+        plot = move.get("plot")
+        named = f"{TILE_NAMES[plot]} ({plot})" if plot in TILE_NAMES else plot
+        return f"places {named} at {where}{chip}"
     if action == "draw":
         return f"draws a {move.get('deck')} objective"
     if action == "return":
