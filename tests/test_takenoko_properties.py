@@ -1,0 +1,89 @@
+"""Property-based tests of the Takenoko engine (hypothesis): random seeds, tables, options
+and choices."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from arena.errors import IllegalMoveError, MoveFormatError
+from arena.games import get_game
+from arena.games.takenoko.state import TakenokoState
+
+seeds = st.integers(min_value=0, max_value=2**31)
+tables = st.integers(min_value=2, max_value=4)
+options = st.fixed_dictionaries({"chibis": st.booleans(), "redraw_met_objectives": st.booleans()})
+choices = st.lists(st.integers(min_value=0, max_value=10_000), min_size=0, max_size=400)
+
+
+def _walk(seed: int, players: int, config: dict[str, Any], picks: list[int]) -> TakenokoState:
+    """The state reached from `seed`, choosing by index from `picks`."""
+    state = get_game("takenoko").new_state(seed, config, num_players=players)
+    assert isinstance(state, TakenokoState)
+    for pick in picks:
+        if state.is_over():
+            break
+        actions = state.legal_actions()
+        state.apply_action(actions[pick % len(actions)])
+    return state
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=seeds, players=tables, config=options, picks=choices)
+def test_every_legal_move_as_json_reads_back_as_its_code_and_others_are_refused(
+    seed: int, players: int, config: dict[str, Any], picks: list[int]
+) -> None:
+    state = _walk(seed, players, config, picks)
+    if state.is_over():
+        return
+    legal = state.legal_moves()
+    for code, move in enumerate(legal):
+        assert state.move_to_action(json.loads(json.dumps(move))) == code
+        if "edge" in move:  # an edge's two cells in either order
+            turned = {**move, "edge": list(reversed(move["edge"]))}
+            assert state.move_to_action(turned) == code
+    assert len({json.dumps(m, sort_keys=True) for m in legal}) == len(legal)
+    for bad in ({"action": "place", "plot": "PG01", "to": [40, 40]}, {"action": "fly"}, {"to": 1}):
+        if bad not in legal:
+            with pytest.raises((IllegalMoveError, MoveFormatError)):
+                state.move_to_action(bad)
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=seeds, players=tables, config=options, picks=choices, more=choices)
+def test_copy_is_independent_of_the_original_chance_included(
+    seed: int, players: int, config: dict[str, Any], picks: list[int], more: list[int]
+) -> None:
+    state = _walk(seed, players, config, picks)
+    before = state.spectator_view()
+    views = [state.view(s) for s in range(players)]
+    twin, other = state.copy(), state.copy()
+    for pick in more:  # the copy plays on: dice and babies from its own copy of the streams
+        if other.is_over():
+            break
+        actions = other.legal_actions()
+        other.apply_action(actions[pick % len(actions)])
+    assert state.spectator_view() == before
+    assert [state.view(s) for s in range(players)] == views
+    for pick in more:  # the original then plays the same choices: the same game follows
+        if state.is_over():
+            break
+        actions = state.legal_actions()
+        state.apply_action(actions[pick % len(actions)])
+    assert state.spectator_view() == other.spectator_view()
+    assert twin.spectator_view() == before
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=seeds, players=tables, config=options, picks=choices)
+def test_same_seed_options_and_choices_give_the_same_game(
+    seed: int, players: int, config: dict[str, Any], picks: list[int]
+) -> None:
+    a = _walk(seed, players, config, picks)
+    b = _walk(seed, players, config, picks)
+    assert a.spectator_view() == b.spectator_view()
+    assert a.log == b.log
