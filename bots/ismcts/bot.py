@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """The ismcts bot: information-set Monte Carlo tree search with the arena's own engine.
 
-It plays every game whose engine has a determinizer (`Game.determinizer()`: Mandala and
-Flowers), and learns which game from the referee's `hello` and `new_game`. Each iteration
+It plays every game whose engine has a determinizer (`Game.determinizer()`: Mandala,
+Flowers and Takenoko), and learns which game from the referee's `hello` and `new_game`. Each iteration
 deals what this seat cannot see (other hands, the deck order, for Flowers the tile
 stacks) at random from the unseen cards, then walks one shared tree (single-observer
 ISMCTS: the tree's edges are moves, a move's statistics count only the iterations where
@@ -11,8 +11,9 @@ node adds the reward of the seat that made its move, so any number of seats work
 
 The policies: Mandala's playouts are "light heuristic" (Build Mountain, Grow Field and
 Discard & Redraw with fixed odds, claims prefer large piles), scored by the projected River
-and Cup worth of both players. Flowers' playouts mostly play a single card. Any other game
-plays uniformly at random. A playout stops after a fixed number of plies and the position
+and Cup worth of both players. Flowers' playouts mostly play a single card. Takenoko's
+complete a card whenever one holds, and a position counts the hands' progress toward their
+cards. Any other game plays uniformly at random. A playout stops after a fixed number of plies and the position
 is scored by each seat's lead, so a budget of tens of milliseconds is enough.
 
 Options: `--ms N` per-decision budget (always kept under half the referee's `time_ms`),
@@ -41,6 +42,9 @@ from arena.games.mandala.cards import (
     GROW_BASE,
 )
 from arena.games.mandala.state import MandalaState
+from arena.games.takenoko.components import GardenerObjective, PandaObjective
+from arena.games.takenoko.objectives import Garden
+from arena.games.takenoko.state import OBJECTIVES, TakenokoState
 
 # UCB exploration constant, for rewards in [0, 1].
 EXPLORATION = 0.7
@@ -59,6 +63,13 @@ FLOWERS_SCALE = 6.0
 # Flowers playouts are shorter: the evaluation already looks ahead at every Mandala.
 FLOWERS_PLAYOUT_PLIES = 8
 FLOWERS_PAIR_HOPE = 2.0
+# Takenoko: short playouts (a turn is many small decisions; the evaluation looks at the
+# hands), points of lead that make a win about 73% likely, the share of a card's points
+# counted while it holds but is not claimed yet, and the most counted for progress toward it.
+TAKENOKO_PLAYOUT_PLIES = 12
+TAKENOKO_SCALE = 6.0
+TAKENOKO_HELD = 0.9
+TAKENOKO_NEAR = 0.5
 # Log each search to stderr (the bot log); off for in-process use such as tests.
 LOG = False
 # A Cup card of a colour not in the River yet counts for this fraction of a late slot.
@@ -276,7 +287,75 @@ def _tile_gain(state: FlowersState, seat: int, tile: int) -> float:
     return single_score(tile) + FLOWERS_PAIR_HOPE
 
 
-POLICIES: dict[str, Policy] = {"mandala": MandalaPolicy(), "flowers": FlowersPolicy()}
+class TakenokoPolicy(Policy):
+    """Takenoko: playouts complete a card whenever one holds (else play at random), and a
+    position is scored by each seat's points plus what its hand is close to: a card that
+    holds now, a panda card's sections already eaten, a gardener card's bamboo grown."""
+
+    playout_plies = TAKENOKO_PLAYOUT_PLIES
+
+    def tree_actions(self, state: GameState) -> list[int]:
+        """A card that holds is claimed at once: the tree looks at nothing else then."""
+        moves = state.legal_moves()
+        claims = [i for i, move in enumerate(moves) if move["action"] == "complete"]
+        return claims or list(range(len(moves)))
+
+    def playout_action(self, state: GameState, rng: random.Random) -> int:
+        moves = state.legal_moves()
+        for index, move in enumerate(moves):
+            if move["action"] == "complete":
+                return index
+        return int(rng.random() * len(moves))
+
+    def evaluate(self, state: GameState) -> list[float]:
+        assert isinstance(state, TakenokoState)
+        if state.over:
+            return super().evaluate(state)
+        garden = state.garden()
+        worth = [
+            state.score(seat) + sum(_hope(state, seat, card, garden) for card in state.hands[seat])
+            for seat in range(state.num_players)
+        ]
+        return [
+            1.0 / (1.0 + math.exp(-(w - max(worth[:s] + worth[s + 1 :])) / TAKENOKO_SCALE))
+            for s, w in enumerate(worth)
+        ]
+
+
+def _hope(state: TakenokoState, seat: int, card: str, garden: Garden) -> float:
+    """What a hand card is worth now: most of its points if it holds, else a share for
+    the sections eaten (panda) or the bamboo grown toward it (gardener)."""
+    objective = OBJECTIVES[card]
+    points = float(objective.points)
+    if state.met(card, seat, garden):
+        return TAKENOKO_HELD * points
+    if isinstance(objective, PandaObjective):
+        stomach = dict(state.stomachs[seat])
+        eaten = 0
+        for colour in objective.sections:
+            if stomach.get(colour, 0) > 0:
+                stomach[colour] -= 1
+                eaten += 1
+        return TAKENOKO_NEAR * points * eaten / len(objective.sections)
+    if isinstance(objective, GardenerObjective):
+        heights = sorted(
+            (
+                h
+                for colour, h, _ in garden.bamboo
+                if colour == objective.colour and h <= objective.height
+            ),
+            reverse=True,
+        )[: objective.count]
+        grown = sum(heights) / (objective.count * objective.height)
+        return TAKENOKO_NEAR * points * grown
+    return 0.0
+
+
+POLICIES: dict[str, Policy] = {
+    "mandala": MandalaPolicy(),
+    "flowers": FlowersPolicy(),
+    "takenoko": TakenokoPolicy(),
+}
 
 
 def search(
