@@ -31,6 +31,7 @@ from arena.execution import (
     play_table,
     write_record,
 )
+from arena.games import game_notes
 from arena.pairing_tests import PairingTests
 from arena.players.manifest import BotManifest
 from arena.players.ready import unready
@@ -210,6 +211,8 @@ def play(
         )
         for warning in box["warnings"]:
             log.warning("sandbox: %s", warning)
+        for note in game_notes(config.game, config.game_config):
+            log.info("%s: %s", config.game, note)
         for name, why in broken.items():
             log.warning("bot %s cannot play and loses its games (startup_failure): %s", name, why)
         log.info(

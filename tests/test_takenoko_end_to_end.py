@@ -72,11 +72,13 @@ def test_greedy_takenokos_copy_of_the_cards_matches_the_engines() -> None:
 def test_a_chibis_tournament_plays_miss_panda_and_babies(tmp_path: Path) -> None:
     out = tmp_path / "run"
     code, output = run("run", "--game", "takenoko", "--game-option", "chibis=true",
-                       "--seats", "3", "--rounds", "1", "--seed", "2", "--no-charts",
-                       "--out", str(out))  # fmt: skip
+                       "--seats", "3", "--rounds", "1", "--seed", "2", "--out", str(out))  # fmt: skip
     assert code == 0, output
     lines = [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines()]
     assert lines and all(line["termination"] in ("normal", "turn_limit") for line in lines)
     records = [read_record(path) for path in (out / "records").iterdir()]
     moves = [move["move"]["action"] for record in records for move in record["moves"]]
     assert "move_miss_panda" in moves or "storm_miss_panda" in moves
+    note = "18 objective cards are not public"  # §8, T20: said in the log and the reports
+    assert note in (out / "run.log").read_text() and note in (out / "leaderboard.md").read_text()
+    assert note in (out / "report.html").read_text()

@@ -19,6 +19,7 @@ __all__ = [
     "Move",
     "View",
     "game_names",
+    "game_notes",
     "get_game",
     "register_game",
     "table_seats",
@@ -94,6 +95,15 @@ def get_game(name: str) -> Game:
             f"Unknown game {name!r}; the known games are: {', '.join(game_names())}."
         ) from None
     return factory()
+
+
+def game_notes(name: str, config: Mapping[str, Any] | None) -> list[str]:
+    """`Game.config_notes` of the game called `name` ([] for a game not known here)."""
+    try:
+        game = get_game(name)
+    except GameError:
+        return []
+    return game.config_notes(config or {})
 
 
 def table_seats(game: Game, seats: int | None) -> int:

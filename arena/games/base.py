@@ -194,6 +194,11 @@ class Game(ABC):
         """How a search bot samples what a seat cannot see; None for a game without one."""
         return None
 
+    def config_notes(self, config: Mapping[str, Any]) -> list[str]:
+        """What a reader of a tournament's log and report must know about this
+        configuration (written at the start of the log, and in the reports)."""
+        return []
+
     # --- narration: a record told in words (`arena replay`); games may say more ---
 
     def narrate(self, record: Mapping[str, Any]) -> list[str]:

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from arena.errors import ArenaError
+from arena.games import game_notes
 from arena.html.embed import asset
 from arena.results.log import GameLine
 
@@ -310,11 +311,15 @@ def _configuration(config: dict[str, Any]) -> str:
                     "all_seatings", "tables_per_round", "gauntlet", "created")
     }  # fmt: skip
     command = " ".join(map(str, config.get("command_line") or []))
+    notes = "".join(
+        f'<p class="note">{e(note)}</p>'
+        for note in game_notes(str(config.get("game")), config.get("game_config"))
+    )
     return (
         '<table><thead><tr><th class="name">bot</th><th class="name">language</th>'
         '<th class="name">command</th><th class="name">hash (sha-256 of its files)</th>'
         f"</tr></thead><tbody>{bots}</tbody></table>"
-        f"<h3>Run</h3><pre>{e(json.dumps(settings, indent=2))}</pre>"
+        f"<h3>Run</h3>{notes}<pre>{e(json.dumps(settings, indent=2))}</pre>"
         f"<p>Command line: <code>{e(command)}</code></p>"
         f"<h3>Limits</h3><pre>{e(json.dumps(config.get('limits', {}), indent=2))}</pre>"
         f"<h3>Sandbox</h3><pre>{e(json.dumps(config.get('sandbox', {}), indent=2))}</pre>"

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from arena.atomic import atomic_file
 from arena.errors import TournamentError
+from arena.games import game_notes
 from arena.results.log import LOG_NAME, GameLine, read_games
 from arena.stats import think
 
@@ -199,6 +200,8 @@ def _leaderboard_markdown(report: Report, config: dict[str, Any]) -> str:
         )
     else:
         lines.append(_progress_line(report) + ".")
+    for note in game_notes(str(config.get("game")), config.get("game_config")) if config else []:
+        lines += ["", f"Note: {note}"]
     if report.seats > 2:
         explained = (
             f"Tables of {report.seats} seats. Ranked by TrueSkill mu − 3σ (free-for-all). "

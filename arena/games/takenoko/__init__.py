@@ -44,6 +44,12 @@ class TakenokoGame(Game):
         "objective", "eat", "cabin", "baby", "bonus",
     )  # fmt: skip
 
+    def config_notes(self, config: Mapping[str, Any]) -> list[str]:
+        """§8: a Chibis game says it plays the base game's objectives."""
+        from arena.games.takenoko.state import CHIBIS_NOTE
+
+        return [CHIBIS_NOTE] if config.get("chibis") else []
+
     def determinizer(self) -> Determinizer:
         from arena.games.takenoko.determinize import TakenokoDeterminizer
 
