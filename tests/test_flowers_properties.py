@@ -11,6 +11,7 @@ from arena.errors import IllegalMoveError
 from arena.games import get_game
 from arena.games.flowers.components import NUM_ACTIONS
 from arena.games.flowers.state import FlowersState
+from tests.game_properties import assert_copies_are_independent
 
 ALL_MOVES = [(code, FlowersState.empty(2).action_to_move(code)) for code in range(NUM_ACTIONS)]
 """Every one of the 276 action codes with its JSON move."""
@@ -60,25 +61,7 @@ def test_legal_actions_are_exactly_the_codes_whose_moves_move_to_action_accepts(
 def test_copy_is_independent_of_the_original_chance_included(
     seed: int, players: int, picks: list[int], more: list[int]
 ) -> None:
-    state = _walk(seed, players, picks)[-1]
-    before = state.spectator_view()
-    views = [state.view(s) for s in range(players)]
-    twin = state.copy()
-    other = state.copy()
-    for pick in more:  # the copy plays on, reshuffling with its own RNG
-        if other.is_over():
-            break
-        actions = other.legal_actions()
-        other.apply_action(actions[pick % len(actions)])
-    assert state.spectator_view() == before
-    assert [state.view(s) for s in range(players)] == views
-    for pick in more:  # the original then plays the same moves: the same game follows
-        if state.is_over():
-            break
-        actions = state.legal_actions()
-        state.apply_action(actions[pick % len(actions)])
-    assert state.spectator_view() == other.spectator_view()
-    assert twin.spectator_view() == before
+    assert_copies_are_independent(_walk(seed, players, picks)[-1], more)
 
 
 @settings(max_examples=25, deadline=None)

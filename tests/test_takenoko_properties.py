@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from arena.errors import IllegalMoveError, MoveFormatError
 from arena.games import get_game
 from arena.games.takenoko.state import TakenokoState
+from tests.game_properties import assert_copies_are_independent, play_on
 
 seeds = st.integers(min_value=0, max_value=2**31)
 tables = st.integers(min_value=2, max_value=4)
@@ -24,11 +25,7 @@ def _walk(seed: int, players: int, config: dict[str, Any], picks: list[int]) -> 
     """The state reached from `seed`, choosing by index from `picks`."""
     state = get_game("takenoko").new_state(seed, config, num_players=players)
     assert isinstance(state, TakenokoState)
-    for pick in picks:
-        if state.is_over():
-            break
-        actions = state.legal_actions()
-        state.apply_action(actions[pick % len(actions)])
+    play_on(state, picks)
     return state
 
 
@@ -58,24 +55,7 @@ def test_every_legal_move_as_json_reads_back_as_its_code_and_others_are_refused(
 def test_copy_is_independent_of_the_original_chance_included(
     seed: int, players: int, config: dict[str, Any], picks: list[int], more: list[int]
 ) -> None:
-    state = _walk(seed, players, config, picks)
-    before = state.spectator_view()
-    views = [state.view(s) for s in range(players)]
-    twin, other = state.copy(), state.copy()
-    for pick in more:  # the copy plays on: dice and babies from its own copy of the streams
-        if other.is_over():
-            break
-        actions = other.legal_actions()
-        other.apply_action(actions[pick % len(actions)])
-    assert state.spectator_view() == before
-    assert [state.view(s) for s in range(players)] == views
-    for pick in more:  # the original then plays the same choices: the same game follows
-        if state.is_over():
-            break
-        actions = state.legal_actions()
-        state.apply_action(actions[pick % len(actions)])
-    assert state.spectator_view() == other.spectator_view()
-    assert twin.spectator_view() == before
+    assert_copies_are_independent(_walk(seed, players, config, picks), more)  # dice, babies
 
 
 @settings(max_examples=20, deadline=None)

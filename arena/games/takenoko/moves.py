@@ -26,7 +26,7 @@ With the Chibis option (§8):
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from arena.errors import IllegalMoveError, MoveFormatError
 from arena.games.base import Move
@@ -97,63 +97,64 @@ def match(move: Any, legal: list[Move], index: dict[Any, int], kind: str) -> int
     )
 
 
+WORDS: Final = {
+    "roll": "rolls the weather die",
+    "end": "ends the turn",
+    "skip": "declines the weather",
+    "plot": "takes a plot action",
+    "irrigation": "takes a channel",
+    "gardener": "moves the gardener",
+    "panda": "moves the panda",
+    "objective": "draws an objective",
+    "move_gardener": "moves the gardener to {to}",
+    "move_panda": "moves the panda to {to}",
+    "rain": "makes it rain on {to}",
+    "storm": "blows the panda to {to}",
+    "move_miss_panda": "moves Miss Panda to {to}",
+    "storm_miss_panda": "blows Miss Panda to {to}",
+    "weather": "chooses the weather {face}",
+    "clouds": "takes a chip ({kind}) from the clouds",
+    "draw": "draws a {deck} objective",
+    "return": "puts {order} under the plot deck",
+    "complete": "completes {card}",
+    "chip": "puts a chip ({kind}) on {to}",
+    "channel": "places a channel on {edge}",
+    "eat": "lets the panda eat {colour} on Kami's Garden",
+    "baby": "pays a {colour} section for a baby panda",
+    "baby_channel": "places the baby's channel on {edge}",
+    "baby_chip": "puts the baby's chip ({kind}) on {to}",
+    "baby_move_chip": "moves a chip from {from} to {to}",
+    "baby_swap": "swaps {card} for the top of its deck",
+}
+"""Each move in words, its fields filled in (cells as (q, r))."""
+
+
+class _Fields(dict[str, Any]):
+    """A move's fields for the words: cells as (q, r), a missing field as '?'."""
+
+    def __missing__(self, key: str) -> str:
+        return "?"
+
+    def __getitem__(self, key: str) -> Any:
+        value = super().__getitem__(key)
+        if key in ("to", "from") and isinstance(value, list) and len(value) == 2:
+            return f"({value[0]}, {value[1]})"
+        return value
+
+
 def describe(move: Move) -> str:
     """A move in words, e.g. 'places PG03 at (1, -1)'."""
     action = move.get("action")
-    to = move.get("to")
-    where = f"({to[0]}, {to[1]})" if isinstance(to, list) and len(to) == 2 else "?"
-    words = {
-        "roll": "rolls the weather die",
-        "end": "ends the turn",
-        "skip": "declines the weather",
-        "plot": "takes a plot action",
-        "irrigation": "takes a channel",
-        "gardener": "moves the gardener",
-        "panda": "moves the panda",
-        "objective": "draws an objective",
-        "move_gardener": f"moves the gardener to {where}",
-        "move_panda": f"moves the panda to {where}",
-        "rain": f"makes it rain on {where}",
-        "storm": f"blows the panda to {where}",
-        "move_miss_panda": f"moves Miss Panda to {where}",
-        "storm_miss_panda": f"blows Miss Panda to {where}",
-    }
-    if action == "rain" and move.get("colour"):
-        return f"makes it rain on the {move['colour']} stack at {where}"
-    if action in words:
-        return words[str(action)]
-    if action == "weather":
-        return f"chooses the weather {move.get('face')}"
-    if action == "clouds":
-        return f"takes a {move.get('kind')} chip (clouds)"
+    fields = _Fields(move)
     if action == "place":
-        chip = f" with a {move['chip']} chip" if move.get("chip") else ""
+        chip = f" with a chip ({move['chip']})" if move.get("chip") else ""
         plot = move.get("plot")
         named = f"{TILE_NAMES[plot]} ({plot})" if plot in TILE_NAMES else plot
-        return f"places {named} at {where}{chip}"
-    if action == "draw":
-        return f"draws a {move.get('deck')} objective"
-    if action == "return":
-        return f"puts {move.get('order')} under the plot deck"
-    if action == "complete":
-        return f"completes {move.get('card')}"
-    if action == "chip":
-        return f"puts a {move.get('kind')} chip on {where}"
-    if action == "channel":
-        return f"places a channel on {move.get('edge')}"
-    if action == "eat":
-        return f"lets the panda eat {move.get('colour')} on Kami's Garden"
+        return f"places {named} at {fields['to']}{chip}"
     if action == "keep":
         card = move.get("card")
         return f"keeps {card} from the Cabin" if card else "keeps no card from the Cabin"
-    if action == "baby":
-        return f"pays a {move.get('colour')} section for a baby panda"
-    if action == "baby_channel":
-        return f"places the baby's channel on {move.get('edge')}"
-    if action == "baby_chip":
-        return f"puts the baby's {move.get('kind')} chip on {where}"
-    if action == "baby_move_chip":
-        return f"moves a chip from {move.get('from')} to {where}"
-    if action == "baby_swap":
-        return f"swaps {move.get('card')} for the top of its deck"
-    return f"plays {move!r}"
+    if action == "rain" and move.get("colour"):
+        return f"makes it rain on the {move['colour']} stack at {fields['to']}"
+    template = WORDS.get(str(action))
+    return template.format_map(fields) if template else f"plays {move!r}"
