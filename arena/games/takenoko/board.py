@@ -160,20 +160,21 @@ class Board:
     def channel_places(self) -> list[Edge]:
         """§5.2, T10: edges between two plots, without a channel, with a wet endpoint
         (never a pond's edge; a watershed is not a source)."""
-        legal = set()
+        legal = []
         ends = self._channel_ends()
-        for cell, tile in self.tiles.items():
+        tiles = self.tiles
+        for cell, tile in tiles.items():
             if tile.is_pond:
                 continue
             for near in neighbours(cell):
-                other = self.tiles.get(near)
-                if other is None or other.is_pond:
+                other = tiles.get(near)
+                if other is None or other.is_pond or near < cell:  # each edge once
                     continue
                 edge = frozenset((cell, near))
-                if edge in self.channels or edge in legal:
+                if edge in self.channels:
                     continue
                 if any(self._wet(vertex, ends) for vertex in endpoints(cell, near)):
-                    legal.add(edge)
+                    legal.append(edge)
         return sorted(legal, key=sorted)
 
     def place_channel(self, edge: Edge) -> list[Cell]:

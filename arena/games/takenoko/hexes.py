@@ -57,10 +57,15 @@ def edge(a: Cell, b: Cell) -> Edge:
     return frozenset((a, b))
 
 
+_DIRECTION_INDEX: Final = {d: i for i, d in enumerate(DIRECTIONS)}
+
+
 def endpoints(a: Cell, b: Cell) -> tuple[frozenset[Cell], frozenset[Cell]]:
     """The two vertices of edge {A, B} (§1): with B = A + d_i, the triples
-    {A, B, A + d_(i-1)} and {A, B, A + d_(i+1)}."""
-    i = neighbours(a).index(b)
+    {A, B, A + d_(i-1)} and {A, B, A + d_(i+1)}; ValueError when they are not adjacent."""
+    i = _DIRECTION_INDEX.get((b[0] - a[0], b[1] - a[1]))
+    if i is None:
+        raise ValueError(f"{a} and {b} are not adjacent")
     before = add(a, DIRECTIONS[(i - 1) % 6])
     after = add(a, DIRECTIONS[(i + 1) % 6])
     return frozenset((a, b, before)), frozenset((a, b, after))
