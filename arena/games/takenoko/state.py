@@ -214,6 +214,7 @@ class TakenokoState(GameState):
             return []
         if self._legal is None:  # worked out once per position
             self._legal = _LEGAL[self.pending or "turn"](self)
+            self._index = None
         return list(self._legal)
 
     def legal_actions(self) -> list[int]:
