@@ -23,6 +23,7 @@ from typing import Any
 import pytest
 
 from arena.games import get_game
+from arena.games.takenoko.cards import DECK_CARDS
 from arena.games.takenoko.components import (
     BABIES,
     CHANNELS,
@@ -31,7 +32,7 @@ from arena.games.takenoko.components import (
     PLOTS,
     TILES,
 )
-from arena.games.takenoko.state import DECK_CARDS, TakenokoState
+from arena.games.takenoko.state import TakenokoState
 from arena.record import replay
 
 GAMES = int(os.environ.get("ARENA_SOAK_GAMES", "40"))

@@ -10,6 +10,7 @@ import pytest
 from arena.errors import IllegalMoveError
 from arena.games import get_game
 from arena.games.takenoko.board import Board
+from arena.games.takenoko.cards import OBJECTIVES
 from arena.games.takenoko.components import (
     ENCLOSURE,
     FERTILIZER,
@@ -27,7 +28,7 @@ from arena.games.takenoko.objectives import (
     gardener_objective_met,
     plot_objective_met,
 )
-from arena.games.takenoko.state import OBJECTIVES, TakenokoState
+from arena.games.takenoko.state import TakenokoState
 
 PL = {objective.id: objective for objective in PLOT_OBJECTIVES}
 

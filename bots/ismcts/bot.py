@@ -42,9 +42,10 @@ from arena.games.mandala.cards import (
     GROW_BASE,
 )
 from arena.games.mandala.state import MandalaState
+from arena.games.takenoko.cards import OBJECTIVES
 from arena.games.takenoko.components import GardenerObjective, PandaObjective
 from arena.games.takenoko.objectives import Garden
-from arena.games.takenoko.state import OBJECTIVES, TakenokoState
+from arena.games.takenoko.state import TakenokoState
 
 # UCB exploration constant, for rewards in [0, 1].
 EXPLORATION = 0.7

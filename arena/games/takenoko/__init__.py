@@ -1,7 +1,10 @@
 """Takenoko for 2-4 players: ../shared/rules/TAKENOKO.md with the rulings T1..T22.
 
-components.py holds the components as data, hexes.py the geometry, objectives.py the
-cards' conditions, board.py the board's mechanics (§5, §8), state.py the turn (§4, §6-§8).
+components.py holds the components as data, cards.py the objective cards by id and deck,
+hexes.py the geometry, objectives.py the cards' conditions, board.py the board's mechanics
+(§5, §8), state.py the turn (§4, §6), legal.py each decision's legal moves (§9), chibis.py
+the expansion's turn rules (§8), scoring.py the end and the result (§7), moves.py the moves'
+JSON and words, views.py what each seat sees, determinize.py sampling for search bots.
 Options: `chibis` (the expansion's mechanics with the base objectives, §8, T20) and
 `redraw_met_objectives` (BGA's redraw rule, T11).
 """
@@ -46,7 +49,7 @@ class TakenokoGame(Game):
 
     def config_notes(self, config: Mapping[str, Any]) -> list[str]:
         """§8: a Chibis game says it plays the base game's objectives."""
-        from arena.games.takenoko.state import CHIBIS_NOTE
+        from arena.games.takenoko.scoring import CHIBIS_NOTE
 
         return [CHIBIS_NOTE] if config.get("chibis") else []
 

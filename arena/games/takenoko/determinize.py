@@ -17,21 +17,19 @@ from typing import Any
 
 from arena.games.base import Determinizer, GameState, View
 from arena.games.takenoko.board import Board, Placed
+from arena.games.takenoko.cards import DECK_CARDS, DECKS
 from arena.games.takenoko.components import CHIBIS_TILES, PLOTS
-from arena.games.takenoko.state import DECK_CARDS, DECKS, TakenokoState
+from arena.games.takenoko.moves import cell_of, edge_of
+from arena.games.takenoko.state import TakenokoState
 
 __all__ = ["TakenokoDeterminizer", "determinize", "redeal"]
-
-
-def _cell(value: Any) -> tuple[int, int]:
-    return (int(value[0]), int(value[1]))
 
 
 def _board(shown: View) -> Board:
     board = Board(tiles={}, channels=set())
     for tile in shown["tiles"]:
         stacks = tile.get("stacks")
-        board.tiles[_cell(tile["at"])] = Placed(
+        board.tiles[cell_of(tile["at"])] = Placed(
             tile["colour"],
             tile["improvement"],
             plot=tile.get("plot"),
@@ -40,12 +38,11 @@ def _board(shown: View) -> Board:
             kind=str(tile["kind"]),
             stacks=None if stacks is None else {str(c): int(h) for c, h in stacks.items()},
         )
-    for a, b in shown["channels"]:
-        board.channels.add(frozenset((_cell(a), _cell(b))))
-    board.gardener = _cell(shown["gardener"])
-    board.panda = _cell(shown["panda"])
+    board.channels = {edge_of(channel) for channel in shown["channels"]}
+    board.gardener = cell_of(shown["gardener"])
+    board.panda = cell_of(shown["panda"])
     miss_panda = shown.get("miss_panda")
-    board.miss_panda = None if miss_panda is None else _cell(miss_panda)
+    board.miss_panda = None if miss_panda is None else cell_of(miss_panda)
     return board
 
 
@@ -149,7 +146,7 @@ def redeal(state: TakenokoState, seat: int, rng: random.Random) -> None:
     sizes = {deck: len(cards) for deck, cards in state.decks.items()}
     hand_sizes = [len(hand) for hand in state.hands]
     mine = set(state.returned[seat])
-    state.returned[seat] = [card for card in state.returned[seat] if _under(state, card)]
+    state.prune_returned(seat)
     known = [p for p in state.plot_deck if p in mine]
     rest = [p for p in state.plot_deck if p not in mine]
     rng.shuffle(rest)
@@ -159,11 +156,6 @@ def redeal(state: TakenokoState, seat: int, rng: random.Random) -> None:
     state.babies_rng = random.Random(rng.getrandbits(62))
     state.shared_streams = frozenset()
     state._legal = state._index = None
-
-
-def _under(state: TakenokoState, card: str) -> bool:
-    """Whether `card` is still in a deck (so its place there is known)."""
-    return card in state.plot_deck or any(card in cards for cards in state.decks.values())
 
 
 class TakenokoDeterminizer(Determinizer):

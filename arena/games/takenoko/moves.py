@@ -45,6 +45,16 @@ def edge_of(value: Any) -> Edge:
     return frozenset((cell_of(value[0]), cell_of(value[1])))
 
 
+def cell_json(cell: Cell) -> list[int]:
+    """A cell's JSON form [q, r]."""
+    return [cell[0], cell[1]]
+
+
+def edge_json(edge: Edge) -> list[list[int]]:
+    """An edge's JSON form, its cells in order: [[q, r], [q, r]]."""
+    return [cell_json(cell) for cell in sorted(edge)]
+
+
 def normal(move: Any) -> Any:
     """A hashable form of a move in which equal moves are equal (an edge's cells in any
     order, a missing chip as null); None for a value no legal move can have."""

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from arena.games.takenoko.cards import OBJECTIVES
 from arena.games.takenoko.components import (
     ANY,
     NONE,
@@ -114,6 +115,19 @@ def gardener_objective_met(
         if wanted == ANY or (wanted == NONE and improvement is None) or improvement == wanted:
             found += 1
     return found >= objective.count
+
+
+def card_met(
+    card: str, stomach: Mapping[str, int], board: Mapping[Cell, TileLike] | Garden
+) -> bool:
+    """§6: whether the objective card `card` holds for this stomach and board (the board is
+    read only for plot and gardener cards)."""
+    objective = OBJECTIVES[card]
+    if isinstance(objective, PandaObjective):
+        return panda_objective_met(stomach, objective)
+    if isinstance(objective, PlotObjective):
+        return plot_objective_met(board, objective)
+    return gardener_objective_met(board, objective)
 
 
 def panda_objective_met(stomach: Mapping[str, int], objective: PandaObjective) -> bool:

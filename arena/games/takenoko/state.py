@@ -7,76 +7,40 @@ not kept, T9), `gardener` (D5), `panda` (D6), `objective` (D7); with the Chibis 
 (§8) also `eat` (the colour eaten on Kami's Garden), `cabin` (the card kept at the
 Gardener's Cabin), `baby` (the section paid for a baby panda) and `bonus` (its bonus).
 Action codes are indexes into the list of legal moves of the state that listed them (the
-game says `stable_action_codes = False`).
+game says `stable_action_codes = False`); legal.py lists them, chibis.py holds the
+expansion's turn rules.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from typing import Any, Self
 
-from arena.errors import GameError, IllegalMoveError
+from arena.errors import IllegalMoveError
 from arena.games.base import Decision, GameState, Move, View
-from arena.games.takenoko import views
+from arena.games.takenoko import chibis, scoring, views
 from arena.games.takenoko.board import Board
+from arena.games.takenoko.cards import DECK_CARDS, DECKS, OBJECTIVES, deck_of
 from arena.games.takenoko.components import (
     BABIES,
-    BABY_POINTS,
     CHANNELS,
     CHIBIS_TILES,
     CHIPS,
     COLOURS,
-    EMPEROR_POINTS,
     ENDING_OBJECTIVES,
-    GARDENER_OBJECTIVES,
-    GROWING,
     HAND_LIMIT,
-    IMP,
-    IRR,
-    MAX_HEIGHT,
-    OBJ,
-    PANDA_OBJECTIVES,
-    PLOT_OBJECTIVES,
     PLOTS,
     TILES,
     WEATHER,
-    Kind,
 )
+from arena.games.takenoko.legal import LEGAL
 from arena.games.takenoko.moves import cell_of, describe, edge_of, index_of, match
-from arena.games.takenoko.objectives import (
-    Garden,
-    gardener_objective_met,
-    panda_objective_met,
-    plot_objective_met,
-)
-from arena.outcome import Outcome, Termination
+from arena.games.takenoko.objectives import Garden, card_met
+from arena.games.takenoko.scoring import END_ALL, TURN_LIMIT
+from arena.outcome import Outcome
 
-OBJECTIVES: dict[str, Any] = {
-    **{o.id: o for o in PLOT_OBJECTIVES},
-    **{o.id: o for o in GARDENER_OBJECTIVES},
-    **{o.id: o for o in PANDA_OBJECTIVES},
-}
-DECK_CARDS: dict[str, list[str]] = {
-    "plot": [o.id for o in PLOT_OBJECTIVES],
-    "gardener": [o.id for o in GARDENER_OBJECTIVES],
-    "panda": [o.id for o in PANDA_OBJECTIVES],
-}
-DECKS = ("plot", "gardener", "panda")
-"""The three objective decks, by the kind of their cards."""
 ACTIONS = ("plot", "irrigation", "gardener", "panda", "objective")
 """The five action kinds (§4)."""
-CHIBIS_NOTE = (
-    "Chibis mechanics with the 45 base objectives: the expansion's 18 objective cards are "
-    "not public (TAKENOKO.md §8, T20)."
-)
-END_ALL = "all_objectives"
-"""The game's normal end (§7): the last turns after the Emperor were played."""
-TURN_LIMIT = "turn_limit"
-
-
-def _deck_of(card: str) -> str:
-    return {"PL": "plot", "GA": "gardener", "PA": "panda"}[card[:2]]
 
 
 class TakenokoState(GameState):
@@ -135,14 +99,13 @@ class TakenokoState(GameState):
         self.board = Board()
         self.current = 0
         self.turns = 0
-        self.passes = 0
         self.rolled = False
         self.face: str | None = None
         """This turn's weather once applied (SUN and WIND change the action rules)."""
         self.taken: list[str] = []
         self.pending: str | None = None
-        """A sub-decision under way (weather, rain, storm, clouds, plot, gardener, panda,
-        objective), or None for the turn decision."""
+        """The decision under way other than the turn decision (a kind of legal.LEGAL), or
+        None for the turn decision."""
         self.drawn: list[str] = []
         self.emperor: int | None = None
         self.final_turns = 0
@@ -180,7 +143,7 @@ class TakenokoState(GameState):
         other._index = self._index
         return other
 
-    def _draw(self, stream: str, n: int) -> int:
+    def random_below(self, stream: str, n: int) -> int:
         """A number below `n` from the stream `die` or `babies_rng` (§3.2), cloned first
         if a copy still shares it."""
         if stream in self.shared_streams:
@@ -213,7 +176,7 @@ class TakenokoState(GameState):
         if self.over:
             return []
         if self._legal is None:  # worked out once per position
-            self._legal = _LEGAL[self.pending or "turn"](self)
+            self._legal = LEGAL[self.pending or "turn"](self)
             self._index = None
         return list(self._legal)
 
@@ -256,52 +219,19 @@ class TakenokoState(GameState):
 
     def met(self, card: str, seat: int, garden: Garden | None = None) -> bool:
         """Whether the condition of `card` holds now for `seat` (§6)."""
-        objective = OBJECTIVES[card]
-        kind = _deck_of(card)
-        if kind == "panda":
-            return panda_objective_met(self.stomachs[seat], objective)
-        board = self.garden() if garden is None else garden
-        if kind == "plot":
-            return plot_objective_met(board, objective)
-        return gardener_objective_met(board, objective)
+        return card_met(card, self.stomachs[seat], self.board.tiles if garden is None else garden)
 
     def score(self, seat: int) -> int:
-        """§7: completed cards, the Emperor, and 2 for each baby panda (§8)."""
-        points = sum(int(OBJECTIVES[card].points) for card in self.done[seat])
-        points += BABY_POINTS * len(self.babies[seat])
-        return points + (EMPEROR_POINTS if self.emperor == seat else 0)
+        return scoring.score(self, seat)
 
     def scores(self) -> tuple[int, ...]:
         return tuple(self.score(seat) for seat in range(self.num_players))
 
     def panda_points(self, seat: int) -> int:
-        return sum(int(OBJECTIVES[c].points) for c in self.done[seat] if _deck_of(c) == "panda")
+        return scoring.panda_points(self, seat)
 
     def outcome(self) -> Outcome:
-        if not self.over or self.end is None:
-            raise GameError("The game is not over yet, so it has no result.")
-        keys = [(self.score(s), self.panda_points(s)) for s in range(self.num_players)]
-        ranks = tuple(sum(other > mine for other in keys) for mine in keys)
-        limited = self.end == TURN_LIMIT
-        reason = (
-            f"The game reached the cap of {self.max_rounds} rounds (T14)."
-            if limited
-            else f"Seat {self.emperor} took the Emperor; every other seat played its last "
-            f"turn (turn {self.turns}, §7)."
-        )
-        details: dict[str, Any] = {"panda_points": [key[1] for key in keys]}
-        details["emperor"] = self.emperor
-        if self.chibis:
-            details["babies"] = [len(babies) for babies in self.babies]
-            details["note"] = CHIBIS_NOTE
-        return Outcome(
-            scores=self.scores(),
-            ranks=ranks,
-            termination=Termination.TURN_LIMIT if limited else Termination.NORMAL,
-            end=None if limited else self.end,
-            reason=reason,
-            details=details,
-        )
+        return scoring.outcome(self)
 
     # ------------------------------------------------------------------ the turn
 
@@ -359,7 +289,7 @@ class TakenokoState(GameState):
             self.reserve_channels[seat] -= 1
             self.board.place_channel(edge_of(move["edge"]))
         elif action == "roll":
-            self._weather(WEATHER[self._draw("die", 6)])
+            self._weather(WEATHER[self.random_below("die", 6)])
         elif action == "weather":
             self._weather(move["face"])
         elif action == "rain":
@@ -377,7 +307,7 @@ class TakenokoState(GameState):
                 self.board.miss_panda = to
             else:
                 self.board.move_miss_panda(to)
-            self._meet()
+            chibis.meet(self)
         elif action == "eat":
             self._eat(self.board.eat(self.board.panda, move["colour"]))
         elif action == "clouds":
@@ -393,15 +323,15 @@ class TakenokoState(GameState):
             self._return(list(move["order"]))
         elif action == "move_gardener":
             self.board.move_gardener(cell_of(move["to"]))
-            self._cabin()
+            chibis.open_cabin(self)
         elif action == "draw":
             self._draw_objective(move["deck"])
         elif action == "keep":
-            self._keep(move.get("card"))
+            chibis.keep(self, move.get("card"))
         elif action == "baby":
-            self._adopt(move["colour"])
+            chibis.adopt(self, move["colour"])
         elif action.startswith("baby_"):
-            self._bonus(move)
+            chibis.use_bonus(self, move)
         elif action != "skip":
             raise IllegalMoveError(f"{action!r} is not a Takenoko move.")
 
@@ -457,8 +387,7 @@ class TakenokoState(GameState):
         seat = self.current
         card = self.decks[deck].pop(0)
         if self.redraw_met_objectives and deck != "panda" and self.met(card, seat):
-            self.decks[deck].append(card)
-            self.returned[seat].append(card)
+            self.put_under(card)
             self.refunds[deck] = self.refunds.get(deck, 0) + 1
             self.taken.remove("objective")
             return
@@ -476,85 +405,23 @@ class TakenokoState(GameState):
         if colour is not None:
             self.stomachs[self.current][colour] += 1  # §5.6: the active player's stomach
 
-    def _cabin(self) -> None:
-        """§8, T15: the gardener stopped on the Cabin: the seat looks at the top card of each
-        objective deck (taken off while it decides)."""
-        if self.board.tiles[self.board.gardener].kind != Kind.CABIN:
-            return
-        self.cabin = [self.decks[deck].pop(0) for deck in DECKS if self.decks[deck]]
-        if self.cabin:
-            self.pending = "cabin"
+    def put_under(self, card: str) -> None:
+        """An objective card goes under its own deck; the seat to move knows it is there
+        (T27, T29)."""
+        self.decks[deck_of(card)].append(card)
+        self.returned[self.current].append(card)
 
-    def _keep(self, card: str | None) -> None:
-        """§8: keep at most one card seen at the Cabin; the rest go under their own decks,
-        in PL, GA, PA order, known to this seat."""
-        seat = self.current
-        for seen in self.cabin:
-            if seen == card:
-                self.hands[seat].append(seen)
-            else:
-                self.decks[_deck_of(seen)].append(seen)
-                self.returned[seat].append(seen)
-        self.cabin = []
-
-    def _meet(self) -> None:
-        """§8, T16: Miss Panda ended a move on the panda's tile: the player may pay a section
-        for a baby of that colour."""
-        if self.board.miss_panda == self.board.panda and self.baby_colours():
-            self.pending = "baby"
-
-    def baby_colours(self) -> list[str]:
-        """T16: the colours the player can pay for a baby: in the stomach, and left in the pool."""
-        stomach = self.stomachs[self.current]
-        left = {baby[1] for baby in self.baby_pool}
-        return [colour for colour in COLOURS if stomach[colour] and colour in left]
-
-    def _adopt(self, colour: str) -> None:
-        """§8: pay a section of `colour`, take a random baby of that colour; its bonus next."""
-        seat = self.current
-        self.stomachs[seat][colour] -= 1
-        choices = [baby for baby in self.baby_pool if baby[1] == colour]
-        baby = choices[self._draw("babies_rng", len(choices))]
-        self.baby_pool.remove(baby)
-        self.babies[seat].append(baby)
-        self.baby = baby
-        if len(_bonus_moves(self)) > 1:  # T17: a bonus with nowhere to go is lost
-            self.pending = "bonus"
-        else:
-            self.baby = None
-
-    def _bonus(self, move: Move) -> None:
-        """T17: the baby's bonus, used at once: a channel from the supply, a chip from the
-        supply (or one moved), or a hand card swapped with the top of its deck."""
-        action = move["action"]
-        seat = self.current
-        board = self.board
-        if action == "baby_channel":
-            self.channel_supply -= 1
-            board.place_channel(edge_of(move["edge"]))
-        elif action == "baby_chip":
-            self.chip_supply[move["kind"]] -= 1
-            board.place_chip(cell_of(move["to"]), move["kind"])
-        elif action == "baby_move_chip":
-            source = board.tiles[cell_of(move["from"])]
-            kind, source.improvement = source.improvement, None
-            assert kind is not None
-            board.place_chip(cell_of(move["to"]), kind)
-        elif action == "baby_swap":
-            card = move["card"]
-            deck = self.decks[_deck_of(card)]
-            self.hands[seat].remove(card)
-            deck.append(card)
-            self.returned[seat].append(card)
-            self.hands[seat].append(deck.pop(0))
-        self.baby = None
+    def prune_returned(self, seat: int) -> None:
+        """Forget, of what `seat` put under a deck, what has left the decks since."""
+        under = set(self.plot_deck).union(*self.decks.values())
+        self.returned[seat] = [card for card in self.returned[seat] if card in under]
 
     def _complete(self, card: str) -> None:
         """§6: score a hand card whose condition holds; panda cards pay their sections."""
         seat = self.current
         self.hands[seat].remove(card)
         self.done[seat].append(card)
-        if _deck_of(card) == "panda":
+        if deck_of(card) == "panda":
             for colour in OBJECTIVES[card].sections:
                 self.stomachs[seat][colour] -= 1
         if self.emperor is None and len(self.done[seat]) >= ENDING_OBJECTIVES[self.num_players]:
@@ -564,8 +431,7 @@ class TakenokoState(GameState):
     def _end_turn(self) -> None:
         """§7: after the Emperor, every other seat plays one more turn, then the end."""
         seat = self.current
-        under = set(self.plot_deck).union(*self.decks.values())
-        self.returned[seat] = [card for card in self.returned[seat] if card in under]
+        self.prune_returned(seat)
         if self.emperor is not None and self.emperor != seat:
             self.final_turns -= 1
         self.turns += 1
@@ -574,171 +440,3 @@ class TakenokoState(GameState):
             return
         self.current = (seat + 1) % self.num_players
         self._start_turn()
-
-
-# ---------------------------------------------------------------------- legal moves
-
-
-def _cell(cell: tuple[int, int]) -> list[int]:
-    return [cell[0], cell[1]]
-
-
-def _edge(edge: frozenset[tuple[int, int]]) -> list[list[int]]:
-    return [_cell(cell) for cell in sorted(edge)]
-
-
-def _free(state: TakenokoState) -> list[Move]:
-    """F1-F3 (§4): complete a card that holds, place a chip or a channel from the reserve."""
-    seat = state.current
-    hand = state.hands[seat]
-    garden = state.garden() if any(card[:2] != "PA" for card in hand) else None
-    moves: list[Move] = [
-        {"action": "complete", "card": card} for card in hand if state.met(card, seat, garden)
-    ]
-    kinds = [kind for kind, n in state.reserve_chips[seat].items() if n]
-    if kinds:
-        places = state.board.chip_places()
-        moves += [{"action": "chip", "kind": k, "to": _cell(c)} for k in kinds for c in places]
-    if state.reserve_channels[seat]:
-        moves += [{"action": "channel", "edge": _edge(e)} for e in state.board.channel_places()]
-    return moves
-
-
-def _turn_moves(state: TakenokoState) -> list[Move]:
-    moves = _free(state)
-    if not state.rolled:
-        return [*moves, {"action": "roll"}]  # D0
-    moves += [{"action": kind} for kind in state.action_kinds()]
-    if not state.owes_action():
-        moves.append({"action": "end"})
-    return moves
-
-
-def _weather_moves(state: TakenokoState) -> list[Move]:
-    faces = ["SUN", "RAIN", "WIND", "STORM"]
-    if any(state.chip_supply.values()):
-        faces.append("CLOUDS")
-    return [{"action": "weather", "face": face} for face in faces]
-
-
-def _rain_moves(state: TakenokoState) -> list[Move]:
-    """RAIN: an irrigated plot below 4 sections; on Kami's Garden, one stack (T18)."""
-    moves: list[Move] = []
-    for cell, tile in sorted(state.board.tiles.items()):
-        if tile.kind not in GROWING or not tile.irrigated:
-            continue
-        if tile.stacks is None:
-            if tile.height < MAX_HEIGHT:
-                moves.append({"action": "rain", "to": _cell(cell)})
-            continue
-        for colour, height in tile.stacks.items():
-            if height < MAX_HEIGHT:
-                moves.append({"action": "rain", "to": _cell(cell), "colour": colour})
-    return [*moves, {"action": "skip"}]
-
-
-def _storm_moves(state: TakenokoState) -> list[Move]:
-    """STORM: the panda (or Miss Panda, §8) to any tile but its own (T7)."""
-    board = state.board
-    cells = sorted(board.tiles)
-    moves: list[Move] = [{"action": "storm", "to": _cell(c)} for c in cells if c != board.panda]
-    if board.miss_panda is not None:
-        moves += [
-            {"action": "storm_miss_panda", "to": _cell(c)} for c in cells if c != board.miss_panda
-        ]
-    return [*moves, {"action": "skip"}]
-
-
-def _clouds_moves(state: TakenokoState) -> list[Move]:
-    kinds = [kind for kind, n in state.chip_supply.items() if n]
-    return [*({"action": "clouds", "kind": k} for k in kinds), {"action": "skip"}]
-
-
-def _plot_moves(state: TakenokoState) -> list[Move]:
-    seat = state.current
-    chips = [None, *(kind for kind, n in state.reserve_chips[seat].items() if n)]
-    cells = state.board.placements()
-    moves: list[Move] = []
-    for plot_id in state.drawn:
-        tile = TILES[plot_id]
-        takes_chip = tile.improvement is None and tile.kind in GROWING
-        for cell in cells:
-            for chip in chips if takes_chip else [None]:
-                moves.append({"action": "place", "plot": plot_id, "to": _cell(cell), "chip": chip})
-    return moves
-
-
-def _panda_moves(state: TakenokoState) -> list[Move]:
-    """D6: the panda, or Miss Panda once she is on the board (§8)."""
-    board = state.board
-    moves = _figure_moves("move_panda", board.panda, state)
-    if board.miss_panda is not None:
-        moves += _figure_moves("move_miss_panda", board.miss_panda, state)
-    return moves
-
-
-def _figure_moves(action: str, start: tuple[int, int], state: TakenokoState) -> list[Move]:
-    return [{"action": action, "to": _cell(c)} for c in state.board.destinations(start)]
-
-
-def _cabin_moves(state: TakenokoState) -> list[Move]:
-    """§8, T15: keep one of the cards seen (not with 5 in hand), or none."""
-    room = len(state.hands[state.current]) < HAND_LIMIT
-    keep: list[Move] = [{"action": "keep", "card": card} for card in state.cabin if room]
-    return [*keep, {"action": "keep", "card": None}]
-
-
-def _bonus_moves(state: TakenokoState) -> list[Move]:
-    """T17: where the baby's bonus can go, and `skip` (a bonus is optional)."""
-    assert state.baby is not None
-    bonus = state.baby.split("-")[1]
-    board = state.board
-    moves: list[Move] = []
-    if bonus == IRR and state.channel_supply:
-        moves = [{"action": "baby_channel", "edge": _edge(e)} for e in board.channel_places()]
-    elif bonus == IMP:
-        places = board.chip_places()
-        kinds = [kind for kind, n in state.chip_supply.items() if n]
-        if kinds:
-            moves = [
-                {"action": "baby_chip", "kind": k, "to": _cell(c)} for k in kinds for c in places
-            ]
-        else:  # the supply is empty: move a chip, never a printed improvement
-            chipped = [
-                cell
-                for cell, tile in sorted(board.tiles.items())
-                if tile.improvement is not None
-                and (tile.plot is None or TILES[tile.plot].improvement is None)
-            ]
-            moves = [
-                {"action": "baby_move_chip", "from": _cell(a), "to": _cell(b)}
-                for a in chipped
-                for b in places
-                if a != b
-            ]
-    elif bonus == OBJ:
-        moves = [{"action": "baby_swap", "card": card} for card in state.hands[state.current]]
-    return [*moves, {"action": "skip"}]
-
-
-_LEGAL: dict[str, Callable[[TakenokoState], list[Move]]] = {
-    "turn": _turn_moves,
-    "weather": _weather_moves,
-    "rain": _rain_moves,
-    "storm": _storm_moves,
-    "clouds": _clouds_moves,
-    "plot": _plot_moves,
-    "gardener": lambda s: _figure_moves("move_gardener", s.board.gardener, s),
-    "panda": _panda_moves,
-    "objective": lambda s: [{"action": "draw", "deck": d} for d in s.open_decks()],
-    "return": lambda s: [
-        {"action": "return", "order": order} for order in (list(s.drawn), list(reversed(s.drawn)))
-    ],
-    "eat": lambda s: [{"action": "eat", "colour": c} for c in s.board.edible(s.board.panda)],
-    "cabin": _cabin_moves,
-    "baby": lambda s: [
-        *({"action": "baby", "colour": c} for c in s.baby_colours()),
-        {"action": "skip"},
-    ],
-    "bonus": _bonus_moves,
-}
