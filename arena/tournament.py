@@ -39,6 +39,7 @@ from arena.results.log import LOG_NAME, GamesLog, completed_ids, read_games, rep
 from arena.run_config import TournamentConfig
 from arena.run_setup import create_run, load_bots, resume_run, sandbox_report_of
 from arena.schedule import TableTask, schedule
+from arena.startup_watch import StartupWatch, refuse_unready
 from arena.stats.sprt import Sprt
 
 __all__ = [
@@ -170,7 +171,7 @@ def play(
     set: every game already logged stays, the games in flight are played again on resume.
     """
     bots = load_bots(config)
-    broken = unready(bots)  # each loses its games with startup_failure; the others play
+    broken = unready(bots)  # a bot that cannot start stops the run (startup_watch.py)
     (run_dir / RECORDS).mkdir(parents=True, exist_ok=True)
     (run_dir / BOT_LOGS).mkdir(parents=True, exist_ok=True)
     log_path = run_dir / LOG_NAME
@@ -214,7 +215,9 @@ def play(
         for note in game_notes(config.game, config.game_config):
             log.info("%s: %s", config.game, note)
         for name, why in broken.items():
-            log.warning("bot %s cannot play and loses its games (startup_failure): %s", name, why)
+            log.error("bot %s cannot start: %s", name, why)
+        refuse_unready(broken, run_dir)
+        watch = StartupWatch(config.seats, run_dir)
         log.info(
             "playing %d of %d games with %d workers in %s",
             total - done_before,
@@ -269,6 +272,7 @@ def play(
                                 continue
                             logged.add(line.game_id)
                             games_log.append(line)
+                            watch.feed(line)
                             if tests is not None:
                                 tests.feed(line)
                             summary.played += 1

@@ -86,37 +86,50 @@ def test_an_unbuildable_bot(runner: CliRunner, tmp_path: Path) -> None:
     _nothing_written(out)
 
 
-def test_a_tournament_plays_on_without_a_bot_that_cannot_start(
+def test_a_tournament_with_a_bot_that_cannot_start_stops_before_playing(
     runner: CliRunner, tmp_path: Path
 ) -> None:
-    """Issue 9: a failed build or a missing program stopped `arena run` before it began.
-    Now such a bot loses each of its games with startup_failure; the others play theirs."""
+    """Issue 20: a field with a bot that cannot be built (or whose program is missing) once
+    played on, the bot forfeiting every game, and printed a leaderboard of forfeits with
+    exit status 0. Now the run stops before its first game with one sentence and status 1."""
     _bot(tmp_path / "bots" / "nocmd", 'name = "nocmd"\ncommand = ["./does-not-exist"]\n')
     _bot(
         tmp_path / "bots" / "nobuild",
         'name = "nobuild"\ncommand = ["./bot"]\n'
         'build = ["sh", "-c", "echo no compiler here; exit 3"]\n',
     )
-    out = tmp_path / "out"
-    args = ["run", str(tmp_path / "bots" / "nocmd"), str(tmp_path / "bots" / "nobuild")]
-    result = runner.invoke(
-        main,
-        [*args, RANDOM, str(Path(RANDOM).parent / "greedy"), "--workers", "0", "--out", str(out)],
+    for broken, said in [("nobuild", "failed to build"), ("nocmd", "cannot start: its program")]:
+        out = tmp_path / f"out-{broken}"
+        args = ["run", str(tmp_path / "bots" / broken), RANDOM, "--workers", "0"]
+        result = runner.invoke(main, [*args, "--out", str(out)])
+        assert result.exit_code == 1, result.output
+        assert f"Bot {broken!r} cannot start, so no game was played" in result.output
+        assert said in result.output and "--resume" in result.output
+        assert "Traceback" not in result.output and "Leaderboard" not in result.output
+        assert not (out / "games.jsonl").exists()
+        assert said in (out / "run.log").read_text()
+    assert "no compiler here" in (tmp_path / "out-nobuild" / "run.log").read_text()
+
+
+def test_a_tournament_stops_when_a_bot_starts_none_of_its_first_tables_games(
+    runner: CliRunner, tmp_path: Path
+) -> None:
+    """Issue 20: a bot that dies before `hello` (as every bot did in a clone in root's home,
+    the sandbox failing to start) stops the run after its first table, with status 1, one
+    sentence quoting its start-up error and no leaderboard; its games are logged."""
+    _bot(
+        tmp_path / "bots" / "dies",
+        'name = "dies"\ncommand = ["sh", "-c", "echo sandbox says no >&2; exit 1"]\n',
     )
-    assert result.exit_code == 0, result.output
+    out = tmp_path / "out"
+    args = ["run", str(tmp_path / "bots" / "dies"), RANDOM, "--rounds", "3", "--workers", "0"]
+    result = runner.invoke(main, [*args, "--out", str(out)])
+    assert result.exit_code == 1, result.output
+    assert "Bot 'dies' could not start in any of its first 2 games" in result.output
+    assert "--resume" in result.output and "Leaderboard" not in result.output
     lines = [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines()]
-    assert len(lines) == 12  # C(4, 2) tables of two games
-    for line in lines:
-        broken = {"nocmd", "nobuild"} & set(line["players"])
-        if broken:
-            assert line["termination"] == "startup_failure"
-            assert line["players"][line["faulty_seat"]] in broken
-        else:
-            assert line["termination"] == "normal", line["reason"]
-    reasons = " ".join(line["reason"] for line in lines)
-    assert "failed to build" in reasons and "cannot start" in reasons
-    assert "no compiler here" in (out / "logs" / "nobuild.stderr.log").read_text()
-    assert "no compiler here" in (out / "run.log").read_text()
+    assert [line["termination"] for line in lines] == ["startup_failure"] * 2
+    assert "sandbox says no" in (out / "logs" / "dies.stderr.log").read_text()
 
 
 def test_two_bots_with_one_name(runner: CliRunner, tmp_path: Path) -> None:

@@ -22,6 +22,7 @@ from typing import Any
 
 import pytest
 
+from arena.errors import TournamentError
 from arena.execution import InlineExecutor
 from arena.players import sandbox
 from arena.players.manifest import load_manifest
@@ -82,14 +83,15 @@ class Arena:
         config = create_run(self.run_dir, bots, rounds=1, seed=7, limits=_limits(**limits))
         summary = play(self.run_dir, config, workers=0, executor=InlineExecutor())
         assert summary.played == 2
-        lines = [
-            json.loads(line)
-            for line in (self.run_dir / "games.jsonl").read_text().splitlines()
-            if line.strip()
-        ]
+        lines = self.lines()
         assert len(lines) == 2, "the second game of the pair was not played"
         self.assert_no_leftovers()
         return lines
+
+    def lines(self) -> list[dict[str, Any]]:
+        """The games log's lines."""
+        text = (self.run_dir / "games.jsonl").read_text()
+        return [json.loads(line) for line in text.splitlines() if line.strip()]
 
     def stderr_log(self, name: str) -> str:
         return (self.run_dir / "logs" / f"{name}.stderr.log").read_text("utf-8", "replace")
@@ -166,10 +168,14 @@ def test_a_bot_that_misbehaves_loses_with_the_reason(
     _hostile_lost(lines, name, termination)
 
 
-def test_a_bot_that_never_answers_hello_fails_to_start(arena: Arena) -> None:
+def test_a_bot_that_never_answers_hello_fails_to_start_and_stops_the_run(arena: Arena) -> None:
+    """It loses both games of its table with startup_failure; having started in none, it
+    stops the tournament (issue 20: its forfeits are no result)."""
     arena.add("no_hello")
-    lines = arena.run("no_hello", startup_ms=800)
-    _hostile_lost(lines, "no_hello", "startup_failure")
+    with pytest.raises(TournamentError, match="'no_hello' could not start in any of its first"):
+        arena.run("no_hello", startup_ms=800)
+    _hostile_lost(arena.lines(), "no_hello", "startup_failure")
+    arena.assert_no_leftovers()
 
 
 def test_a_bot_that_closes_stdout_loses(arena: Arena) -> None:

@@ -365,7 +365,7 @@ def run(
             )
         finally:
             signal.signal(signal.SIGTERM, previous)
-        progress.close()
+            progress.close()
         if summary.repaired:
             click.echo(f"warning: {summary.repaired}", err=True)
         report = make_report(run_dir, charts=charts, html=True)
