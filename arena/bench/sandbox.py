@@ -8,6 +8,8 @@ bundled `random` bot (a real Python bot's start, up to its `hello`).
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import statistics
 import tempfile
 import time
@@ -94,6 +96,36 @@ def _measure_mode(
     }
 
 
+def _measure_build(builds: int) -> dict[str, Any]:
+    """A build that does nothing (`true`) of a copy of the `random` bot, in the sandbox, and
+    the part of it spent handing the folder to the build user and back (when root)."""
+    from arena.players.manifest import build_bot
+    from arena.players.sandbox.lease import BUILD_GID, BUILD_UID, lent_to_builder
+
+    with tempfile.TemporaryDirectory(prefix="arena-bench-") as parent:
+        folder = Path(parent) / "builder"
+        shutil.copytree(default_bots_dir() / "random", folder)
+        toml = folder / "bot.toml"
+        toml.write_text(toml.read_text() + '\nbuild = ["true"]\n')
+        bot = load_manifest(folder)
+        build_ms, lease_ms = [], []
+        for _ in range(builds):
+            began = time.perf_counter()
+            build_bot(bot, force=True)
+            build_ms.append((time.perf_counter() - began) * 1000)
+            lend = os.geteuid() == 0
+            began = time.perf_counter()
+            with lent_to_builder(folder, (BUILD_UID, BUILD_GID) if lend else None):
+                pass
+            lease_ms.append((time.perf_counter() - began) * 1000)
+        files = sum(1 for _ in folder.rglob("*"))
+    return {
+        "build_ms": round(statistics.median(build_ms), 2),
+        "lease_ms": round(statistics.median(lease_ms), 2),
+        "files": files,
+    }
+
+
 def measure(starts: int = 20, moves: int = 2000) -> dict[str, Any]:
     """Median costs of every mode this machine allows; missing modes are listed as such."""
     bot = load_manifest(default_bots_dir() / "random")
@@ -105,7 +137,13 @@ def measure(starts: int = 20, moves: int = 2000) -> dict[str, Any]:
                 results[name] = None
                 continue
             results[name] = _measure_mode(limits, cat, bot, starts, moves)
-    return {"starts": starts, "moves": moves, "modes": results, "report": sandbox.sandbox_report()}
+    return {
+        "starts": starts,
+        "moves": moves,
+        "modes": results,
+        "build": _measure_build(max(1, starts // 4)),
+        "report": sandbox.sandbox_report(),
+    }
 
 
 @click.command()
@@ -130,5 +168,11 @@ def sandbox_bench(starts: int, moves: int, as_json: bool) -> None:
             f"  {name:<16}{row['start_ms']:>10.2f} ms{row['teardown_ms']:>8.2f} ms"
             f"{row['python_hello_ms']:>13.1f} ms{row['move_us']:>8.1f} us"
         )
+    build = figures["build"]
+    click.echo(
+        f"  a build (`true`) in the sandbox: {build['build_ms']:.1f} ms, of which "
+        f"{build['lease_ms']:.2f} ms hand its folder ({build['files']} files) to the "
+        f"build user and back" + ("" if build["lease_ms"] else " (not root: nothing to hand over)")
+    )
     for warning in figures["report"]["warnings"]:
         click.echo(f"  note: {warning}")

@@ -225,6 +225,7 @@ def build_bot(bot: BotManifest, force: bool = False) -> None:
         return
     from arena.players import sandbox
     from arena.players.launch import bot_environment
+    from arena.players.sandbox.lease import forbidden_entries, lent_to_builder
 
     argv = _resolve_python(bot.build)
     shown = " ".join(bot.build)
@@ -242,8 +243,9 @@ def build_bot(bot: BotManifest, force: bool = False) -> None:
     launch = sandbox.prepare(f"build-{bot.name}", argv, bot.folder, BUILD_LIMITS, build=True)
     private_tmp = launch.mode == "bwrap"
     try:
-        with tempfile.TemporaryFile() as output:
+        with tempfile.TemporaryFile() as output, lent_to_builder(bot.folder, launch.builder):
             code = _run_build(launch, bot, output, bot_environment(bot, private_tmp))
+            forbidden = forbidden_entries(bot.folder)  # before the lease strips set-id bits
             output.seek(0, os.SEEK_END)
             size = output.tell()
             output.seek(max(0, size - _OUTPUT_TAIL))
@@ -264,7 +266,22 @@ def build_bot(bot: BotManifest, force: bool = False) -> None:
             f"Bot {bot.name!r} failed to build: `{shown}` exited with code {code} "
             f"in {bot.folder}; fix the source or `build` in {MANIFEST}. Its output:\n{text}"
         )
+    refuse_forbidden(bot, forbidden)
     _built.add((bot.folder, bot.build))
+
+
+def refuse_forbidden(bot: BotManifest, forbidden: list[str] | None = None) -> None:
+    """BotBuildError when the bot's folder holds setuid/setgid files or device nodes (found
+    now, or `forbidden` as found right after its build): the arena will not run it."""
+    from arena.players.sandbox.lease import forbidden_entries
+
+    found = forbidden_entries(bot.folder) if forbidden is None else forbidden
+    if found:
+        shown = ", ".join(found[:5]) + (f" and {len(found) - 5} more" if len(found) > 5 else "")
+        raise BotBuildError(
+            f"Bot {bot.name!r} cannot be run: its folder {bot.folder} holds {shown}, which "
+            "the arena refuses; remove them (and whatever in the build made them)."
+        )
 
 
 def _run_build(

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from arena.errors import BotBuildError, BotManifestError
-from arena.players.manifest import BotManifest, build_bot
+from arena.players.manifest import BotManifest, build_bot, refuse_forbidden
 from arena.players.sandbox import check_command
 
 
@@ -13,6 +13,7 @@ def make_ready(bot: BotManifest, *, force_build: bool = False) -> None:
     """Build `bot` and check that its program can run; BotBuildError or BotManifestError
     with the sentence to show when it cannot (`arena play` and `arena check` stop there)."""
     build_bot(bot, force=force_build)
+    refuse_forbidden(bot)
     check_command(bot)
 
 

@@ -18,6 +18,7 @@ from arena.players.sandbox import seccomp
 from arena.players.sandbox.bubblewrap import SANDBOX_UID, bot_user, bwrap_argv
 from arena.players.sandbox.cgroups import BotCgroup
 from arena.players.sandbox.facilities import SHELL, _warn_once, isolation_mode, probe
+from arena.players.sandbox.lease import BUILD_GID, BUILD_UID
 
 if TYPE_CHECKING:
     from arena.players.manifest import BotManifest
@@ -59,6 +60,8 @@ class Launch:
     """CPU time of the bot's processes so far, in µs, where the cgroup tells it."""
     user: str = "the arena's own"
     """Who the bot runs as, for its log."""
+    builder: tuple[int, int] | None = None
+    """(uid, gid) a build runs as when its folder must be lent to it (lease.py), else None."""
 
 
 def prepare(
@@ -72,8 +75,9 @@ def prepare(
 ) -> Launch:
     """The sandboxed launch of a bot: limits (ceiling lowered by `asked`), cgroup, isolation.
 
-    A `build` may write the bot's folder; it runs as the folder's owner (root keeps no
-    capabilities), so that it can, where a playing bot runs as an unprivileged user.
+    A `build` may write the bot's folder. It runs as the folder's owner, or, when that is
+    root, as the build user (`BUILD_UID`), to whom the caller lends the folder for the build
+    (`Launch.builder`, lease.py); a playing bot runs as an unprivileged user.
     """
     if not build:
         _check_program(argv, folder)
@@ -88,10 +92,13 @@ def prepare(
         _warn_once("no sandbox is available here (install bubblewrap): bots run unisolated.")
     pass_fds: tuple[int, ...] = ()
     user = "root" if have.root else "the arena's own"
+    builder = None
     if mode == "bwrap" and have.bwrap is not None:
         drop = None
         uid, gid = bot_user(folder)
-        if uid == 0 and not build:
+        if uid in (0, BUILD_UID) and build and have.unprivileged(mode):  # see lease.py
+            uid, gid = builder = (BUILD_UID, BUILD_GID)
+        elif uid == 0 and not build:
             if _open_to_others(folder, argv):
                 uid, gid = SANDBOX_UID, SANDBOX_UID  # nobody: a build of root's folder stays root
             else:
@@ -111,7 +118,15 @@ def prepare(
         inner = [*have.unshare, *argv]
     else:
         inner = list(argv)
-    launch = Launch(argv=inner, mode=mode, limits=limits, notes=notes, pass_fds=pass_fds, user=user)
+    launch = Launch(
+        argv=inner,
+        mode=mode,
+        limits=limits,
+        notes=notes,
+        pass_fds=pass_fds,
+        user=user,
+        builder=builder,
+    )
     group: BotCgroup | None = None
     if limits.cgroups and have.cgroups:
         processes = limits.processes
