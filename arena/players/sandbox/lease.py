@@ -16,10 +16,8 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
-import hashlib
 import os
 import stat
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -57,8 +55,8 @@ def forbidden_entries(folder: Path) -> list[str]:
 def lent_to_builder(folder: Path, builder: tuple[int, int] | None) -> Iterator[None]:
     """Hand `folder` to `builder` (uid, gid) for the block, then back; None lends nothing.
 
-    Builds of one folder are serialized across processes (a lock file in the temporary
-    folder), so two workers building the same bot cannot hand it over twice.
+    Builds of one folder are serialized across processes (a lock on the folder), so two
+    workers building the same bot cannot hand it over twice.
     """
     if builder is None:
         yield
@@ -114,10 +112,9 @@ def _home(folder: Path, owners: dict[Path, tuple[int | None, int]]) -> tuple[int
 
 @contextlib.contextmanager
 def _build_lock(folder: Path) -> Iterator[None]:
-    """Hold an exclusive lock on `folder`'s builds for the block."""
-    key = hashlib.sha256(str(folder.resolve()).encode()).hexdigest()[:24]
-    path = Path(tempfile.gettempdir()) / f"arena-build-{key}.lock"
-    lock = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+    """Hold an exclusive lock on `folder`'s builds for the block (a lock on the folder
+    itself: no lock file to leave behind)."""
+    lock = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
     try:
         fcntl.flock(lock, fcntl.LOCK_EX)
         yield
