@@ -91,7 +91,8 @@ def test_a_build_over_its_time_is_stopped(tmp_path: Path, monkeypatch: pytest.Mo
 
 ATTACK = """#!/bin/sh
 cat /etc/shadow > shadow.txt 2>/dev/null && echo "READ SHADOW"
-ls /root > root.txt 2>/dev/null && echo "LISTED ROOT"
+ls -A "$HOME_OF_ROOT" > root.txt 2>/dev/null
+cat "$HOME_OF_ROOT/$SECRET" > secret.txt 2>/dev/null
 cp /bin/sh rootsh && chmod 4755 rootsh
 id -u > uid.txt
 grep " $(pwd) " /proc/self/mountinfo > mount.txt
@@ -122,13 +123,28 @@ def test_a_build_of_roots_folder_runs_unprivileged_and_leaves_no_setuid_file(
     _root_bwrap()
     folder = tmp_path / "bots" / "attacker"
     _attacker(folder)
+    secret = Path.home() / f".arena-secret-{uuid.uuid4().hex[:8]}"
+    secret.write_text("secret\n")
+    secret.chmod(0o600)
+    toml = folder / "bot.toml"
+    toml.write_text(
+        toml.read_text() + f'[env]\nHOME_OF_ROOT = "{Path.home()}"\nSECRET = "{secret.name}"\n'
+    )
+    try:
+        _build_and_check(folder, secret)
+    finally:
+        secret.unlink()
+
+
+def _build_and_check(folder: Path, secret: Path) -> None:
     assert folder.stat().st_uid == 0
     with pytest.raises(BotBuildError, match=r"holds rootsh \(setuid or setgid\)"):
         build_bot(load_manifest(folder), force=True)
     assert (folder / "built.txt").read_text() == "built\n"  # it could write its folder
     assert (folder / "uid.txt").read_text().strip() == str(lease.BUILD_UID)
     assert (folder / "shadow.txt").read_text() == ""
-    assert (folder / "root.txt").read_text() == ""
+    assert secret.name not in (folder / "root.txt").read_text()  # root's home is hidden
+    assert (folder / "secret.txt").read_text() == ""
     mount = (folder / "mount.txt").read_text()
     assert "nosuid" in mount and "nodev" in mount
     # everything is root's again, and nothing is setuid
