@@ -7,7 +7,6 @@ seatings, rounds, seed and limits; also the versions and the sandbox report, for
 
 from __future__ import annotations
 
-import hashlib
 import platform
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -18,6 +17,7 @@ from typing import Any
 from arena import __version__
 from arena.errors import TournamentError
 from arena.games import DEFAULT_GAME
+from arena.players.bot_files import bot_hash
 from arena.players.manifest import BotManifest
 
 CONFIG_VERSION = 2
@@ -25,34 +25,6 @@ CONFIG_VERSION = 2
 called `format`) are read as 2-seat tables."""
 
 PACKAGES = ("click", "pandas", "matplotlib", "trueskill", "multiprocessing-logging")
-
-_SKIP_DIRS = {"__pycache__", "node_modules", "logs", "bin", "build", "target", "dist"}
-_SKIP_SUFFIXES = {".pyc", ".pyo", ".o", ".obj", ".class", ".log"}
-_BINARY_MAGICS = (b"\x7fELF", b"\xcf\xfa\xed\xfe", b"\xce\xfa\xed\xfe", b"MZ")
-
-
-def bot_hash(folder: Path) -> str:
-    """A SHA-256 of a bot's source files (names and contents), build outputs and logs left out.
-
-    Left out: hidden files and folders, `logs/ bin/ build/ target/ dist/ __pycache__/
-    node_modules/`, object and byte-code files, and compiled executables (ELF, Mach-O, PE), so
-    building a bot does not change its hash.
-    """
-    digest = hashlib.sha256()
-    for path in sorted(folder.rglob("*")):
-        relative = path.relative_to(folder)
-        if any(part.startswith(".") or part in _SKIP_DIRS for part in relative.parts[:-1]):
-            continue
-        if relative.name.startswith(".") or not path.is_file():
-            continue
-        if path.suffix in _SKIP_SUFFIXES:
-            continue
-        data = path.read_bytes()
-        if data.startswith(_BINARY_MAGICS):
-            continue
-        digest.update(relative.as_posix().encode() + b"\0")
-        digest.update(hashlib.sha256(data).digest())
-    return digest.hexdigest()
 
 
 def versions() -> dict[str, Any]:
@@ -85,14 +57,15 @@ class BotEntry:
     """bot_hash of its folder: resume warns when the files have changed since."""
 
     @classmethod
-    def of(cls, bot: BotManifest) -> BotEntry:
+    def of(cls, bot: BotManifest, cap_mb: int) -> BotEntry:
+        """The entry of `bot`, whose files may total `cap_mb` MiB (Limits.bot_size_mb)."""
         return cls(
             name=bot.name,
             folder=str(bot.folder),
             command=tuple(bot.command),
             build=None if bot.build is None else tuple(bot.build),
             language=bot.language,
-            hash=bot_hash(bot.folder),
+            hash=bot_hash(bot.folder, cap_mb),
         )
 
     def to_json(self) -> dict[str, Any]:

@@ -14,11 +14,12 @@ from typing import Any
 
 from arena.errors import TournamentError
 from arena.games import DEFAULT_GAME
+from arena.players.bot_files import bot_hash
 from arena.players.limits import limits_from_json
 from arena.players.manifest import BotManifest, load_manifest
 from arena.results.log import LOG_NAME
 from arena.results.report import CONFIG_NAME, load_config, write_atomic
-from arena.run_config import BotEntry, TournamentConfig, bot_hash, versions
+from arena.run_config import BotEntry, TournamentConfig, versions
 from arena.schedule import total_games
 
 __all__ = ["create_run", "load_bots", "resume_run", "sandbox_report_of"]
@@ -76,12 +77,11 @@ def create_run(
     if tables_per_round is not None and tables_per_round < 1:
         raise TournamentError(f"--tables-per-round must be at least 1, not {tables_per_round}.")
     # Bots must not read the results (other bots' records and logs) nor each other's files.
-    full_limits = dataclasses.asdict(
-        limits_from_json(limits).hiding(run_dir, *(bot.folder for bot in bots))
-    )
+    played_under = limits_from_json(limits).hiding(run_dir, *(bot.folder for bot in bots))
+    full_limits = dataclasses.asdict(played_under)
     ordered = sorted(bots, key=lambda bot: bot.name)
     config = TournamentConfig(
-        bots=tuple(BotEntry.of(bot) for bot in ordered),
+        bots=tuple(BotEntry.of(bot, played_under.bot_size_mb) for bot in ordered),
         rounds=rounds,
         seed=secrets.randbits(32) if seed is None else seed,
         limits=full_limits,
@@ -162,7 +162,7 @@ def resume_run(run_dir: Path, given: dict[str, Any]) -> tuple[TournamentConfig, 
             raise TournamentError(
                 f"Cannot resume {run_dir}: bot {bot.name!r} is no longer in {folder}."
             )
-        if bot_hash(folder) != bot.hash:
+        if bot_hash(folder, limits_from_json(config.limits).bot_size_mb) != bot.hash:
             warnings.append(
                 f"bot {bot.name!r} has changed since the run started "
                 "(its files hash differently); its games mix two versions."

@@ -251,6 +251,11 @@ def _round_size_note(config: TournamentConfig) -> str | None:
     help="Play a seeded, balanced sample of N tables each round instead of every table.",
 )
 @cpu_limit_option
+@click.option(
+    "--max-bot-mb",
+    type=click.IntRange(min=1),
+    help="The most a bot's source files may total, in MiB [256]; a bigger bot is refused.",
+)
 @click.option("--charts/--no-charts", default=True, help="Draw the PNG charts at the end.")
 def run(
     bot: tuple[str, ...],
@@ -272,6 +277,7 @@ def run(
     all_seatings: bool,
     tables_per_round: int | None,
     cpu_ms: int | None,
+    max_bot_mb: int | None,
     charts: bool,
 ) -> None:
     """Run a round-robin tournament of BOTs (names or folders; default: the bots folder).
@@ -316,6 +322,8 @@ def run(
             limits: dict[str, Any] = {} if move_ms is None else {"move_ms": move_ms}
             if cpu_ms is not None:
                 limits["cpu_ms"] = cpu_ms
+            if max_bot_mb is not None:
+                limits["bot_size_mb"] = max_bot_mb
             try:
                 config = tournament.create_run(
                     run_dir,

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.errors import BotManifestError
+from arena.players.bot_files import DEFAULT_BOT_SIZE_MB
 
 ISOLATION_MODES = ("auto", "bwrap", "unshare", "none")
 """`auto` takes the strongest mode this machine allows (bwrap, then unshare, then none)."""
@@ -143,6 +144,9 @@ class Limits:
     """After `goodbye`, how long the bot may take to exit before its process group is killed."""
     stderr_cap: int = 1 << 20
     """The most a bot's stderr log file receives over the player's life, in bytes."""
+    bot_size_mb: int = DEFAULT_BOT_SIZE_MB
+    """The most a bot's source files (what its hash reads: build outputs and hidden files
+    left out) may total, in MiB; a bigger bot is refused before the tournament starts."""
     sandbox: SandboxLimits = field(default_factory=SandboxLimits)
     """Resource limits (the ceiling a bot.toml may lower) and isolation: players/limits.py."""
 
