@@ -112,11 +112,12 @@ def test_5_5_t7_straight_lines_over_tiles_without_gaps_ponds_included() -> None:
         board.move_gardener((2, -1))  # not in a straight line from the pond
 
 
-def test_5_6_the_panda_eats_one_section_unless_enclosed() -> None:
+def test_5_6_the_panda_can_eat_one_colour_unless_enclosed() -> None:
     board = Board()
     board.place((1, 0), GREEN)
     board.place((-1, 0), PINK, ENCLOSURE)
-    assert board.move_panda((1, 0)) == GREEN and board.tiles[(1, 0)].height == 0
-    assert board.move_panda(POND) is None
-    assert board.move_panda((-1, 0)) is None and board.tiles[(-1, 0)].height == 1
-    assert board.set_panda((1, 0)) is None  # nothing left to eat
+    board.move_panda((1, 0))
+    assert board.panda == (1, 0) and board.tiles[(1, 0)].height == 1  # moving eats nothing
+    assert board.edible((1, 0)) == [GREEN] and board.edible((-1, 0)) == []
+    assert board.eat((1, 0), GREEN) == GREEN and board.edible((1, 0)) == []
+    assert board.edible(POND) == []

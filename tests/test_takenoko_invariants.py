@@ -6,7 +6,8 @@ objective cards (decks, hands, completed, the Cabin's), the 20 channels (supply,
 board), the 9 chips (supply, reserves, chips on the board) and the 9 babies (pool, players)
 are all somewhere, exactly once; bamboo stays within 0..4 and only on irrigated plots
 (Kami's Garden: each stack); hands hold at most 5 cards; stomachs and supplies never go
-negative. Every few moves, no seat's view names a card or plot it has not seen (§7). Every
+negative; the sections a move takes off the board are exactly those it adds to the active
+seat's stomach (§5.6). Every few moves, no seat's view names a card or plot it has not seen (§7). Every
 game ends, and its record replays to the same position.
 
 `make soak` plays 1,000 games per option set instead of the 40 here
@@ -18,6 +19,7 @@ from __future__ import annotations
 import json
 import os
 import random
+from collections import Counter
 from typing import Any
 
 import pytest
@@ -89,6 +91,34 @@ def check_hidden(state: TakenokoState) -> None:
         assert not [card for card in hidden if f'"{card}"' in shown], seat
 
 
+def bamboo(state: TakenokoState) -> tuple[Counter[tuple[Any, str]], Counter[tuple[int, str]]]:
+    """The sections on the board by (cell, colour), and in stomachs by (seat, colour)."""
+    board: Counter[tuple[Any, str]] = Counter()
+    for cell, tile in state.board.tiles.items():
+        for colour, height in tile.heights.items():
+            board[cell, colour] += height
+    stomachs: Counter[tuple[int, str]] = Counter()
+    for seat, stomach in enumerate(state.stomachs):
+        for colour, count in stomach.items():
+            stomachs[seat, colour] += count
+    return board, stomachs
+
+
+def check_eating(state: TakenokoState, before: Any, seat: int) -> None:
+    """§5.6 (issue 21): the sections a move takes off the board are exactly the sections
+    added to the active seat's stomach, colour by colour (bamboo is unlimited, T2, so the
+    flow is counted, not a total)."""
+    board, stomachs = bamboo(state)
+    eaten: Counter[str] = Counter()
+    for (_, colour), count in (before[0] - board).items():
+        eaten[colour] += count
+    fed: Counter[str] = Counter()
+    for (who, colour), count in (stomachs - before[1]).items():
+        assert who == seat, "a seat other than the active one was fed"
+        fed[colour] += count
+    assert eaten == fed
+
+
 def play_out(seed: int, players: int, config: dict[str, Any]) -> None:
     state = get_game("takenoko").new_state(seed, config, num_players=players)
     assert isinstance(state, TakenokoState)
@@ -98,8 +128,10 @@ def play_out(seed: int, players: int, config: dict[str, Any]) -> None:
     while (decision := state.decision()) is not None:
         move = rng.choice(state.legal_moves())
         moves.append({"seat": decision.seat, "kind": decision.kind, "move": move})
+        before, active = bamboo(state), state.current
         state.apply_move(move)
         check(state)
+        check_eating(state, before, active)
         if len(moves) % 25 == 0:
             check_hidden(state)
     assert state.is_over() and state.turns <= state.max_rounds * players

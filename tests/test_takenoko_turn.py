@@ -219,3 +219,32 @@ def test_a_move_that_is_not_legal_gets_a_sentence() -> None:
     play(state, action="plot")
     with pytest.raises(IllegalMoveError, match="not legal now"):
         play(state, action="place", plot=state.drawn[0], to=[5, 5])
+
+
+def _panda_turn(height: int) -> tuple[TakenokoState, int]:
+    """Round 2 after a WIND (no weather effect), a green plot of `height` at (1, 0)."""
+    state = new(2)
+    state.board.place((1, 0), GREEN)
+    state.board.tiles[(1, 0)].height = height
+    _rolled(state, "WIND")
+    return state, state.current
+
+
+@pytest.mark.parametrize("height", [1, 2, 3, 4])
+def test_5_6_the_panda_eats_exactly_one_section_for_the_active_player(height: int) -> None:
+    """Issue 21: a panda move took two sections (2→0, 3→1, 4→2) and credited one; on a
+    one-section plot the player got nothing. Through the moves a bot sends."""
+    state, seat = _panda_turn(height)
+    play(state, action="panda")
+    assert {"action": "move_panda", "to": [1, 0]} in state.legal_moves()
+    play(state, action="move_panda", to=[1, 0])
+    assert state.board.tiles[(1, 0)].height == height - 1
+    assert state.stomachs[seat][GREEN] == 1
+    assert sum(state.stomachs[1 - seat].values()) == 0
+
+
+def test_5_6_the_panda_on_bare_bamboo_or_the_pond_eats_nothing() -> None:
+    state, seat = _panda_turn(0)
+    play(state, action="panda")
+    play(state, action="move_panda", to=[1, 0])
+    assert state.board.tiles[(1, 0)].height == 0 and sum(state.stomachs[seat].values()) == 0

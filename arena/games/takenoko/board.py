@@ -272,19 +272,13 @@ class Board:
             return []
         return [cell for cell, colour in events if self.grow(cell, colour)]
 
-    def move_panda(self, to: Cell) -> str | None:
-        """The panda stops on `to` and eats (§5.6): the colour eaten, or None (nothing, or
-        a choice on Kami's Garden: see `edible`)."""
+    def move_panda(self, to: Cell) -> None:
+        """The panda moves to `to` in a straight line (§5.5). It does not eat here: the
+        state eats once, for the active player, wherever the panda stops (§5.6; issue 21:
+        a panda that ate here too took two sections and credited one)."""
         if to not in self.destinations(self.panda):
             raise ValueError(f"the panda cannot reach {to} in a straight line (§5.5)")
-        return self.set_panda(to)
-
-    def set_panda(self, to: Cell) -> str | None:
-        """Put the panda on `to` (a STORM moves it anywhere else) and let it eat (§5.6) when
-        there is one colour to eat; with several (Kami's Garden, T18) the player chooses."""
         self.panda = to
-        colours = self.edible(to)
-        return self.eat(to, colours[0]) if len(colours) == 1 else None
 
     def edible(self, cell: Cell) -> list[str]:
         """§5.6, T18: the colours the panda can eat on `cell`: none on a pond, the Cabin, an

@@ -394,7 +394,8 @@ class TakenokoState(GameState):
         self.hands[seat].append(card)
 
     def _panda_stops(self) -> None:
-        """§5.6: the panda has stopped; it eats, or the player picks a stack (T18)."""
+        """§5.6: the panda has stopped; it eats, or the player picks a stack (T18). The one
+        place the panda eats, after a move and after a STORM alike."""
         colours = self.board.edible(self.board.panda)
         if len(colours) == 1:
             self._eat(self.board.eat(self.board.panda, colours[0]))
