@@ -2,7 +2,7 @@
 
 Each step is one `CheckResult`: what was checked, whether it passed, what was seen, and
 for a failure exactly what to fix. The games carry unknown fields in every message, and an
-unknown message type is sent, because bots must ignore both (protocol version 1).
+unknown message type is sent, because bots must ignore both (protocol version 2).
 """
 
 from __future__ import annotations
@@ -40,7 +40,8 @@ _FIXES = {
     Termination.CRASH: "read the bot's stderr log for the error; the bot must keep running "
     "until goodbye or the end of its input",
     Termination.ILLEGAL_MOVE: "choose one of legal_moves; the simplest is to reply with its index",
-    Termination.MALFORMED_REPLY: 'reply to each decide with exactly one line such as {"move": 0}',
+    Termination.MALFORMED_REPLY: "reply to each decide with exactly one line such as "
+    '{"move": 0, "id": "<the request\'s id>"}',
     Termination.OVERSIZED_OUTPUT: "write short lines; a reply needs only the move",
     Termination.STARTUP_FAILURE: "run the bot's command by hand in its folder and fix the "
     'error; it must answer {"type": "hello"} with {"type": "hello", "name": ...}',

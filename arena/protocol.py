@@ -1,4 +1,4 @@
-"""The bot protocol, version 1: JSON lines on stdin/stdout (bots/README.md, "The messages").
+"""The bot protocol, version 2: JSON lines on stdin/stdout (bots/README.md, "The messages").
 
 Builders make the referee's messages as plain dicts; `encode` turns one into the bytes of
 one line (serialised once). `parse_hello` and `parse_move` read a bot's reply line and raise
@@ -9,6 +9,8 @@ wrong shape, the game's `IllegalMoveError`/`MoveFormatError` for a move the rule
 from __future__ import annotations
 
 import json
+import os
+import random
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -17,8 +19,10 @@ from typing import Any
 from arena.errors import IllegalMoveError, MalformedReplyError
 from arena.games.base import GameState, Move, View
 
-PROTOCOL_VERSION = 1
-"""The version sent in `hello`; bumped only for changes a version-1 bot could not ignore."""
+PROTOCOL_VERSION = 2
+"""The version sent in `hello`; bumped only for changes an older bot could not ignore.
+2: every `decide` carries an `id` that its reply must echo (issue 20: a bot that never read
+its input had its moves accepted)."""
 
 _SNIPPET = 80
 """How many characters of a bad reply are quoted in an error sentence."""
@@ -73,11 +77,14 @@ def decide(
     view: View,
     legal_moves: Sequence[Move],
     time_ms: int,
+    reply_id: str,
     **extra: Any,
 ) -> dict[str, Any]:
-    """A decision request: the seat's whole view and the legal moves; the bot answers `move`."""
+    """A decision request: the seat's whole view and the legal moves; the bot answers `move`
+    with the request's `id`."""
     return {
         "type": "decide",
+        "id": reply_id,
         "game_id": game_id,
         "request": request,
         "decision": decision,
@@ -130,6 +137,17 @@ class MoveCodec:
         return text
 
 
+class ReplyIds:
+    """The `id` of each request: 8 hex digits a bot cannot guess without reading the request
+    (seeded from the system's entropy, never from the game's seed)."""
+
+    def __init__(self) -> None:
+        self._random = random.Random(os.urandom(16))
+
+    def next(self) -> str:
+        return f"{self._random.getrandbits(32):08x}"
+
+
 def encode_decide(
     game_id: str,
     request: int,
@@ -137,6 +155,7 @@ def encode_decide(
     view_json: str,
     legal_moves_json: str,
     time_ms: int,
+    reply_id: str,
     extra: Mapping[str, Any] | None = None,
 ) -> bytes:
     """The bytes of `decide(...)` with the view and the legal moves already encoded
@@ -144,7 +163,7 @@ def encode_decide(
     """
     tail = "}\n" if not extra else "," + _dumps(dict(extra))[1:] + "\n"
     return (
-        f'{{"type":"decide","game_id":{_dumps(game_id)},"request":{request},'
+        f'{{"type":"decide","id":{_dumps(reply_id)},"game_id":{_dumps(game_id)},"request":{request},'
         f'"decision":{_dumps(decision)},"view":{view_json},'
         f'"legal_moves":{legal_moves_json},"time_ms":{time_ms}{tail}'
     ).encode()
@@ -226,12 +245,17 @@ def _json_type(value: Any) -> str:
 
 
 _INDEX_REPLY = re.compile(
-    rb'[ \t]*\{[ \t]*(?:"type"[ \t]*:[ \t]*"move"[ \t]*,[ \t]*)?"move"[ \t]*:[ \t]*(0|[1-9][0-9]{0,8})[ \t]*\}[ \t]*'
+    rb'[ \t]*\{[ \t]*(?:"type"[ \t]*:[ \t]*"move"[ \t]*,[ \t]*)?'
+    rb'"move"[ \t]*:[ \t]*(0|[1-9][0-9]{0,8})[ \t]*,[ \t]*"id"[ \t]*:[ \t]*"([0-9a-f]{8})"[ \t]*\}[ \t]*'
 ).fullmatch
-"""The common reply `{"move": N}` (optionally with `"type": "move"` first), for a fast path."""
+"""The common reply `{"move": N, "id": "..."}` (optionally with `"type": "move"` first), for
+a fast path."""
 
 _HELLO_SHAPE = '{"type": "hello", "name": "..."}'
-_MOVE_SHAPE = '{"move": <index into legal_moves>} or {"move": {...a legal move...}}'
+_MOVE_SHAPE = (
+    '{"move": <index into legal_moves>, "id": <the request\'s id>} '
+    'or {"move": {...a legal move...}, "id": ...}'
+)
 
 
 def parse_hello(line: bytes) -> Hello:
@@ -252,6 +276,22 @@ def parse_hello(line: bytes) -> Hello:
     return Hello(name=name, version=None if version is None else str(version))
 
 
+def _check_id(data: Mapping[str, Any], reply_id: str, line: bytes) -> None:
+    """MalformedReplyError unless the reply echoes the request's id (protocol 2)."""
+    given = data.get("id")
+    if given == reply_id:
+        return
+    if given is None:
+        raise MalformedReplyError(
+            f'the reply has no "id": {_snippet(line)}; protocol 2 asks each reply to echo '
+            f'the "id" of the request it answers (here "{reply_id}"), see bots/README.md.'
+        )
+    raise MalformedReplyError(
+        f'the reply\'s "id" is {_quoted(given)}, not the request\'s "{reply_id}": it does not '
+        "answer this request (read each request before replying to it)."
+    )
+
+
 COMMENT_CHARS = 500
 """How much of a reply's `comment` a game record keeps."""
 
@@ -267,15 +307,17 @@ def reply_comment(line: bytes) -> str | None:
     return comment[:COMMENT_CHARS] if isinstance(comment, str) and comment else None
 
 
-def parse_move(line: bytes, state: GameState, legal_actions: Sequence[int]) -> int:
+def parse_move(line: bytes, state: GameState, legal_actions: Sequence[int], reply_id: str) -> int:
     """The action a bot's `move` reply chooses among `legal_actions` (the request's order).
 
-    The move is an index into `legal_moves` or the move itself. Raises MalformedReplyError
-    for a reply of the wrong shape, IllegalMoveError for an index out of range, and whatever
-    `state.move_to_action` raises (IllegalMoveError, MoveFormatError) for a move object.
+    The move is an index into `legal_moves` or the move itself; the reply's `id` must be the
+    request's `reply_id` (a reply written without reading its request cannot know it).
+    Raises MalformedReplyError for a reply of the wrong shape or id, IllegalMoveError for an
+    index out of range, and whatever `state.move_to_action` raises (IllegalMoveError,
+    MoveFormatError) for a move object.
     """
     quick = _INDEX_REPLY(line)
-    if quick is not None:  # the usual reply, read without a JSON parse
+    if quick is not None and quick.group(2).decode() == reply_id:  # read without a parse
         index = int(quick.group(1))
         if index < len(legal_actions):
             return legal_actions[index]
@@ -296,6 +338,7 @@ def parse_move(line: bytes, state: GameState, legal_actions: Sequence[int]) -> i
             f'the "move" is a {_json_type(move)}, not an index or a move object: '
             f"{_snippet(line)}; send {_MOVE_SHAPE}."
         )
+    _check_id(data, reply_id, line)
     if isinstance(move, int):
         if not 0 <= move < len(legal_actions):
             raise IllegalMoveError(

@@ -112,6 +112,7 @@ def request_at(record: Mapping[str, Any], number: int) -> tuple[Step, bytes]:
                 state.view_json(seat),
                 codec.moves_json(state, state.legal_actions()),
                 int(time_ms),
+                str(step.entry.get("id", f"{number:08x}")),  # the id it was sent
             )
             return step, line
     raise GameError(f"The record has no decision {number}.")  # pragma: no cover

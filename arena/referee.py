@@ -149,6 +149,7 @@ class _Game:
         self.decisions = [0] * len(players)
         self.bank_ms = [float(p.limits.time_bank_ms) for p in players]
         self.requests = 0
+        self.reply_ids = protocol.ReplyIds()
         self.codec = _codec(spec.game)
 
     # Step 1: every bot running and greeted (processes start in parallel).
@@ -196,6 +197,7 @@ class _Game:
         allowed_ms = move_ms + int(self.bank_ms[seat])
         actions = state.legal_actions()
         self.requests += 1
+        reply_id = self.reply_ids.next()
         data = protocol.encode_decide(
             self.spec.game_id,
             self.requests,
@@ -203,6 +205,7 @@ class _Game:
             state.view_json(seat),
             self.codec.moves_json(state, actions),
             allowed_ms,
+            reply_id,
             player.extra_fields,
         )
         cpu_limit = player.limits.cpu_ms
@@ -235,12 +238,13 @@ class _Game:
                 late = _timed_out(BotTimeoutError("the reply came too late."), allowed_ms)
                 raise _fault(seat, player, late, self._when(kind), line)
         try:
-            action = protocol.parse_move(line, state, actions)
+            action = protocol.parse_move(line, state, actions, reply_id)
         except (MalformedReplyError, GameError) as error:
             raise _fault(seat, player, error, self._when(kind), line) from None
         move = self.codec.move(state, action)
         state.apply_action(action)
         entry = {"seat": seat, "kind": kind, "move": move, "think_ms": round(think_ms, 3)}
+        entry["id"] = reply_id  # so `arena replay --at N --json` rebuilds the very line
         if allowed_ms != move_ms:
             entry["time_ms"] = allowed_ms  # the request's time_ms, when a bank added to it
         if b'"comment"' in line and (comment := protocol.reply_comment(line)):

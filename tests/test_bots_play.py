@@ -74,6 +74,7 @@ def play_game(bot: BotConversation, seed: int, seat: int, game_id: str) -> tuple
         bot.send(
             {
                 "type": "decide",
+                "id": f"{decisions:08x}",
                 "game_id": game_id,
                 "request": decisions,
                 "decision": decision.kind,
@@ -84,6 +85,7 @@ def play_game(bot: BotConversation, seed: int, seat: int, game_id: str) -> tuple
         )
         reply = bot.receive()
         assert reply.get("type", "move") == "move"
+        assert reply["id"] == f"{decisions:08x}", "the reply must echo the request's id"
         move = reply["move"]
         if isinstance(move, int) and not isinstance(move, bool):
             assert 0 <= move < len(moves), f"{bot.name} chose index {move} of {len(moves)}"
@@ -150,7 +152,8 @@ def test_random_bot_seed_makes_it_reproducible(tmp_path: Path) -> None:
             [sys.executable, "bot.py", "--seed", "7"],
             cwd=BOTS / "random",
             input="".join(
-                json.dumps({"type": "decide", "legal_moves": [{}] * 50}) + "\n" for _ in range(20)
+                json.dumps({"type": "decide", "id": "1", "legal_moves": [{}] * 50}) + "\n"
+                for _ in range(20)
             ),
             capture_output=True,
             text=True,
@@ -173,13 +176,14 @@ def test_c_starter_reads_arbitrarily_long_lines(tmp_path: Path) -> None:
         bot.send(
             {
                 "type": "decide",
+                "id": "0123abcd",
                 "decision": "turn",
                 "padding": padding,
                 "view": {"hand": {"green": 1, "red": 1}},
                 "legal_moves": moves,
             }
         )
-        assert bot.receive() == {"type": "move", "move": 40}
+        assert bot.receive() == {"type": "move", "move": 40, "id": "0123abcd"}
         assert bot.goodbye() == 0
 
 

@@ -1,4 +1,4 @@
-"""bots/protocol.schema.json: a valid JSON Schema that accepts every protocol-v1 message."""
+"""bots/protocol.schema.json: a valid JSON Schema that accepts every protocol-v2 message."""
 
 from __future__ import annotations
 
@@ -41,6 +41,7 @@ def sample_decides(seed: int) -> list[dict[str, Any]]:
         messages.append(
             {
                 "type": "decide",
+                "id": f"{len(messages):08x}",
                 "game_id": f"s{seed}",
                 "request": len(messages),
                 "decision": decision.kind,
@@ -73,7 +74,7 @@ def test_termination_values_match_the_outcome_enum() -> None:
 
 
 REFEREE_SAMPLES = [
-    {"type": "hello", "protocol": 1, "game": "mandala", "players": 2},
+    {"type": "hello", "protocol": 2, "game": "mandala", "players": 2},
     {
         "type": "new_game",
         "game": "mandala",
@@ -89,12 +90,21 @@ REFEREE_SAMPLES = [
 BOT_SAMPLES = [
     {"type": "hello", "name": "greedy", "version": "1.0"},
     {"type": "hello", "name": "mine"},
-    {"type": "move", "move": 3},
-    {"move": 0},
-    {"type": "move", "move": {"action": "claim", "colour": "red"}, "comment": "biggest pile"},
-    {"type": "move", "move": {"action": "build_mountain", "mandala": 0, "colour": "red"}},
-    {"move": {"action": "grow_field", "mandala": 1, "colour": "green", "count": 2}},
-    {"move": {"action": "discard_redraw", "colour": "black", "count": 3}},
+    {"type": "move", "move": 3, "id": "0a1b2c3d"},
+    {"move": 0, "id": "0a1b2c3d"},
+    {
+        "type": "move",
+        "move": {"action": "claim", "colour": "red"},
+        "id": "0a1b2c3d",
+        "comment": "biggest pile",
+    },
+    {
+        "type": "move",
+        "move": {"action": "build_mountain", "mandala": 0, "colour": "red"},
+        "id": "1",
+    },
+    {"move": {"action": "grow_field", "mandala": 1, "colour": "green", "count": 2}, "id": "1"},
+    {"move": {"action": "discard_redraw", "colour": "black", "count": 3}, "id": "1"},
 ]
 
 
@@ -140,9 +150,10 @@ def test_readme_examples_validate() -> None:
 
 
 BAD_SAMPLES = [
-    ({"type": "hello", "protocol": 1, "game": "mandala"}, None),  # no players
+    ({"type": "hello", "protocol": 2, "game": "mandala"}, None),  # no players
     ({"type": "hello"}, None),  # neither a referee's nor a bot's hello
     ({"type": "move"}, None),  # no move
+    ({"type": "move", "move": 0}, None),  # no id (protocol 2)
     ({"type": "move", "move": -1}, None),
     ({"type": "move", "move": {"action": "claim", "colour": "pink"}}, None),
     (

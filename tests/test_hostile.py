@@ -168,6 +168,19 @@ def test_a_bot_that_misbehaves_loses_with_the_reason(
     _hostile_lost(lines, name, termination)
 
 
+def test_a_bot_that_writes_moves_without_reading_loses_with_malformed_reply(arena: Arena) -> None:
+    """Issue 20.5: a bot that answered hello, then wrote {"move": 0} every 20 ms without
+    reading, had 35 moves accepted over 4 games. A reply must echo its request's id."""
+    arena.add("never_reads")
+    lines = arena.run("never_reads")
+    _hostile_lost(lines, "never_reads", "malformed_reply")
+    for line in lines:  # a line already waiting is stray; one written after, without the id
+        reasons = ('has no "id"', "does not answer this request", "nobody asked for")
+        assert any(reason in line["reason"] for reason in reasons), line["reason"]
+        seat = line["players"].index("never_reads")
+        assert line["decisions"][seat] == 0
+
+
 def test_a_bot_that_never_answers_hello_fails_to_start_and_stops_the_run(arena: Arena) -> None:
     """It loses both games of its table with startup_failure; having started in none, it
     stops the tournament (issue 20: its forfeits are no result)."""
@@ -197,8 +210,9 @@ def test_output_nobody_asked_for_loses_the_game(arena: Arena, name: str) -> None
     lines = arena.run(name)
     _hostile_lost(lines, name, "malformed_reply")
     if name != "chat_on_new_game":  # its line may arrive after the request: then it is the reply
-        for line in lines:
-            assert "nobody asked for" in line["reason"], line["reason"]
+        for line in lines:  # lines written ahead are stray, or if late, answer no request's id
+            reason = line["reason"]
+            assert "nobody asked for" in reason or 'has no "id"' in reason, reason
 
 
 def test_a_100_mb_line_is_cut_off_and_the_referee_stays_small(arena: Arena) -> None:

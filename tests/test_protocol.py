@@ -1,4 +1,4 @@
-"""Protocol v1: the referee's messages match bots/protocol.schema.json; replies parse exactly."""
+"""Protocol v2: the referee's messages match bots/protocol.schema.json; replies parse exactly."""
 
 from __future__ import annotations
 
@@ -47,6 +47,17 @@ def states_with_claims(every: int = 1) -> list[GameState]:
     return found[::every] + claims
 
 
+ID = "0000abcd"
+"""The request id of the tests' decides."""
+
+
+def with_id(line: bytes) -> bytes:
+    """A JSON object reply with the request's id first (protocol 2)."""
+    return (
+        line.replace(b"{", b'{"id":"' + ID.encode() + b'",', 1) if line.startswith(b"{") else line
+    )
+
+
 def decide_bytes(state: GameState, request: int, extra: dict[str, Any] | None = None) -> bytes:
     decision = state.decision()
     assert decision is not None
@@ -59,6 +70,7 @@ def decide_bytes(state: GameState, request: int, extra: dict[str, Any] | None = 
         state.view_json(decision.seat),
         codec.moves_json(state, actions),
         1000,
+        ID,
         extra,
     )
 
@@ -85,7 +97,7 @@ def test_the_fast_decide_encoding_equals_the_builder() -> None:
         decision = state.decision()
         assert decision is not None
         moves = state.legal_moves()
-        built = protocol.decide("g1", 5, decision.kind, state.view(decision.seat), moves, 1000)
+        built = protocol.decide("g1", 5, decision.kind, state.view(decision.seat), moves, 1000, ID)
         assert json.loads(decide_bytes(state, 5)) == built
         extra = {"x_unknown": [1, {"a": None}]}
         assert json.loads(decide_bytes(state, 5, extra)) == {**built, **extra}
@@ -104,10 +116,32 @@ def turn_state() -> GameState:
 
 def test_a_move_by_index_or_by_the_move_itself(turn_state: GameState) -> None:
     actions = turn_state.legal_actions()
-    assert protocol.parse_move(b'{"type":"move","move":2}', turn_state, actions) == actions[2]
-    assert protocol.parse_move(b'{"move":0,"comment":"hi"}', turn_state, actions) == actions[0]
-    move = json.dumps({"move": turn_state.action_to_move(actions[3])}).encode()
-    assert protocol.parse_move(move, turn_state, actions) == actions[3]
+
+    def parse(line: bytes) -> int:
+        return protocol.parse_move(line, turn_state, actions, ID)
+
+    assert parse(b'{"type":"move","move":2,"id":"0000abcd"}') == actions[2]
+    assert parse(b'{"move":0,"id":"0000abcd","comment":"hi"}') == actions[0]
+    move = json.dumps({"move": turn_state.action_to_move(actions[3]), "id": ID}).encode()
+    assert parse(move) == actions[3]
+
+
+def test_a_reply_must_echo_its_requests_id(turn_state: GameState) -> None:
+    """Issue 20.5: a reply that does not carry the request's id answers no request."""
+    actions = turn_state.legal_actions()
+    with pytest.raises(MalformedReplyError, match='the reply has no "id".*echo'):
+        protocol.parse_move(b'{"move":0}', turn_state, actions, ID)
+    for line in (b'{"move":0,"id":"0000abce"}', b'{"id":"0000abce","move":0}'):
+        with pytest.raises(MalformedReplyError, match="does not answer this request"):
+            protocol.parse_move(line, turn_state, actions, ID)
+    assert protocol.parse_move(b'{"id":"0000abcd","move":1}', turn_state, actions, ID) == actions[1]
+
+
+def test_request_ids_differ_and_are_not_the_games_seed() -> None:
+    first, second = protocol.ReplyIds(), protocol.ReplyIds()
+    ids = [first.next() for _ in range(1000)]
+    assert len(set(ids)) > 990 and all(len(i) == 8 for i in ids)
+    assert ids[:20] != [second.next() for _ in range(20)]
 
 
 BAD_REPLIES = [
@@ -115,7 +149,8 @@ BAD_REPLIES = [
         b"not json",
         MalformedReplyError,
         "the reply is not valid JSON (Expecting value at column 1): 'not json'; send "
-        '{"move": <index into legal_moves>} or {"move": {...a legal move...}} on one line.',
+        '{"move": <index into legal_moves>, "id": <the request\'s id>} or '
+        '{"move": {...a legal move...}, "id": ...} on one line.',
     ),
     (b"\xff\xfe", MalformedReplyError, "the reply is not valid UTF-8"),
     (b"[" * 100_000, MalformedReplyError, "the reply cannot be read as JSON"),
@@ -145,14 +180,14 @@ def test_a_bad_reply_is_refused_with_a_sentence(
     turn_state: GameState, line: bytes, error: type[Exception], words: str
 ) -> None:
     with pytest.raises(error) as raised:
-        protocol.parse_move(line, turn_state, turn_state.legal_actions())
+        protocol.parse_move(with_id(line), turn_state, turn_state.legal_actions(), ID)
     assert words in str(raised.value)
 
 
 def test_an_index_past_the_end_names_the_range(turn_state: GameState) -> None:
     actions = turn_state.legal_actions()
     with pytest.raises(IllegalMoveError) as raised:
-        protocol.parse_move(b'{"move":%d}' % len(actions), turn_state, actions)
+        protocol.parse_move(b'{"move":%d,"id":"0000abcd"}' % len(actions), turn_state, actions, ID)
     assert str(raised.value) == (
         f"move index {len(actions)} is out of range: there are {len(actions)} legal moves, "
         f"numbered 0 to {len(actions) - 1}."
@@ -190,7 +225,7 @@ def test_the_bundled_bots_replies_match_the_schema(bot: str, tmp_path: Path) -> 
             process.send(decide_bytes(state, index), deadline)
             reply = json.loads(process.read_line(deadline))
             check.validate(reply)
-            protocol.parse_move(json.dumps(reply).encode(), state, state.legal_actions())
+            protocol.parse_move(json.dumps(reply).encode(), state, state.legal_actions(), ID)
     finally:
         process.close(2.0)
     assert process.exited_by_itself
@@ -199,17 +234,20 @@ def test_the_bundled_bots_replies_match_the_schema(bot: str, tmp_path: Path) -> 
 @pytest.mark.parametrize(
     "line",
     [
+        b'{"move":2,"id":"0000abcd"}',
+        b'{"type": "move", "move": 2, "id": "0000abcd"}',
+        b' {"move" : 2 , "id" : "0000abcd" } ',
+        b'{"move":2,"id":"0000abcd","comment":"x"}',
+        b'{"move":99,"id":"0000abcd"}',
+        b'{"move":-1,"id":"0000abcd"}',
+        b'{"move":02,"id":"0000abcd"}',
+        b'{"move":2,"id":"0000abce"}',
         b'{"move":2}',
-        b'{"type": "move", "move": 2}',
-        b' {"move" : 2 } ',
-        b'{"move":2,"comment":"x"}',
-        b'{"move":99}',
-        b'{"move":-1}',
-        b'{"move":02}',
     ],
 )
 def test_the_fast_index_path_agrees_with_the_json_parse(line: bytes) -> None:
-    """parse_move reads `{"move": N}` without json.loads; it must decide exactly as JSON would."""
+    """parse_move reads `{"move": N, "id": ...}` without json.loads; it must decide exactly
+    as JSON would."""
     state = get_game("mandala").new_state(3)
     actions = state.legal_actions()
     data = None
@@ -220,12 +258,13 @@ def test_the_fast_index_path_agrees_with_the_json_parse(line: bytes) -> None:
         isinstance(data, dict)
         and isinstance(data.get("move"), int)
         and 0 <= data["move"] < len(actions)
+        and data.get("id") == ID
     ):
         expected = actions[data["move"]]
     else:
         expected = Exception
     try:
-        got: object = protocol.parse_move(line, state, actions)
+        got: object = protocol.parse_move(line, state, actions, ID)
     except Exception:
         got = Exception
     assert got == expected

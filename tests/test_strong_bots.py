@@ -64,6 +64,7 @@ def _play(names: tuple[str, str], seed: int) -> MandalaState:
             bots[decision.seat].send(
                 {
                     "type": "decide",
+                    "id": f"{request:08x}",
                     "game_id": "t1",
                     "request": request,
                     "decision": decision.kind,

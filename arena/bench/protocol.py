@@ -35,7 +35,8 @@ TRIVIAL_BOT_C = r"""
 int main(void) {
     static char line[1 << 21];
     while (fgets(line, sizeof line, stdin)) {
-        if (strstr(line, "\"type\":\"decide\"")) fputs("{\"move\":0}\n", stdout);
+        /* The referee's decide begins {"type":"decide","id":"XXXXXXXX": echo the id. */
+        if (!strncmp(line, "{\"type\":\"decide\",\"id\":\"", 23)) printf("{\"move\":0,\"id\":\"%.8s\"}\n", line + 23);
         else if (strstr(line, "\"type\":\"hello\"")) fputs("{\"type\":\"hello\",\"name\":\"zero\"}\n", stdout);
         else if (strstr(line, "\"type\":\"goodbye\"")) return 0;
         else continue;
@@ -48,7 +49,7 @@ int main(void) {
 TRIVIAL_BOT_PY = r"""
 import sys
 for line in sys.stdin:
-    if '"type":"decide"' in line: sys.stdout.write('{"move":0}\n')
+    if line.startswith('{"type":"decide","id":"'): sys.stdout.write('{"move":0,"id":"%s"}\n' % line[23:31])
     elif '"type":"hello"' in line: sys.stdout.write('{"type":"hello","name":"zero"}\n')
     elif '"type":"goodbye"' in line: break
     else: continue
@@ -76,7 +77,13 @@ def sample_requests(count: int = 200) -> list[bytes]:
             actions = state.legal_actions()
             moves = [state.action_to_move(a) for a in actions]
             message = protocol.decide(
-                "bench", len(requests), decision.kind, state.view(decision.seat), moves, 1000
+                "bench",
+                len(requests),
+                decision.kind,
+                state.view(decision.seat),
+                moves,
+                1000,
+                f"{len(requests):08x}",
             )
             requests.append(protocol.encode(message))
             state.apply_action(actions[0])
@@ -118,11 +125,13 @@ def engine_us_per_decision(games: int) -> float:
     """The referee's in-process share of a decision, as play_game does it: legal moves, view,
     encoding the request, parsing the reply, applying the move; no pipe, no bot."""
     codec = protocol.MoveCodec()
+    ids = protocol.ReplyIds()
     decisions, started = 0, time.perf_counter()
     for seed in range(games):
         state = get_game(DEFAULT_GAME).new_state(seed)
         while (decision := state.decision()) is not None:
             actions = state.legal_actions()
+            reply_id = ids.next()
             protocol.encode_decide(
                 "bench",
                 decisions,
@@ -130,8 +139,10 @@ def engine_us_per_decision(games: int) -> float:
                 state.view_json(decision.seat),
                 codec.moves_json(state, actions),
                 1000,
+                reply_id,
             )
-            action = protocol.parse_move(b'{"move":0}', state, actions)
+            reply = b'{"move":0,"id":"' + reply_id.encode() + b'"}'
+            action = protocol.parse_move(reply, state, actions, reply_id)
             codec.move(state, action)
             state.apply_action(action)
             decisions += 1

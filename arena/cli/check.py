@@ -61,7 +61,7 @@ def check(
     time_bank_ms: int,
     cpu_ms: int | None,
 ) -> None:
-    """Check that BOT speaks protocol version 1 correctly; exit 1 if anything must be fixed."""
+    """Check that BOT speaks protocol version 2 correctly; exit 1 if anything must be fixed."""
     try:
         manifest = resolve_bot(bot)
         if warning := game_warning(manifest, game):

@@ -229,7 +229,7 @@ def main() -> None:
         if kind == "hello":
             send({"type": "hello", "name": "greedy-takenoko", "version": "0.1"})
         elif kind == "decide":
-            send({"type": "move", "move": decide(message)})
+            send({"type": "move", "move": decide(message), "id": message["id"]})
         elif kind == "goodbye":
             return
 

@@ -286,7 +286,7 @@ def main():
         if kind == "hello":
             send({"type": "hello", "name": "greedy", "version": "1.0"})
         elif kind == "decide":
-            send({"type": "move", "move": decide(message)})
+            send({"type": "move", "move": decide(message), "id": message["id"]})
         elif kind == "goodbye":
             return
 

@@ -400,7 +400,7 @@ def main():
         if kind == "hello":
             send({"type": "hello", "name": "heuristic", "version": "1.0"})
         elif kind == "decide":
-            send({"type": "move", "move": decide(message)})
+            send({"type": "move", "move": decide(message), "id": message["id"]})
         elif kind == "goodbye":
             return
         # new_game, game_over and unknown message types need no reply.

@@ -506,7 +506,7 @@ def main() -> None:
             config = dict(message.get("config") or {})
         elif kind == "decide":
             move = decide(message, args.ms, args.iterations, rng, game, config)
-            send({"type": "move", "move": move})
+            send({"type": "move", "move": move, "id": message["id"]})
         elif kind == "goodbye":
             return
 

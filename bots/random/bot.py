@@ -42,7 +42,8 @@ def main():
             send({"type": "hello", "name": "random", "version": "1.0"})
         elif kind == "decide":
             moves = message.get("legal_moves") or []
-            send({"type": "move", "move": rng.randrange(len(moves)) if moves else 0})
+            move = rng.randrange(len(moves)) if moves else 0
+            send({"type": "move", "move": move, "id": message["id"]})  # echo the request's id
         elif kind == "goodbye":
             return
         # new_game, game_over and any unknown message type need no reply.

@@ -281,7 +281,10 @@ int main(void) {
             if (get(line, "game")) copy_string(get(line, "game"), game, sizeof game);
             printf("{\"type\":\"hello\",\"name\":\"" NAME "\",\"version\":\"1.0\"}\n");
         } else if (is_string(type, "decide")) {
-            printf("{\"type\":\"move\",\"move\":%d}\n", choose_move(line));
+            /* Answer with a move index, and echo the request's "id" (protocol 2). */
+            char id[64] = "";
+            copy_string(get(line, "id"), id, sizeof id);
+            printf("{\"type\":\"move\",\"move\":%d,\"id\":\"%s\"}\n", choose_move(line), id);
         } else if (is_string(type, "new_game")) {
             /* A new game: our seat is in "seat" (0 moves first), the game in "game". */
             if (get(line, "game")) copy_string(get(line, "game"), game, sizeof game);

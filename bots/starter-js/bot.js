@@ -130,7 +130,7 @@ input.on("line", (line) => {
 
   switch (message.type) {
     case "hello":
-      // The handshake: the referee says {"type":"hello","protocol":1,"game":"mandala",...};
+      // The handshake: the referee says {"type":"hello","protocol":2,"game":"mandala",...};
       // we answer with our name.
       if (typeof message.game === "string") game = message.game;
       send({ type: "hello", name: NAME, version: "1.0" });
@@ -142,7 +142,8 @@ input.on("line", (line) => {
       console.error(`${NAME}: ${game} game ${message.game_id}, seat ${message.seat}`);
       break;
     case "decide":
-      send({ type: "move", move: chooseMove(message) });
+      // Answer with a move, and echo the request's id (protocol 2).
+      send({ type: "move", move: chooseMove(message), id: message.id });
       break;
     case "game_over":
       // message.result holds the scores, the winner and why the game ended. No reply.

@@ -84,7 +84,13 @@ def main():
                 print(f"thinking about request {message['request']}", file=sys.stderr, flush=True)
             index = 0 if rng is None else rng.randrange(len(message["legal_moves"]))
             move = message["legal_moves"][index] if args.move_object else index
-            send(json.dumps({"type": "move", "move": move, "comment": "first legal move"}))
+            reply = {
+                "type": "move",
+                "move": move,
+                "id": message["id"],
+                "comment": "first legal move",
+            }
+            send(json.dumps(reply))
         elif kind == "goodbye":
             if args.ignore_goodbye:
                 time.sleep(60)
@@ -109,9 +115,10 @@ def fault(args, message):
         return True
     if args.illegal:
         if message["decision"] == "turn":
-            send(json.dumps({"move": {"action": "claim", "colour": "red"}}))
+            send(json.dumps({"move": {"action": "claim", "colour": "red"}, "id": message["id"]}))
         else:
-            send(json.dumps({"move": {"action": "discard_redraw", "colour": "red", "count": 1}}))
+            move = {"action": "discard_redraw", "colour": "red", "count": 1}
+            send(json.dumps({"move": move, "id": message["id"]}))
         return True
     if args.oversized:
         sys.stdout.write('{"move": 0, "comment": "' + "x" * (2 << 20) + '"}\n')

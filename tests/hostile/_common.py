@@ -1,4 +1,4 @@
-"""What every hostile test bot shares: protocol v1 plumbing and a legal default move.
+"""What every hostile test bot shares: protocol v2 plumbing and a legal default move.
 
 Each hostile bot is `bot.py` next to a copy of this file; `play(hook)` runs the protocol and
 calls `hook(event, count)` at "hello" and at every "decide" (count = 1, 2, ...) before the
@@ -14,10 +14,15 @@ def send(message):
     sys.stdout.flush()
 
 
+CURRENT = {"id": None}
+"""The id of the request being answered, for a hook that writes its own reply."""
+
+
 def play(hook=None, name="hostile", on_goodbye=None):
     decides = 0
     for line in sys.stdin:
         message = json.loads(line)
+        CURRENT["id"] = message.get("id")
         kind = message.get("type")
         if kind == "hello":
             if hook:
@@ -27,7 +32,7 @@ def play(hook=None, name="hostile", on_goodbye=None):
             decides += 1
             if hook:
                 hook("decide", decides)
-            send({"type": "move", "move": 0})
+            send({"type": "move", "move": 0, "id": message["id"]})
         elif kind == "goodbye":
             if on_goodbye:
                 on_goodbye()

@@ -15,7 +15,7 @@ def main():
         elif kind == "new_game":
             send({"type": "ready"})
         elif kind == "decide":
-            send({"move": 0})
+            send({"move": 0, "id": message["id"]})
         elif kind == "goodbye":
             return
 

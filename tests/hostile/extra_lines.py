@@ -6,9 +6,9 @@ import sys
 from _common import send
 
 
-def hook(event, count):
+def hook(event, message):
     if event == "decide":
-        reply = json.dumps({"type": "move", "move": 0})
+        reply = json.dumps({"type": "move", "move": 0, "id": message["id"]})
         # One write: the reply, then chatter that nobody asked for.
         sys.stdout.write(reply + "\n" + "thinking... done\n" + reply + "\n")
         sys.stdout.flush()
@@ -21,7 +21,7 @@ def main():
         if message.get("type") == "hello":
             send({"type": "hello", "name": "extra_lines"})
         elif message.get("type") == "decide":
-            hook("decide", 0)
+            hook("decide", message)
         elif message.get("type") == "goodbye":
             return
 

@@ -2,12 +2,12 @@
 
 import time
 
-from _common import play, send
+from _common import CURRENT, play, send
 
 
 def hook(event, count):
     if event == "decide":
-        send({"move": {"action": {"x": 1}, "colour": ["red"]}})
+        send({"move": {"action": {"x": 1}, "colour": ["red"]}, "id": CURRENT["id"]})
         time.sleep(60)
 
 

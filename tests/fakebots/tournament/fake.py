@@ -50,7 +50,7 @@ def main():
                 choice = count - 1
             else:
                 choice = rng.randrange(count)
-            send({"type": "move", "move": choice})
+            send({"type": "move", "move": choice, "id": message["id"]})
         elif kind == "goodbye":
             return
 
