@@ -168,7 +168,7 @@ class DaskExecutor:
         closed at the end); on other machines, each bot built there (ClusterError naming the
         bot and the worker when one cannot be); what sandbox each worker has, written to
         config.json under `workers`. Returns a warning for each worker that differs."""
-        from arena.results.report import CONFIG_NAME, write_atomic
+        from arena.results.report import CONFIG_NAME, load_config, write_atomic
         from arena.run_setup import sandbox_report_of
 
         self._client.register_plugin(BotsPlugin(run_dir / "logs"), name=BotsPlugin.name)
@@ -190,10 +190,10 @@ class DaskExecutor:
                 warnings.append(f"worker {worker} isolates bots differently: {'; '.join(weaker)}.")
         path = run_dir / CONFIG_NAME
         try:
-            config = json.loads(path.read_text(encoding="utf-8"))
+            config = load_config(run_dir)  # the run's own, just written: checked all the same
             config["workers"] = facts
             write_atomic(path, json.dumps(config, indent=2) + "\n")
-        except (OSError, ValueError):
+        except (OSError, ArenaError):
             warnings.append(f"could not write the workers' sandboxes to {path}.")
         return warnings
 

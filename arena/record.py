@@ -7,12 +7,32 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
+from arena import bounded
 from arena.errors import GameError
 from arena.games import Decision, GameState, Move, get_game
 
 RECORD_VERSION = 1
+MAX_RECORD_FILE = 16 << 20
+"""The largest record file read (a long Takenoko game's is about 100 KiB compressed)."""
+MAX_RECORD = 64 << 20
+"""The most a record may unpack to."""
+MAX_SEATS = 16
+
+
+def load_record(path: Path) -> dict[str, Any]:
+    """A game record from a `.json` or `.json.gz` file, read within bounds (size, unpacked
+    size, nesting); GameError with one sentence naming the file when it is not one."""
+    try:
+        data = bounded.read_capped(path, MAX_RECORD_FILE, "game record")
+        record = bounded.loads(bounded.gunzip_capped(data, MAX_RECORD, str(path)), str(path))
+    except bounded.BoundedReadError as error:
+        raise GameError(str(error)) from None
+    if not isinstance(record, dict):
+        raise GameError(f"{path} is not a game record (not a JSON object).")
+    return record
 
 
 @dataclass(frozen=True)
@@ -37,13 +57,25 @@ class Step:
 def start(record: Mapping[str, Any]) -> GameState:
     """The state a record starts from: its game, configuration, seed and number of seats."""
     try:
-        game = get_game(record["game"])
-        seats = len(record["players"]) if "players" in record else game.min_players
-        return game.new_state(record["seed"], record.get("config") or None, num_players=seats)
+        name = record["game"]
+        if not isinstance(name, str):
+            raise ValueError("its game must be a name")
+        game = get_game(name)
+        players = record.get("players")
+        seats = (
+            game.min_players
+            if players is None
+            else len(bounded.text_list(players, game.min_players, game.max_players, "its players"))
+        )
+        seed = bounded.whole(record["seed"], 0, 2**64 - 1, "its seed")
+        config = record.get("config") or None
+        if config is not None and not isinstance(config, dict):
+            raise ValueError("its config must be an object")
+        return game.new_state(seed, config, num_players=seats)
     except KeyError as missing:
         raise GameError(f"The game record has no {missing} field; is it a game record?") from None
-    except TypeError as error:
-        raise GameError(f"This is not a game record ({error}).") from None
+    except (TypeError, ValueError) as error:
+        raise GameError(f"This is not a game record this arena reads ({error}).") from None
 
 
 def walk(record: Mapping[str, Any], state: GameState) -> Iterator[Step]:

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from arena import __version__
+from arena.bounded import number, whole
 from arena.errors import TournamentError
 from arena.games import DEFAULT_GAME
 from arena.players.bot_files import bot_hash
@@ -25,6 +26,30 @@ CONFIG_VERSION = 2
 called `format`) are read as 2-seat tables."""
 
 PACKAGES = ("click", "pandas", "matplotlib", "trueskill", "multiprocessing-logging")
+
+
+MAX_BOTS = 10_000
+MAX_SEATS = 16
+MAX_COUNT = 10**9
+"""The largest rounds, games or tables a configuration may say."""
+
+
+def _object(value: Any, what: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise ValueError(f"{what} must be an object")
+    return value
+
+
+def _name(value: Any, what: str) -> str:
+    if not isinstance(value, str) or not 0 < len(value) <= 4096:
+        raise ValueError(f"{what} must be a non-empty text")
+    return value
+
+
+def _words(value: Any, what: str) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(word, str) for word in value):
+        raise ValueError(f"{what} must be a list of words")
+    return tuple(value)
 
 
 def versions() -> dict[str, Any]:
@@ -79,14 +104,18 @@ class BotEntry:
         }
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> BotEntry:
+    def from_json(cls, data: Any) -> BotEntry:
+        """An entry of config.json; ValueError or KeyError when it is not one."""
+        if not isinstance(data, dict):
+            raise ValueError("each bot must be an object")
         build = data.get("build")
+        language = data.get("language")
         return cls(
-            name=str(data["name"]),
-            folder=str(data["folder"]),
-            command=tuple(data.get("command") or ()),
-            build=None if build is None else tuple(build),
-            language=data.get("language"),
+            name=_name(data["name"], "a bot's name"),
+            folder=_name(data["folder"], "a bot's folder"),
+            command=_words(data.get("command") or [], "command"),
+            build=None if build is None else _words(build, "build"),
+            language=None if language is None else _name(language, "language"),
             hash=str(data.get("hash", "")),
         )
 
@@ -159,31 +188,43 @@ class TournamentConfig:
                 f"and {CONFIG_VERSION}: resume it with the arena that started it."
             )
         try:
+            bots = data["bots"]
+            if not isinstance(bots, list) or not 2 <= len(bots) <= MAX_BOTS:
+                raise ValueError(f"bots must be a list of 2 to {MAX_BOTS:,} bots")
+            until = data.get("until_decided")
+            if until is not None and (not isinstance(until, list) or len(until) != 2):
+                raise ValueError("until_decided must be two numbers")
+            tables = data.get("tables_per_round")
+            gauntlet = data.get("gauntlet")
             return cls(
-                bots=tuple(BotEntry.from_json(bot) for bot in data["bots"]),
-                rounds=int(data["rounds"]),
-                seed=int(data["seed"]),
-                limits=dict(data["limits"]),
-                total_games=int(data["total_games"]),
-                game=str(data.get("game", DEFAULT_GAME)),
-                game_config=dict(data.get("game_config") or {}),
-                seats=int(data.get("seats", 2)),
+                bots=tuple(BotEntry.from_json(bot) for bot in bots),
+                rounds=whole(data["rounds"], 1, MAX_COUNT, "rounds"),
+                seed=whole(data["seed"], 0, 2**64 - 1, "seed"),
+                limits=_object(data["limits"], "limits"),
+                total_games=whole(data["total_games"], 0, MAX_COUNT, "total_games"),
+                game=_name(data.get("game", DEFAULT_GAME), "game"),
+                game_config=_object(data.get("game_config") or {}, "game_config"),
+                seats=whole(data.get("seats", 2), 1, MAX_SEATS, "seats"),
                 all_seatings=bool(data.get("all_seatings", False)),
-                tables_per_round=data.get("tables_per_round"),
-                gauntlet=data.get("gauntlet"),
+                tables_per_round=None if tables is None else whole(tables, 1, MAX_COUNT, "tables"),
+                gauntlet=None if gauntlet is None else _name(gauntlet, "gauntlet"),
                 until_decided=(
                     None
-                    if data.get("until_decided") is None
-                    else (float(data["until_decided"][0]), float(data["until_decided"][1]))
+                    if until is None
+                    else (number(until[0], 1e4, "elo0"), number(until[1], 1e4, "elo1"))
                 ),
                 created=str(data.get("created", "")),
-                command_line=tuple(data.get("command_line") or ()),
-                versions=dict(data.get("versions") or {}),
-                sandbox=dict(data.get("sandbox") or {}),
+                command_line=tuple(str(word) for word in data.get("command_line") or ()),
+                versions=_object(data.get("versions") or {}, "versions"),
+                sandbox=_object(data.get("sandbox") or {}, "sandbox"),
             )
-        except (KeyError, TypeError, ValueError) as error:
+        except KeyError as error:
             raise TournamentError(
-                f"{where} is damaged (missing or wrong {error}); start a new run with --out."
+                f"{where} is damaged (it has no {error}); start a new run with --out."
+            ) from None
+        except (TypeError, ValueError) as error:
+            raise TournamentError(
+                f"{where} is damaged ({error}); start a new run with --out."
             ) from None
 
     def differences(self, given: Mapping[str, Any]) -> list[str]:

@@ -115,7 +115,7 @@ def test_replay_of_a_binary_file_is_one_sentence(tmp_path: Path) -> None:
     path = tmp_path / "x.json"
     path.write_bytes(b"\xff\xfe\x00")
     code, output = run("replay", str(path))
-    assert code == 1 and "is not a JSON game record (not UTF-8 text)" in output
+    assert code == 1 and "x.json is not UTF-8 text." in output
 
 
 @pytest.mark.parametrize("entry", [{"seat": 0}, {"move": "build"}, 3])

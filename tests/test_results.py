@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tournament_support import config_json
 
 from arena.errors import TournamentError
 from arena.results.log import (
@@ -193,8 +194,7 @@ def test_pairwise_counts_both_directions() -> None:
 
 def write_run(folder: Path, games: list[GameLine], bots: list[str]) -> None:
     folder.mkdir(parents=True, exist_ok=True)
-    config = {"bots": [{"name": b} for b in bots], "rounds": 1, "seed": 1, "total_games": 99}
-    (folder / "config.json").write_text(json.dumps(config))
+    (folder / "config.json").write_text(config_json(bots))
     with GamesLog(folder / "games.jsonl", fsync=False) as log:
         for game in games:
             log.append(game)

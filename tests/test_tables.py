@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from tournament_support import make_bots
+from tournament_support import config_json, make_bots
 
 from arena.cli.main import main
 from arena.errors import TournamentError
@@ -194,9 +194,7 @@ def test_report_of_a_four_seat_run(tmp_path: Path) -> None:
             if "cat" in slot.players:
                 scores[slot.players.index("cat")] = 20
             lines.append(game(slot.seq, list(slot.players), scores, table=slot.table))
-    (tmp_path / "config.json").write_text(
-        json.dumps({"bots": [{"name": b} for b in bots], "seats": 4, "total_games": 40})
-    )
+    (tmp_path / "config.json").write_text(config_json(bots, seats=4, total_games=40))
     with GamesLog(tmp_path / "games.jsonl", fsync=False) as log:
         for line in lines:
             log.append(line)

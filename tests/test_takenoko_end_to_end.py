@@ -9,7 +9,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from arena.cli.main import main
-from arena.html.report_page import read_record
+from arena.record import load_record
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -76,7 +76,7 @@ def test_a_chibis_tournament_plays_miss_panda_and_babies(tmp_path: Path) -> None
     assert code == 0, output
     lines = [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines()]
     assert lines and all(line["termination"] in ("normal", "turn_limit") for line in lines)
-    records = [read_record(path) for path in (out / "records").iterdir()]
+    records = [load_record(path) for path in (out / "records").iterdir()]
     moves = [move["move"]["action"] for record in records for move in record["moves"]]
     assert "move_miss_panda" in moves or "storm_miss_panda" in moves
     note = "18 objective cards are not public"  # §8, T20: said in the log and the reports

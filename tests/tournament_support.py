@@ -54,3 +54,18 @@ def processes_with(marker: str) -> list[int]:
 def read_lines(path: Path) -> list[dict[str, object]]:
     """The complete lines of a games log."""
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def config_json(bots: list[str], **fields: object) -> str:
+    """A run's config.json for tests that write a games log by hand: the fields config.json
+    must have (arena/run_config.py checks each), and `fields` over them."""
+    config = {
+        "version": 2,
+        "bots": [{"name": bot, "folder": f"/bots/{bot}"} for bot in bots],
+        "rounds": 1,
+        "seed": 1,
+        "total_games": 99,
+        "limits": {},
+        **fields,
+    }
+    return json.dumps(config)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gzip
 import json
 from pathlib import Path
 from typing import Any
@@ -159,23 +158,9 @@ def _inline(value: Any) -> str:
 
 
 def _load(record_path: Path) -> dict[str, Any]:
+    from arena.record import load_record
+
     try:
-        data = record_path.read_bytes()
-        if data.startswith(b"\x1f\x8b"):  # a tournament's records are gzip-compressed
-            data = gzip.decompress(data)
-        record = json.loads(data.decode("utf-8"))
-    except (gzip.BadGzipFile, EOFError):
-        raise click.ClickException(f"{record_path} is a damaged gzip file.") from None
-    except OSError as error:
-        raise click.ClickException(f"Cannot read {record_path}: {error.strerror}.") from None
-    except UnicodeDecodeError:
-        raise click.ClickException(
-            f"{record_path} is not a JSON game record (not UTF-8 text)."
-        ) from None
-    except json.JSONDecodeError as error:
-        raise click.ClickException(
-            f"{record_path} is not JSON ({error.msg}, line {error.lineno})."
-        ) from None
-    if not isinstance(record, dict):
-        raise click.ClickException(f"{record_path} is not a game record (not a JSON object).")
-    return record
+        return load_record(record_path)
+    except ArenaError as error:
+        raise click.ClickException(str(error)) from None

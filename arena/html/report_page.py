@@ -12,7 +12,6 @@ trajectory has (an SVG of 10,000 games' ratings would not). Replays are pages of
 from __future__ import annotations
 
 import base64
-import gzip
 import html
 import json
 import math
@@ -327,20 +326,10 @@ def _configuration(config: dict[str, Any]) -> str:
     )
 
 
-def read_record(path: Path) -> dict[str, Any]:
-    """A game record from a `.json` or `.json.gz` file (ValueError/OSError when unreadable)."""
-    data = path.read_bytes()
-    if data.startswith(b"\x1f\x8b"):
-        data = gzip.decompress(data)
-    record = json.loads(data.decode("utf-8"))
-    if not isinstance(record, dict):
-        raise ValueError(f"{path} is not a game record")
-    return record
-
-
 def _write_replays(run_dir: Path, game_ids: Iterable[str]) -> dict[str, str]:
     """Write the replay page of each game whose record replays; game id -> relative path."""
     from arena.html.replay_page import replay_html
+    from arena.record import load_record
     from arena.results.report import write_atomic
 
     written = {}
@@ -348,7 +337,7 @@ def _write_replays(run_dir: Path, game_ids: Iterable[str]) -> dict[str, str]:
     for game_id in game_ids:
         source = run_dir / "records" / f"{game_id}.json.gz"
         try:
-            page = replay_html(read_record(source))
+            page = replay_html(load_record(source))
         except (OSError, ValueError, ArenaError):
             continue  # no record, or one that does not replay: listed without a link
         folder.mkdir(exist_ok=True)

@@ -24,6 +24,8 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Self
 
+from arena import bounded
+from arena.bounded import number, text_list, whole
 from arena.errors import TournamentError
 from arena.outcome import read_termination
 
@@ -50,6 +52,13 @@ TIMING_KEYS = (
 
 LOG_VERSION = 2
 """The version of the lines this arena writes (lines without one are of version 1)."""
+MAX_LINE = 1 << 20
+"""The longest line read (a game's line is about 1 KiB)."""
+MAX_SEATS = 16
+MAX_COUNT = 10**9
+"""The largest seq, round, table, turn or decision count read back."""
+MAX_SCORE = 1e9
+MAX_MS = 1e12
 log = logging.getLogger(__name__)
 
 
@@ -141,36 +150,80 @@ class GameLine:
             )
         try:
             termination, end = read_termination(str(data["termination"]), data.get("end"))
+            players = text_list(data["players"], 1, MAX_SEATS, "players")
+            seats = len(players)
             return cls(
-                seq=int(data["seq"]),
-                game_id=str(data["game_id"]),
-                players=tuple(str(name) for name in data["players"]),
-                scores=tuple(data["scores"]),
-                ranks=tuple(int(rank) for rank in data["ranks"]),
+                seq=whole(data["seq"], 0, MAX_COUNT, "seq"),
+                game_id=_text(data["game_id"], "game_id"),
+                players=players,
+                scores=_per_seat(data["scores"], seats, "scores", MAX_SCORE),
+                ranks=tuple(
+                    whole(r, 0, seats - 1, "a rank") for r in _seats(data["ranks"], seats, "ranks")
+                ),
                 termination=termination.value,
-                round=int(data.get("round", 0)),
-                table=int(data.get("table", data.get("pair", 0))),
-                game=int(data.get("game", 1)),
-                seed=int(data.get("seed", 0)),
-                winner=data.get("winner"),
-                end=end,
-                reason=str(data.get("reason", "")),
-                faulty_seat=data.get("faulty_seat"),
-                turns=int(data.get("turns", 0)),
-                decisions=tuple(data.get("decisions") or ()),
-                think_ms=tuple(data.get("think_ms") or ()),
-                cpu_ms=tuple(data.get("cpu_ms") or ()),
-                think_max_ms=tuple(data.get("think_max_ms") or ()),
-                think_hist=tuple(dict(h) for h in data.get("think_hist") or ()),
-                duration_ms=float(data.get("duration_ms", 0.0)),
-                worker=str(data.get("worker", "")),
-                finished_at=str(data.get("finished_at", "")),
+                round=whole(data.get("round", 0), 0, MAX_COUNT, "round"),
+                table=whole(data.get("table", data.get("pair", 0)), 0, MAX_COUNT, "table"),
+                game=whole(data.get("game", 1), 0, MAX_COUNT, "game"),
+                seed=whole(data.get("seed", 0), 0, 2**64 - 1, "seed"),
+                winner=_seat_or_none(data.get("winner"), seats, "winner"),
+                end=None if end is None else _text(end, "end"),
+                reason=_text(data.get("reason", ""), "reason"),
+                faulty_seat=_seat_or_none(data.get("faulty_seat"), seats, "faulty_seat"),
+                turns=whole(data.get("turns", 0), 0, MAX_COUNT, "turns"),
+                decisions=tuple(
+                    int(number(d, MAX_COUNT, "decisions"))
+                    for d in _seats(data.get("decisions") or [], seats, "decisions", empty=True)
+                ),
+                think_ms=_per_seat(data.get("think_ms") or [], seats, "think_ms", MAX_MS, True),
+                cpu_ms=tuple(
+                    None if ms is None else number(ms, MAX_MS, "cpu_ms")
+                    for ms in _seats(data.get("cpu_ms") or [], seats, "cpu_ms", empty=True)
+                ),
+                think_max_ms=_per_seat(
+                    data.get("think_max_ms") or [], seats, "think_max_ms", MAX_MS, True
+                ),
+                think_hist=tuple(
+                    _histogram(h)
+                    for h in _seats(data.get("think_hist") or [], seats, "think_hist", empty=True)
+                ),
+                duration_ms=float(number(data.get("duration_ms", 0.0), MAX_MS, "duration_ms")),
+                worker=_text(data.get("worker", ""), "worker"),
+                finished_at=_text(data.get("finished_at", ""), "finished_at"),
                 version=LOG_VERSION,
             )
         except KeyError as missing:
             raise ValueError(f"it has no {missing.args[0]!r}") from None
         except (TypeError, ValueError) as error:
-            raise ValueError(f"a value has the wrong type ({error})") from None
+            raise ValueError(f"a value is wrong ({error})") from None
+
+
+def _text(value: Any, what: str) -> str:
+    if not isinstance(value, str) or len(value) > MAX_LINE:
+        raise ValueError(f"{what} must be text")
+    return value
+
+
+def _seats(value: Any, seats: int, what: str, empty: bool = False) -> list[Any]:
+    """`value` as a list of one item per seat (or empty, where `empty` allows it)."""
+    if not isinstance(value, list) or len(value) != seats and not (empty and not value):
+        raise ValueError(f"{what} must be a list of one value per seat ({seats})")
+    return value
+
+
+def _per_seat(
+    value: Any, seats: int, what: str, bound: float, empty: bool = False
+) -> tuple[float, ...]:
+    return tuple(number(v, bound, what) for v in _seats(value, seats, what, empty))
+
+
+def _seat_or_none(value: Any, seats: int, what: str) -> int | None:
+    return None if value is None else whole(value, 0, seats - 1, what)
+
+
+def _histogram(value: Any) -> dict[str, int]:
+    if not isinstance(value, dict) or len(value) > 256:
+        raise ValueError("think_hist must hold small objects")
+    return {_text(k, "think_hist"): whole(v, 0, MAX_COUNT, "think_hist") for k, v in value.items()}
 
 
 class GamesLog:
@@ -208,11 +261,10 @@ class GamesLog:
 
 def _parse(raw: bytes, path: Path, number: int) -> GameLine:
     try:
-        line = json.loads(raw)
-    except ValueError:
+        line = bounded.loads(raw, f"{path}, line {number},", max_depth=0)
+    except bounded.BoundedReadError as error:
         raise TournamentError(
-            f"{path}, line {number}, is not valid JSON; "
-            "only the last line may be damaged, so the log needs a look by hand."
+            f"{error} Only the last line may be damaged, so the log needs a look by hand."
         ) from None
     if not isinstance(line, dict) or "game_id" not in line:
         raise TournamentError(f"{path}, line {number}, is not a game (no game_id).")
@@ -234,7 +286,14 @@ def read_games(path: Path) -> Iterator[GameLine]:
     if not path.exists():
         return
     with path.open("rb") as file:
-        for number, raw in enumerate(file, start=1):
+        number = 0
+        while raw := file.readline(MAX_LINE + 1):
+            number += 1
+            if len(raw) > MAX_LINE:
+                raise TournamentError(
+                    f"{path}, line {number}, is longer than any game's line "
+                    f"({MAX_LINE >> 10} KiB); the log needs a look by hand."
+                )
             if not raw.endswith(b"\n"):
                 return
             if raw.strip():
@@ -266,13 +325,18 @@ def repair(path: Path) -> str | None:
             # but a crash between write and flush may leave zeros on some filesystems).
             end = size - 1
         start = _last_line_start(file, end)
+        if size - start > MAX_LINE:
+            raise TournamentError(
+                f"{path}'s last line is longer than any game's line ({MAX_LINE >> 10} KiB); "
+                "the log needs a look by hand."
+            )
         file.seek(start)
         tail = file.read(size - start)
         if tail.endswith(b"\n"):
             try:
-                json.loads(tail)
+                bounded.loads(tail, str(path), max_depth=0)
                 return None
-            except ValueError:
+            except bounded.BoundedReadError:
                 pass
         with (path.parent / PARTIAL_NAME).open("ab") as partial:
             partial.write(tail if tail.endswith(b"\n") else tail + b"\n")
@@ -288,10 +352,11 @@ def repair(path: Path) -> str | None:
 
 
 def _last_line_start(file: Any, end: int) -> int:
-    """The offset just after the last newline before `end` (0 when there is none)."""
+    """The offset just after the last newline before `end` (0 when there is none); the scan
+    gives up past MAX_LINE bytes (the caller refuses a line that long)."""
     block = 4096
     position = end
-    while position > 0:
+    while position > 0 and end - position <= MAX_LINE:
         step = min(block, position)
         position -= step
         file.seek(position)
@@ -299,4 +364,4 @@ def _last_line_start(file: Any, end: int) -> int:
         cut = chunk.rfind(b"\n", 0, end - position)
         if cut >= 0:
             return position + cut + 1
-    return 0
+    return position

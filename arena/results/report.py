@@ -7,13 +7,13 @@ imported only when a report is made.
 
 from __future__ import annotations
 
-import json
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from arena import bounded
 from arena.atomic import atomic_file
 from arena.errors import TournamentError
 from arena.games import game_notes
@@ -38,6 +38,8 @@ __all__ = [
 ]
 
 CONFIG_NAME = "config.json"
+MAX_CONFIG = 16 << 20
+"""The largest config.json read (a field of 1,000 bots takes about 300 KiB)."""
 RATINGS_NAME = "ratings.csv"
 LEADERBOARD_NAME = "leaderboard.md"
 CHART_FILES = {
@@ -66,17 +68,18 @@ def write_atomic(path: Path, text: str) -> None:
 
 def load_config(run_dir: Path) -> dict[str, Any]:
     """The configuration snapshot of a run folder; TournamentError if there is none."""
+    from arena.run_config import TournamentConfig
+
     path = run_dir / CONFIG_NAME
+    if not path.is_file():
+        raise TournamentError(f"{run_dir} holds no tournament ({CONFIG_NAME} is missing).")
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise TournamentError(
-            f"{run_dir} holds no tournament ({CONFIG_NAME} is missing)."
-        ) from None
-    except ValueError as error:
-        raise TournamentError(f"{path} is not valid JSON ({error}).") from None
+        data = bounded.loads(bounded.read_capped(path, MAX_CONFIG, "configuration"), str(path))
+    except bounded.BoundedReadError as error:
+        raise TournamentError(str(error)) from None
     if not isinstance(data, dict):
         raise TournamentError(f"{path} does not hold a tournament configuration.")
+    TournamentConfig.from_json(data, path)  # every field checked: one sentence if wrong
     return data
 
 
@@ -134,11 +137,7 @@ def make_report(
     from arena.results import tables
     from arena.results.ratings import rate_games
 
-    config: dict[str, Any] = {}
-    if (run_dir / CONFIG_NAME).exists():
-        config = load_config(run_dir)
-    elif not (run_dir / LOG_NAME).exists():
-        raise TournamentError(f"{run_dir} holds no tournament (no {CONFIG_NAME}, no {LOG_NAME}).")
+    config = load_config(run_dir)
     bots = [str(bot["name"]) for bot in config.get("bots", [])]
     games = list(read_games(run_dir / LOG_NAME))
     seats = int(config.get("seats", tables.table_size(games)))
