@@ -152,6 +152,21 @@ def test_f8_f24_position_8_every_seat_stuck_ends_stalled_with_a_final_destructio
     assert out.end == "stalled" and out.termination is Termination.NORMAL
 
 
+def test_f34_a_stall_on_the_turn_that_reaches_the_limit_ends_stalled() -> None:
+    results = []
+    for limit in (1, 10_000):  # the play below is the first turn: at the limit, or far below
+        state = table(2, hands={0: "grey grey", 1: "green"}, seed=4, turn_limit=limit)
+        place(state, 1, 1, up="red")
+        state.marker[1] = 1
+        play(state, 0, "grey")  # every seat now holds 1 card with nothing to draw
+        assert state.over and state.end == "stalled" and state.turns == 1
+        assert sorted(state.final_order) == [0, 1, 2]  # F23: the final destruction happened
+        out = state.outcome()
+        assert out.termination is Termination.NORMAL
+        results.append((state.final_order, out.scores, out.ranks))
+    assert results[0] == results[1]  # a cap that cuts no turn changes no result
+
+
 def test_f8_there_is_no_voluntary_pass() -> None:
     state = table(2, hands={0: "red red", 1: "grey grey"}, deck=PLENTY)
     assert all(move["action"] == "play" for move in state.legal_moves())

@@ -21,7 +21,7 @@ SHORT_LIMIT_EVERY = 10  # every 10th game runs with a small turn limit (R12)
 ENDS = {
     (Termination.NORMAL, "deck_exhausted"),
     (Termination.NORMAL, "sixth_river_colour"),
-    (Termination.NORMAL, "stalled"),  # R15: rare
+    (Termination.NORMAL, "stalled"),  # R15, R16: rare
     (Termination.TURN_LIMIT, None),
 }
 

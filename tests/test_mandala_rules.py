@@ -617,6 +617,42 @@ def test_r15_one_empty_hand_is_no_stall() -> None:
     assert state.decision().seat == 1  # type: ignore[union-attr]
 
 
+def test_r16_a_single_card_no_mountain_can_take_ends_the_game_as_a_stall() -> None:
+    """R16 (arena/games/mandala/RULINGS.md): red lies in a Field of both Mandalas, so once
+    green is played the last red card could only be discarded and redrawn, for ever."""
+    state = position(hands=("red green", ""), fields={(0, 0): "red", (1, 1): "red"}, turns=10)
+    play(state, build(0, "green"))  # nothing to draw: seat 0 keeps its red card
+    assert state.is_over() and state.decision() is None
+    assert state.turn == 11  # the turn just played counts, as in R15
+    outcome = state.outcome()
+    assert outcome.termination is Termination.NORMAL and outcome.end == "stalled"
+
+
+def test_r16_cards_no_field_can_take_either_end_the_game_as_a_stall() -> None:
+    """The case seen in `make run`: seat 0 holds four yellow cards, seat 1 one; yellow is in
+    seat 1's Field of both Mandalas, so seat 0 can neither build nor grow with it."""
+    yellow = "yellow yellow yellow yellow"
+    fields = {(0, 1): "yellow", (1, 1): "yellow"}
+    state = position(hands=(yellow + " green", "yellow"), fields=fields)
+    play(state, build(0, "green"))
+    assert state.is_over() and state.outcome().end == "stalled"
+
+
+def test_r16_a_card_some_seat_can_still_play_is_no_stall() -> None:
+    # green is drawn next: seat 0 will build with it.
+    state = position(hands=("red green", ""), fields={(0, 0): "red", (1, 1): "red"}, deck="green")
+    play(state, build(0, "green"))
+    assert not state.is_over()
+    assert build(1, "green") in state.legal_moves()
+    # Two yellow cards: seat 1 can grow its own Field, where yellow already is.
+    yellow = "yellow yellow yellow yellow"
+    fields = {(0, 1): "yellow", (1, 1): "yellow"}
+    state = position(hands=(yellow + " green", "yellow yellow"), fields=fields)
+    play(state, build(0, "green"))
+    assert not state.is_over()
+    assert grow(0, "yellow") in state.legal_moves()
+
+
 def test_r12_turn_limit_ends_the_game_with_termination_turn_limit() -> None:
     state = position(hands=("red red red", "black"), deck=PLENTY, turns=4, turn_limit=5)
     play(state, discard("red", 1))

@@ -4,6 +4,7 @@ Chibis."""
 from __future__ import annotations
 
 import json
+from collections import Counter
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -19,19 +20,21 @@ def run(*args: str) -> tuple[int, str]:
     return result.exit_code, result.output
 
 
-def test_a_three_seat_takenoko_tournament_of_the_default_field(tmp_path: Path) -> None:
+def test_t14_the_default_field_finishes_every_game_before_the_round_cap(tmp_path: Path) -> None:
+    """A tournament of the default field at the default 3 seats: every game ends by the
+    Emperor (§7), none at the round cap (T14). The starters' Takenoko rules of thumb are
+    what make a table of starter-c, starter-js and random finish (0 of 1,200 games capped
+    in a 100-round run; with the first legal move, 8 of 240 were)."""
     out = tmp_path / "run"
-    code, output = run("run", "--game", "takenoko", "--seats", "3", "--rounds", "1",
+    code, output = run("run", "--game", "takenoko", "--rounds", "3",
                        "--seed", "4", "--no-charts", "--out", str(out))  # fmt: skip
     assert code == 0, output
     config = json.loads((out / "config.json").read_text())
     names = {bot["name"] for bot in config["bots"]}
-    assert "greedy-takenoko" in names and "greedy" not in names and "greedy-flowers" not in names
+    assert names == {"greedy-takenoko", "random", "starter-c", "starter-js"}
     lines = [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines()]
-    # no bot fails; a table of slow scorers (the starters play their first legal move) may
-    # reach the round cap (T14) instead of the Emperor
-    assert lines and all(line["termination"] in ("normal", "turn_limit") for line in lines)
-    assert any(line["end"] == "all_objectives" for line in lines)
+    ends = Counter((line["termination"], line["end"]) for line in lines)
+    assert ends == {("normal", "all_objectives"): 36}, ends
 
 
 def test_check_passes_greedy_takenoko(tmp_path: Path) -> None:

@@ -109,7 +109,9 @@ def rate(
     out = {}
     for name in names:
         values = sorted(samples[name]) or [best[name]]
-        low = values[int(0.025 * (len(values) - 1))]
-        high = values[int(math.ceil(0.975 * (len(values) - 1)))]
+        # A bot at the edge (it won every meeting) can fit above all of its resamples: the
+        # interval is widened to hold the estimate, so it never excludes its own figure.
+        low = min(values[int(0.025 * (len(values) - 1))], best[name])
+        high = max(values[int(math.ceil(0.975 * (len(values) - 1)))], best[name])
         out[name] = EloRating(best[name], low, high)
     return out

@@ -22,8 +22,8 @@
 /* Mandala's six colours, in the order the protocol always uses. */
 static const char *COLOURS[6] = {"black", "green", "orange", "purple", "red", "yellow"};
 
-/* Which game we are playing: the referee names it in "hello" and "new_game"
- * ("mandala" or "flowers"); choose_move() hands the decision to that game's function. */
+/* Which game we are playing: the referee names it in "hello" and "new_game" ("mandala",
+ * "flowers" or "takenoko"); choose_move() hands the decision to that game's function. */
 static char game[32] = "mandala";
 
 /* ---- Reading one line of any length ------------------------------------------------ */
@@ -204,6 +204,64 @@ static int choose_flowers_move(const char *request) {
     return 0;                                   /* failing that, the first legal move */
 }
 
+/* ---- Takenoko (2-4 players) ---------------------------------------------------------
+ * A turn is a row of small decisions ("decision" is "turn", "weather", "plot", "panda",
+ * "objective" ...), each with its own legal_moves, such as {"action":"panda"} or
+ * {"action":"move_panda","to":[1,0]}. Cells are [q, r]; view.board.tiles lists every tile
+ * with its cell "at", its "bamboo" (a number of sections) and its "improvement". */
+
+/* The index of the first move whose member `key` is the string `value`, or -1. */
+static int find_move(const char *moves, const char *key, const char *value) {
+    for (int i = 0; item(moves, i); i++)
+        if (is_string(get(item(moves, i), key), value)) return i;
+    return -1;
+}
+
+/* The tile at cell `to` in view.board.tiles, or NULL. */
+static const char *tile_at(const char *tiles, const char *to) {
+    long q = number(item(to, 0), 0), r = number(item(to, 1), 0);
+    for (int t = 0; item(tiles, t); t++) {
+        const char *tile = item(tiles, t), *at = get(tile, "at");
+        if (number(item(at, 0), 999) == q && number(item(at, 1), 999) == r) return tile;
+    }
+    return NULL;
+}
+
+static int choose_takenoko_move(const char *request) {
+    const char *moves = get(request, "legal_moves");
+    const char *decision = get(request, "decision");
+    int best = find_move(moves, "action", "complete");   /* a card that holds scores now */
+    if (best >= 0) return best;
+    if (is_string(decision, "turn")) {
+        /* Draw a card while the hand has room; then feed the panda, grow bamboo, add plots. */
+        static const char *KINDS[4] = {"objective", "panda", "gardener", "plot"};
+        for (int k = 0; k < 4 && best < 0; k++) best = find_move(moves, "action", KINDS[k]);
+    } else if (is_string(decision, "objective")) {
+        /* Panda cards need only the panda to eat; gardener cards, bamboo to grow. */
+        best = find_move(moves, "deck", "panda");
+        if (best < 0) best = find_move(moves, "deck", "gardener");
+    } else if (is_string(decision, "panda") || is_string(decision, "gardener")) {
+        /* The panda goes where the bamboo is tallest (it eats a section there, unless an
+         * enclosure guards it); the gardener where it is tallest but still below 4
+         * sections (it grows one there). */
+        const char *tiles = get(get(get(request, "view"), "board"), "tiles");
+        int gardener = is_string(decision, "gardener");
+        long most = -2;
+        for (int i = 0; item(moves, i); i++) {
+            const char *to = get(item(moves, i), "to");
+            const char *tile = to ? tile_at(tiles, to) : NULL;
+            long sections = tile ? number(get(tile, "bamboo"), 0) : -2;
+            if (gardener && sections >= 4) sections = -1;            /* full grown */
+            if (!gardener && is_string(get(tile, "improvement"), "enclosure"))
+                sections = 0;                                        /* it cannot eat here */
+            if (sections > most) { best = i; most = sections; }
+        }
+    } else if (is_string(decision, "weather")) {
+        best = find_move(moves, "face", "SUN");     /* the Sun gives a third action */
+    }
+    return best < 0 ? 0 : best;                 /* otherwise the first legal move */
+}
+
 /* ---- Mandala (2 players) ------------------------------------------------------------
  * `request` is the whole "decide" line. Its members:
  *   "decision"     "turn" (our turn) or "claim" (a Mandala is being destroyed)
@@ -264,6 +322,7 @@ static int choose_mandala_move(const char *request) {
 static int choose_move(const char *request) {
     if (strcmp(game, "flowers") == 0) return choose_flowers_move(request);
     if (strcmp(game, "mandala") == 0) return choose_mandala_move(request);
+    if (strcmp(game, "takenoko") == 0) return choose_takenoko_move(request);
     return 0;   /* a game this bot does not know: the first legal move is always legal */
 }
 

@@ -12,8 +12,8 @@ const readline = require("readline");
 
 const NAME = "starter-js";
 
-// Which game we are playing: the referee names it in "hello" and "new_game"
-// ("mandala" or "flowers"). chooseMove() hands the decision to that game's function.
+// Which game we are playing: the referee names it in "hello" and "new_game" ("mandala",
+// "flowers" or "takenoko"). chooseMove() hands the decision to that game's function.
 let game = "mandala";
 
 // Send one message: a single line of JSON ending in "\n".
@@ -26,6 +26,7 @@ function send(message) {
 function chooseMove(request) {
   if (game === "flowers") return chooseFlowersMove(request);
   if (game === "mandala") return chooseMandalaMove(request);
+  if (game === "takenoko") return chooseTakenokoMove(request);
   return 0; // a game this bot does not know: the first legal move is always legal
 }
 
@@ -68,6 +69,49 @@ function chooseFlowersMove(request) {
   // Otherwise any single card; failing that, the first legal move.
   best = moves.findIndex((move) => move.count === 1);
   return best >= 0 ? best : 0;
+}
+
+// Takenoko (2-4 players). A turn is a row of small decisions (request.decision is "turn",
+// "weather", "plot", "panda", "objective" ...), each with its own legal_moves, such as
+// {action: "panda"} or {action: "move_panda", to: [1, 0]}. Cells are [q, r];
+// view.board.tiles lists every tile with its cell `at`, its `bamboo` (sections) and its
+// `improvement`.
+function chooseTakenokoMove(request) {
+  const moves = request.legal_moves;
+  const find = (test) => moves.findIndex(test);
+  let best = find((move) => move.action === "complete"); // a card that holds scores now
+  if (best >= 0) return best;
+  if (request.decision === "turn") {
+    // Draw a card while the hand has room; then feed the panda, grow bamboo, add plots.
+    for (const kind of ["objective", "panda", "gardener", "plot"]) {
+      best = find((move) => move.action === kind);
+      if (best >= 0) return best;
+    }
+  } else if (request.decision === "objective") {
+    // Panda cards need only the panda to eat; gardener cards, bamboo to grow.
+    best = find((move) => move.deck === "panda");
+    if (best < 0) best = find((move) => move.deck === "gardener");
+  } else if (request.decision === "panda" || request.decision === "gardener") {
+    // The panda goes where the bamboo is tallest (it eats a section there, unless an
+    // enclosure guards it); the gardener where it is tallest but still below 4 sections
+    // (it grows one there).
+    const gardener = request.decision === "gardener";
+    const tiles = new Map(request.view.board.tiles.map((tile) => [tile.at.join(","), tile]));
+    let most = -2;
+    moves.forEach((move, i) => {
+      const tile = move.to ? tiles.get(move.to.join(",")) : undefined;
+      let sections = tile ? (typeof tile.bamboo === "number" ? tile.bamboo : 0) : -2;
+      if (gardener && sections >= 4) sections = -1; // full grown
+      if (!gardener && tile && tile.improvement === "enclosure") sections = 0; // cannot eat
+      if (sections > most) {
+        best = i;
+        most = sections;
+      }
+    });
+  } else if (request.decision === "weather") {
+    best = find((move) => move.face === "SUN"); // the Sun gives a third action
+  }
+  return best >= 0 ? best : 0; // otherwise the first legal move
 }
 
 // Mandala (2 players). `request` is the whole "decide" message:

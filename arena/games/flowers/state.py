@@ -233,7 +233,7 @@ class FlowersState(FlowersTable, GameState):
             return
         if not self.can_play(current) and not any(self.can_play(s) for s in range(n)):
             self.current = current
-            self._final_destruction(STALLED)  # F24: no seat can ever play again
+            self._final_destruction(STALLED)  # F24, F34: a stall, even on the limit's turn
             return
         while self.turns < self.turn_limit:
             if self.can_play(current):

@@ -1,4 +1,4 @@
-"""How a game of Mandala ends (R3, R9, R12, R15) and its result (R13)."""
+"""How a game of Mandala ends (R3, R9, R12, R15, R16) and its result (R13)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ DECK_EXHAUSTED = "deck_exhausted"
 SIXTH_RIVER_COLOUR = "sixth_river_colour"
 """R9b: a player added a sixth colour to their River."""
 STALLED = "stalled"
-"""R15 (arena/games/mandala/RULINGS.md): both hands are empty, so no one can act again."""
+"""R15, R16 (arena/games/mandala/RULINGS.md): no card in play can ever enter a Mandala."""
 TURN_LIMIT = "turn_limit"
 ENDS = (DECK_EXHAUSTED, SIXTH_RIVER_COLOUR, STALLED)
 
@@ -35,7 +35,7 @@ def outcome(scores: tuple[int, ...], cups: tuple[int, int], end: str, turns: int
 _REASONS = {
     DECK_EXHAUSTED: "The deck ran out and the next Mandala was destroyed (turn {turns}).",
     SIXTH_RIVER_COLOUR: "A player added a 6th colour to their River (turn {turns}).",
-    STALLED: "Both hands are empty, so no one can act again; scored as it stands (turn "
-    "{turns}, R15).",
+    STALLED: "No card left in play can enter a Mandala, so neither can complete; scored as it "
+    "stands (turn {turns}, R15, R16).",
     TURN_LIMIT: "The game reached the turn limit of {turns} turns (R12).",
 }
