@@ -8,6 +8,7 @@ wrong shape, the game's `IllegalMoveError`/`MoveFormatError` for a move the rule
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import random
@@ -47,6 +48,19 @@ def hello(game: str, players: int, **extra: Any) -> dict[str, Any]:
     }
 
 
+BOT_SEED_BITS = 31
+"""A bot's seed fits a signed 32-bit integer: every language can hold it exactly."""
+
+
+def bot_seed(deal_seed: int, game_id: str, seat: int) -> int:
+    """The seed of a seat's own randomness in one game (issue 23): a hash of the deal seed
+    (itself a hash of the run's seed and the table), the game's id and the seat. It depends
+    on nothing a run's workers, executor or resume could change, so a bot that draws its
+    random choices from it plays the same game wherever and whenever the game is played."""
+    digest = hashlib.sha256(f"mandala-arena-bot:{deal_seed}:{game_id}:{seat}".encode()).digest()
+    return int.from_bytes(digest[:4], "big") >> (32 - BOT_SEED_BITS)
+
+
 def new_game(
     game: str,
     game_id: str,
@@ -55,15 +69,17 @@ def new_game(
     config: Mapping[str, Any],
     move_ms: int,
     time_bank_ms: int,
+    seed: int,
     **extra: Any,
 ) -> dict[str, Any]:
-    """A game starts and the bot plays `seat` (no reply)."""
+    """A game starts and the bot plays `seat` (no reply); `seed` seeds its own randomness."""
     return {
         "type": "new_game",
         "game": game,
         "game_id": game_id,
         "seat": seat,
         "players": players,
+        "seed": seed,
         "config": dict(config),
         "limits": {"move_ms": move_ms, "time_bank_ms": time_bank_ms},
         **extra,

@@ -184,6 +184,7 @@ class _Game:
                 self.config,
                 limits.move_ms,
                 limits.time_bank_ms,
+                protocol.bot_seed(self.spec.seed, self.spec.game_id, seat),
             )
             try:
                 player.send(message, time.monotonic() + limits.move_ms / 1000)

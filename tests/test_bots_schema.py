@@ -81,6 +81,7 @@ REFEREE_SAMPLES = [
         "game_id": "r0001-p003-g1",
         "seat": 0,
         "players": 2,
+        "seed": 1804289383,
         "config": {"turn_limit": 1000},
         "limits": {"move_ms": 1000, "time_bank_ms": 0},
     },

@@ -80,7 +80,7 @@ def test_every_referee_message_matches_the_schema() -> None:
     outcome = Outcome((12, 7), (0, 1), Termination.TIMEOUT, "Seat 1 (x) timed out.", 1)
     messages = [
         protocol.hello("mandala", 2),
-        protocol.new_game("mandala", "g1", 0, 2, {"turn_limit": 1000}, 1000, 0),
+        protocol.new_game("mandala", "g1", 0, 2, {"turn_limit": 1000}, 1000, 0, 7),
         protocol.game_over("g1", 1, outcome.to_json()),
         protocol.goodbye(),
     ]
@@ -219,7 +219,7 @@ def test_the_bundled_bots_replies_match_the_schema(bot: str, tmp_path: Path) -> 
         hello = process.handshake("mandala", 2, deadline, 30_000)
         assert hello.name
         process.send(
-            protocol.encode(protocol.new_game("mandala", "g1", 0, 2, {}, 1000, 0)), deadline
+            protocol.encode(protocol.new_game("mandala", "g1", 0, 2, {}, 1000, 0, 7)), deadline
         )
         for index, state in enumerate(states_with_claims(2)):
             process.send(decide_bytes(state, index), deadline)

@@ -479,7 +479,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--ms", type=float, default=80.0, help="budget per decision (ms)")
     parser.add_argument("--iterations", type=int, default=0, help="fixed iterations (0: time)")
-    parser.add_argument("--seed", type=int, default=None, help="seed of the sampling")
+    parser.add_argument(
+        "--seed", type=int, default=None, help="seed of the sampling before a new_game's seed"
+    )
     args = parser.parse_args()
     global LOG
     LOG = True  # as a bot process, stderr is the bot's log file
@@ -504,6 +506,8 @@ def main() -> None:
         elif kind == "new_game":
             game = str(message.get("game") or game)
             config = dict(message.get("config") or {})
+            if isinstance(message.get("seed"), int):  # this game's own seed (bots/README.md)
+                rng = random.Random(message["seed"])
         elif kind == "decide":
             move = decide(message, args.ms, args.iterations, rng, game, config)
             send({"type": "move", "move": move, "id": message["id"]})

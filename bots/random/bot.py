@@ -2,7 +2,9 @@
 """The random bot: answers every decision with a uniformly random legal move, by index.
 
 Standard library only, so it runs with any Python 3.8+ and shows the protocol in its
-simplest form (see bots/README.md). Options: `--seed N` makes its choices reproducible.
+simplest form (see bots/README.md). Each game's choices are drawn from the `seed` of its
+`new_game`, so a tournament replays the same games wherever it runs; `--seed N` seeds the
+choices made before any `new_game` (or in a referee that sends no seed).
 """
 
 import argparse
@@ -40,13 +42,15 @@ def main():
         kind = message.get("type")
         if kind == "hello":
             send({"type": "hello", "name": "random", "version": "1.0"})
+        elif kind == "new_game" and isinstance(message.get("seed"), int):
+            rng = random.Random(message["seed"])  # this game's own seed: reproducible games
         elif kind == "decide":
             moves = message.get("legal_moves") or []
             move = rng.randrange(len(moves)) if moves else 0
             send({"type": "move", "move": move, "id": message["id"]})  # echo the request's id
         elif kind == "goodbye":
             return
-        # new_game, game_over and any unknown message type need no reply.
+        # game_over and any unknown message type need no reply.
 
 
 if __name__ == "__main__":
