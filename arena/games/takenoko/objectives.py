@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from arena.games.takenoko.board import Placed
 from arena.games.takenoko.cards import OBJECTIVES
 from arena.games.takenoko.components import (
     ANY,
@@ -55,15 +56,25 @@ class Garden:
 
     def __init__(self, board: Mapping[Cell, TileLike]) -> None:
         wet: dict[str, set[Cell]] = {}
-        self.bamboo: list[tuple[str, int, str | None]] = []
+        bamboo: list[tuple[str, int, str | None]] = []
+        add = bamboo.append
         for cell, tile in board.items():
+            if type(tile) is Placed and tile.stacks is None:  # the engine's own, read directly
+                colour = tile.colour
+                if colour is None:
+                    continue  # a pond or the Cabin: no colour, no bamboo
+                if tile.irrigated:
+                    wet.setdefault(colour, set()).add(cell)
+                add((colour, tile.height, tile.improvement))
+                continue
             if tile.irrigated:
                 for colour in tile.colours:
                     wet.setdefault(colour, set()).add(cell)
             improvement = tile.improvement
             for colour, height in tile.heights.items():
-                self.bamboo.append((colour, height, improvement))
+                add((colour, height, improvement))
         self.wet: dict[str, set[Cell]] = wet
+        self.bamboo = bamboo
 
 
 def _garden(board: Mapping[Cell, TileLike] | Garden) -> Garden:
@@ -74,15 +85,18 @@ def plot_objective_met(board: Mapping[Cell, TileLike] | Garden, objective: PlotO
     """§2.3: some anchor and rotation k put an irrigated plot of each slot's colour on every
     cell of the shape. Rotations only, never mirror images (T3); extra plots do not matter."""
     wet = _garden(board).wet
+    for colour, needed in _needs(objective):
+        if len(wet.get(colour, ())) < needed:
+            return False  # too few irrigated plots of a colour for any placement
     shapes = _rotations(objective)
-    anchors = wet.get(shapes[0][0][2])
-    if not anchors:
-        return False
+    anchors = wet[shapes[0][0][2]]  # every shape starts at its anchor, offset (0, 0)
     empty: set[Cell] = set()
+    rotated = [[(dq, dr, wet.get(colour, empty)) for dq, dr, colour in cells[1:]]
+               for cells in shapes]  # fmt: skip
     for q, r in anchors:
-        for cells in shapes:
-            for dq, dr, colour in cells:
-                if (q + dq, r + dr) not in wet.get(colour, empty):
+        for cells in rotated:
+            for dq, dr, plots in cells:
+                if (q + dq, r + dr) not in plots:
                     break
             else:
                 return True
@@ -90,6 +104,17 @@ def plot_objective_met(board: Mapping[Cell, TileLike] | Garden, objective: PlotO
 
 
 _ROTATED: dict[str, list[list[tuple[int, int, str]]]] = {}
+_NEEDS: dict[str, list[tuple[str, int]]] = {}
+
+
+def _needs(objective: PlotObjective) -> list[tuple[str, int]]:
+    """How many plots of each colour the shape needs (made once per card)."""
+    needs = _NEEDS.get(objective.id)
+    if needs is None:
+        needs = _NEEDS[objective.id] = sorted(
+            Counter(colour for _, colour in objective.cells()).items()
+        )
+    return needs
 
 
 def _rotations(objective: PlotObjective) -> list[list[tuple[int, int, str]]]:

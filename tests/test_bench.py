@@ -1,0 +1,20 @@
+"""`arena bench protocol` prints every figure of issue 22 beside its target, for any game."""
+
+from __future__ import annotations
+
+from click.testing import CliRunner
+
+from arena.cli.main import main
+
+
+def test_bench_protocol_prints_each_figure_beside_its_target() -> None:
+    args = ["bench", "protocol", "--rounds", "300", "--games", "4", "--python-games", "4"]
+    result = CliRunner().invoke(main, args, catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    assert "game: mandala, 2 seats" in result.output
+    for target in ("target <= 10 µs:", "target <= 2x:", "target >= 50%:"):
+        assert target in result.output, result.output
+    result = CliRunner().invoke(main, [*args, "--game", "takenoko"], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    assert "game: takenoko, 3 seats" in result.output
+    assert "target <= 10 µs" not in result.output  # that target is Mandala's
