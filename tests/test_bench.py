@@ -18,3 +18,11 @@ def test_bench_protocol_prints_each_figure_beside_its_target() -> None:
     assert result.exit_code == 0, result.output
     assert "game: takenoko, 3 seats" in result.output
     assert "target <= 10 µs" not in result.output  # that target is Mandala's
+
+
+def test_bench_engine_prints_takenokos_target_and_ismcts_playouts() -> None:
+    args = ["bench", "engine", "--game", "takenoko", "--games", "3"]
+    result = CliRunner().invoke(main, args, catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    assert "target: takenoko >= 60,000 decisions/s at every table size:" in result.output
+    assert "ismcts on takenoko (3 seats):" in result.output and "playouts/s" in result.output

@@ -7,7 +7,7 @@ board), the 9 chips (supply, reserves, chips on the board) and the 9 babies (poo
 are all somewhere, exactly once; bamboo stays within 0..4 and only on irrigated plots
 (Kami's Garden: each stack); hands hold at most 5 cards; stomachs and supplies never go
 negative; the sections a move takes off the board are exactly those it adds to the active
-seat's stomach (§5.6). Every few moves, no seat's view names a card or plot it has not seen (§7). Every
+seat's stomach (§5.6); the board's memos agree with the position worked out afresh. Every few moves, no seat's view names a card or plot it has not seen (§7). Every
 game ends, and its record replays to the same position.
 
 `make soak` plays 1,000 games per option set instead of the 40 here
@@ -119,6 +119,17 @@ def check_eating(state: TakenokoState, before: Any, seat: int) -> None:
     assert eaten == fed
 
 
+def check_memo(state: TakenokoState) -> None:
+    """The board's memos (placements, channels, chips, the garden, which cards hold) agree
+    with the same position worked out afresh: no change to a tile leaves one stale."""
+    fresh = state.copy()  # a copied board starts with empty memos
+    fresh._legal = fresh._index = None
+    assert fresh.legal_moves() == state.legal_moves()
+    for seat in range(state.num_players):
+        for card in state.hands[seat]:
+            assert state.holds(card, seat) == state.met(card, seat), card
+
+
 def play_out(seed: int, players: int, config: dict[str, Any]) -> None:
     state = get_game("takenoko").new_state(seed, config, num_players=players)
     assert isinstance(state, TakenokoState)
@@ -132,6 +143,7 @@ def play_out(seed: int, players: int, config: dict[str, Any]) -> None:
         state.apply_move(move)
         check(state)
         check_eating(state, before, active)
+        check_memo(state)
         if len(moves) % 25 == 0:
             check_hidden(state)
     assert state.is_over() and state.turns <= state.max_rounds * players

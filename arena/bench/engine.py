@@ -8,6 +8,7 @@ machine slows every row alike rather than one of them.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import random
 import time
@@ -18,11 +19,16 @@ import click
 from arena.cli.options import game_options
 from arena.errors import GameError
 from arena.games import DEFAULT_GAME, get_game
+from arena.players.manifest import default_bots_dir
 
 TARGET_GAMES_PER_SECOND = 2000
 """Mandala's own target (random games per second on one core)."""
 SAME_SPEED_AS_MANDALA = ("flowers",)
 """Games with issue 11's target: at least Mandala's decisions per second."""
+DECISIONS_PER_SECOND = {"takenoko": 60_000}
+"""Games with a target of their own (issue 22): decisions/s at every table size."""
+SEARCHED = ("takenoko",)
+"""Games whose bench also times the bundled ismcts's playouts (issue 22)."""
 TURNS = 3
 """How many times each row is measured, in turns; the best turn counts."""
 
@@ -68,6 +74,38 @@ def measure(
         "decisions_per_second": round(decisions / elapsed),
         "copy_microseconds": round(copy_elapsed / copies * 1e6, 3),
     }
+
+
+def ismcts_playouts_per_second(
+    game_name: str, seats: int, config: dict[str, Any] | None = None, positions: int = 8
+) -> float:
+    """The bundled ismcts bot's search (bots/ismcts), timed on `positions` positions of random
+    games: playouts (iterations) a second, each with its 12-ply playout."""
+    path = default_bots_dir() / "ismcts" / "bot.py"
+    spec = importlib.util.spec_from_file_location("arena_bench_ismcts", path)
+    if spec is None or spec.loader is None:
+        raise click.ClickException(f"{path} cannot be loaded, so ismcts cannot be timed.")
+    bot = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bot)
+    game = get_game(game_name)
+    rng = random.Random(7)
+    done, elapsed = 0, 0.0
+    for seed in range(positions):
+        state = game.new_state(seed, config or None, num_players=seats)
+        for _ in range(20 + 15 * seed):  # positions from the opening to the middle game
+            if state.is_over():
+                break
+            actions = state.legal_actions()
+            state.apply_action(actions[int(rng.random() * len(actions))])
+        decision = state.decision()
+        if decision is None:
+            continue
+        iterations = 40
+        start = time.perf_counter()
+        bot.search(state.view(decision.seat), 0.0, iterations, rng, game_name, config or {})
+        elapsed += time.perf_counter() - start
+        done += iterations
+    return done / elapsed if elapsed else 0.0
 
 
 def measure_side_by_side(
@@ -140,3 +178,14 @@ def engine(games: int, game: str, game_options: dict[str, Any], as_json: bool) -
         else:
             share = slowest / reference["decisions_per_second"]
             click.echo(f"  {game_name}: slowest {slowest:,} decisions/s, {share:.2f} of Mandala's")
+        target = DECISIONS_PER_SECOND.get(game_name)
+        if target is not None:
+            verdict = "met" if slowest >= target else "NOT met"
+            click.echo(
+                f"  target: {game_name} >= {target:,} decisions/s at every table size: "
+                f"{verdict} (slowest {slowest:,})"
+            )
+    if game_name in SEARCHED:
+        seats = get_game(game_name).default_players or 2
+        playouts = ismcts_playouts_per_second(game_name, seats, game_options)
+        click.echo(f"  ismcts on {game_name} ({seats} seats): {playouts:,.0f} playouts/s")

@@ -7,8 +7,9 @@ The turn structure (weather, actions, objectives, babies, the end) is built on t
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 from arena.games.takenoko.components import (
     COLOURS,
@@ -20,6 +21,8 @@ from arena.games.takenoko.components import (
     Kind,
 )
 from arena.games.takenoko.hexes import DIRECTIONS, POND, Cell, Edge, endpoints, neighbours
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -80,6 +83,26 @@ def new_tile(kind: str, colour: str | None, improvement: str | None, plot: str |
     return Placed(colour, improvement, plot, kind=kind, stacks=stacks)
 
 
+class Memo:
+    """Values made once per version of what they read; a new version forgets them all."""
+
+    __slots__ = ("values", "version")
+
+    def __init__(self) -> None:
+        self.values: dict[Hashable, Any] = {}
+        self.version = -1
+
+    def get(self, version: int, key: Hashable, compute: Callable[[], T]) -> T:
+        if self.version != version:
+            self.values.clear()
+            self.version = version
+        try:
+            value: T = self.values[key]
+        except KeyError:
+            value = self.values[key] = compute()
+        return value
+
+
 @dataclass
 class Board:
     """Every tile in play by cell, the channels placed, and where the figures stand."""
@@ -90,6 +113,35 @@ class Board:
     panda: Cell = POND
     miss_panda: Cell | None = None
     """Chibis (§8): off the board until the first special tile is placed."""
+    version: int = field(default=0, compare=False, repr=False)
+    """Bumped by every change to a tile or a channel (`changed`): what `memo` is valid for.
+    Figures moving change neither. A copy starts its own count and an empty memo."""
+    wet_version: int = field(default=0, compare=False, repr=False)
+    """Bumped when a plot becomes irrigated (`changed(wet=True)`): what `wet_memo` is valid
+    for. Irrigation is for good (§5.2), so the irrigated plots only ever grow in number."""
+    _memo: Memo = field(default_factory=Memo, compare=False, repr=False)
+    _wet_memo: Memo = field(default_factory=Memo, compare=False, repr=False)
+
+    def changed(self, wet: bool = False) -> None:
+        """A tile or a channel changed (`wet`: a plot became irrigated): memos are stale."""
+        self.version += 1
+        if wet:
+            self.wet_version += 1
+
+    def memo(self, key: Hashable, compute: Callable[[], T]) -> T:
+        """`compute()`, made once per version of the tiles and channels (the legal moves of
+        one position are asked for several times, and most decisions change no tile)."""
+        return self._memo.get(self.version, key, compute)
+
+    def wet_memo(self, key: Hashable, compute: Callable[[], T]) -> T:
+        """`compute()` for something that reads only which plots are irrigated (a plot
+        card), made once per `wet_version`."""
+        return self._wet_memo.get(self.wet_version, key, compute)
+
+    def has_destination(self, start: Cell) -> bool:
+        """§5.5: whether a figure on `start` can move at all (a tile next to it)."""
+        tiles = self.tiles
+        return any(near in tiles for near in neighbours(start))
 
     def copy(self) -> Board:
         return Board(
@@ -104,6 +156,9 @@ class Board:
 
     def placements(self) -> list[Cell]:
         """§5.1: the empty cells next to a pond or next to at least 2 tiles, sorted."""
+        return self.memo("placements", self._placements)
+
+    def _placements(self) -> list[Cell]:
         legal = set()
         for cell in self.tiles:
             for near in neighbours(cell):
@@ -127,6 +182,7 @@ class Board:
         if cell not in self.placements():
             raise ValueError(f"{cell} is not a legal place for a plot (§5.1)")
         self.tiles[cell] = new_tile(kind, colour, improvement, plot)
+        self.changed()
         return self.irrigate()
 
     # ------------------------------------------------------------------ irrigation (5.2)
@@ -160,6 +216,9 @@ class Board:
     def channel_places(self) -> list[Edge]:
         """§5.2, T10: edges between two plots, without a channel, with a wet endpoint
         (never a pond's edge; a watershed is not a source)."""
+        return self.memo("channel_places", self._channel_places)
+
+    def _channel_places(self) -> list[Edge]:
         legal = []
         ends = self._channel_ends()
         tiles = self.tiles
@@ -182,6 +241,7 @@ class Board:
         if edge not in self.channel_places():
             raise ValueError(f"a channel cannot go on {sorted(edge)} (§5.2)")
         self.channels.add(edge)
+        self.changed()
         return self.irrigate()
 
     def irrigate(self) -> list[Cell]:
@@ -192,6 +252,8 @@ class Board:
             if not tile.is_pond and not tile.irrigated and self.watered(cell):
                 tile.irrigated = True
                 first.append(cell)
+        if first:
+            self.changed(wet=True)
         for cell in first:
             self.grow(cell)
         return first
@@ -206,6 +268,7 @@ class Board:
         if tile.kind not in GROWING or not tile.irrigated:
             return False
         step = 2 if tile.improvement == FERTILIZER else 1
+        self.changed()
         if tile.stacks is None:
             tile.height = min(MAX_HEIGHT, tile.height + step)
             return True
@@ -216,6 +279,9 @@ class Board:
     def chip_places(self) -> list[Cell]:
         """§5.4: plots without an improvement and without bamboo (Kami's Garden: all three
         stacks empty, T18); never a pond or the Cabin."""
+        return self.memo("chip_places", self._chip_places)
+
+    def _chip_places(self) -> list[Cell]:
         return sorted(
             cell
             for cell, tile in self.tiles.items()
@@ -227,6 +293,7 @@ class Board:
         if cell not in self.chip_places():
             raise ValueError(f"a chip cannot go on {cell} (§5.4)")
         self.tiles[cell].improvement = kind
+        self.changed()
         return self.irrigate()
 
     # ------------------------------------------------------------------ figures (5.5, 5.6)
@@ -299,6 +366,7 @@ class Board:
             tile.height -= 1
         else:
             tile.stacks[colour] -= 1
+        self.changed()
         return colour
 
     def move_miss_panda(self, to: Cell) -> None:

@@ -137,6 +137,7 @@ def use_bonus(state: TakenokoState, move: Move) -> None:
     elif action == "baby_move_chip":
         source = board.tiles[cell_of(move["from"])]
         kind, source.improvement = source.improvement, None
+        board.changed()
         assert kind is not None
         board.place_chip(cell_of(move["to"]), kind)
     elif action == "baby_swap":

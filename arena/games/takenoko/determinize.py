@@ -43,6 +43,7 @@ def _board(shown: View) -> Board:
     board.panda = cell_of(shown["panda"])
     miss_panda = shown.get("miss_panda")
     board.miss_panda = None if miss_panda is None else cell_of(miss_panda)
+    board.changed(wet=True)  # tiles and channels set directly: no memo may predate them
     return board
 
 

@@ -20,10 +20,18 @@ def add(a: Cell, b: Cell) -> Cell:
     return (a[0] + b[0], a[1] + b[1])
 
 
-def neighbours(cell: Cell) -> list[Cell]:
-    """The six cells next to `cell`, in direction order d0..d5."""
-    q, r = cell
-    return [(q + dq, r + dr) for dq, dr in DIRECTIONS]
+def neighbours(cell: Cell) -> tuple[Cell, ...]:
+    """The six cells next to `cell`, in direction order d0..d5 (made once per cell)."""
+    near = _NEIGHBOURS.get(cell)
+    if near is None:
+        q, r = cell
+        if len(_NEIGHBOURS) > 100_000:
+            _NEIGHBOURS.clear()
+        near = _NEIGHBOURS[cell] = tuple([(q + dq, r + dr) for dq, dr in DIRECTIONS])
+    return near
+
+
+_NEIGHBOURS: dict[Cell, tuple[Cell, ...]] = {}
 
 
 def rotate(cell: Cell, k: int) -> Cell:

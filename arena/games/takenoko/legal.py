@@ -20,10 +20,10 @@ if TYPE_CHECKING:
 def _free(state: TakenokoState) -> list[Move]:
     """F1-F3 (§4): complete a card that holds, place a chip or a channel from the reserve."""
     seat = state.current
-    hand = state.hands[seat]
-    garden = state.garden() if any(card[:2] != "PA" for card in hand) else None
     moves: list[Move] = [
-        {"action": "complete", "card": card} for card in hand if state.met(card, seat, garden)
+        {"action": "complete", "card": card}
+        for card in state.hands[seat]
+        if state.holds(card, seat)
     ]
     kinds = [kind for kind, n in state.reserve_chips[seat].items() if n]
     if kinds:

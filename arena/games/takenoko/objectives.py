@@ -157,5 +157,10 @@ def card_met(
 
 def panda_objective_met(stomach: Mapping[str, int], objective: PandaObjective) -> bool:
     """§2.6: the stomach holds at least the card's sections."""
-    need = Counter(objective.sections)
-    return all(stomach.get(colour, 0) >= n for colour, n in need.items())
+    need = _PANDA_NEEDS.get(objective.id)
+    if need is None:
+        need = _PANDA_NEEDS[objective.id] = sorted(Counter(objective.sections).items())
+    return all(stomach.get(colour, 0) >= n for colour, n in need)
+
+
+_PANDA_NEEDS: dict[str, list[tuple[str, int]]] = {}

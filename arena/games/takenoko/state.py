@@ -215,11 +215,21 @@ class TakenokoState(GameState):
 
     def garden(self) -> Garden:
         """The board as the objectives read it, indexed (each of Kami's stacks a bamboo, T18)."""
-        return Garden(self.board.tiles)
+        board = self.board
+        return board.memo("garden", lambda: Garden(board.tiles))
 
     def met(self, card: str, seat: int, garden: Garden | None = None) -> bool:
         """Whether the condition of `card` holds now for `seat` (§6)."""
         return card_met(card, self.stomachs[seat], self.board.tiles if garden is None else garden)
+
+    def holds(self, card: str, seat: int) -> bool:
+        """`met`, remembered for a gardener card while no tile changes and for a plot card
+        while no plot becomes irrigated (a panda card reads the stomach: checked afresh)."""
+        stomach = self.stomachs[seat]
+        if card[:2] == "PA":
+            return card_met(card, stomach, self.board.tiles)
+        memo = self.board.wet_memo if card[:2] == "PL" else self.board.memo
+        return memo(card, lambda: card_met(card, stomach, self.garden()))
 
     def score(self, seat: int) -> int:
         return scoring.score(self, seat)
@@ -263,9 +273,9 @@ class TakenokoState(GameState):
         ready = {
             "plot": bool(self.plot_deck),
             "irrigation": self.channel_supply > 0,
-            "gardener": bool(board.destinations(board.gardener)),
-            "panda": bool(board.destinations(board.panda))
-            or (board.miss_panda is not None and bool(board.destinations(board.miss_panda))),
+            "gardener": board.has_destination(board.gardener),
+            "panda": board.has_destination(board.panda)
+            or (board.miss_panda is not None and board.has_destination(board.miss_panda)),
             "objective": len(self.hands[seat]) < HAND_LIMIT and bool(self.open_decks()),
         }
         distinct = self.face != "WIND"
