@@ -12,7 +12,7 @@ def test_bench_protocol_prints_each_figure_beside_its_target() -> None:
     result = CliRunner().invoke(main, args, catch_exceptions=False)
     assert result.exit_code == 0, result.output
     assert "game: mandala, 2 seats" in result.output
-    for target in ("target <= 10 µs:", "target <= 2x:", "target >= 50%:"):
+    for target in ("target <= 10 µs:", "target <= 2x:", "target >= 50%:", "no more than without"):
         assert target in result.output, result.output
     result = CliRunner().invoke(main, [*args, "--game", "takenoko"], catch_exceptions=False)
     assert result.exit_code == 0, result.output

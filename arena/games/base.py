@@ -19,13 +19,13 @@ The contract of action codes:
 
 from __future__ import annotations
 
-import json
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Self
 
+from arena import compact_json
 from arena.errors import GameError
 from arena.outcome import Outcome
 
@@ -90,7 +90,7 @@ class GameState(ABC):
 
     def view_json(self, seat: int) -> str:
         """`view(seat)` as compact JSON text; games may override it with a faster encoder."""
-        return json.dumps(self.view(seat), separators=(",", ":"))
+        return compact_json.dumps(self.view(seat))
 
     @abstractmethod
     def scores(self) -> tuple[int, ...]:

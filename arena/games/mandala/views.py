@@ -72,49 +72,56 @@ def view(state: MandalaState, seat: int) -> View:
 
 def view_json(state: MandalaState, seat: int) -> str:
     """`view(seat)` as compact JSON, formatted directly: the referee sends one per decision."""
-    pile = _pile_json
-    decision = state.decision()
-    players = []
-    for other in range(2):
-        claimed = state.cup_claimed[other]
-        setup = sum(state.cup_setup[other])
-        players.append(
-            _PLAYER_JSON
-            % (
-                state.hand_sizes[other],
-                ",".join([_QUOTED[c] for c in state.rivers[other]]),
-                setup + sum(claimed),
-                pile(claimed),
-                0 if other == seat else setup,
-            )
-        )
+    known = _PILE_CACHE.get  # each pile's text is looked up inline: no call per pile
+    if state.over:
+        kind, decider = "null", "null"
+    elif state.destroying >= 0:
+        kind, decider = _QUOTED_KIND[CLAIM_DECISION], str(state.claimer)
+    else:
+        kind, decider = _QUOTED_KIND[TURN], str(state.current)
+    setups, claims = state.cup_setup, state.cup_claimed
     (f00, f01), (f10, f11) = state.fields
     m0, m1 = state.mountains
     since = None if state.reshuffled is None else _since_reshuffle(state, seat)
-    cup = [a + b for a, b in zip(state.cup_setup[seat], state.cup_claimed[seat], strict=True)]
+    mine, won = setups[seat], claims[seat]
+    cup = [mine[0] + won[0], mine[1] + won[1], mine[2] + won[2],
+           mine[3] + won[3], mine[4] + won[4], mine[5] + won[5]]  # fmt: skip
     return _VIEW_JSON % (
         seat,
         state.turns,
         state.current,
-        _QUOTED_KIND[decision.kind] if decision else "null",
-        decision.seat if decision else "null",
-        pile(state.hands[seat]),
-        pile(cup),
+        kind,
+        decider,
+        known(tuple(state.hands[seat])) or _pile_json(state.hands[seat]),
+        known(tuple(cup)) or _pile_json(cup),
         len(state.deck),
-        pile(state.discard),
+        known(tuple(state.discard)) or _pile_json(state.discard),
         "true" if state.end_triggered else "false",
         "null" if since is None else json.dumps(since, separators=(",", ":")),
-        pile(m0),
-        pile(f00),
-        pile(f01),
-        pile(m1),
-        pile(f10),
-        pile(f11),
-        players[0],
-        players[1],
+        known(tuple(m0)) or _pile_json(m0),
+        known(tuple(f00)) or _pile_json(f00),
+        known(tuple(f01)) or _pile_json(f01),
+        known(tuple(m1)) or _pile_json(m1),
+        known(tuple(f10)) or _pile_json(f10),
+        known(tuple(f11)) or _pile_json(f11),
+        _player_json(state, 0, seat),
+        _player_json(state, 1, seat),
         "null"
         if state.destroying < 0
         else f'{{"mandala":{state.destroying},"completed_by":{state.completed_by}}}',
+    )
+
+
+def _player_json(state: MandalaState, player: int, seat: int) -> str:
+    """One entry of `players` as `seat` sees it (R14: another player's setup Cup unknown)."""
+    setup = sum(state.cup_setup[player])
+    claimed = state.cup_claimed[player]
+    return _PLAYER_JSON % (
+        state.hand_sizes[player],
+        ",".join([_QUOTED[c] for c in state.rivers[player]]),
+        setup + sum(claimed),
+        _PILE_CACHE.get(tuple(claimed)) or _pile_json(claimed),
+        0 if player == seat else setup,
     )
 
 

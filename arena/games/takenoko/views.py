@@ -29,10 +29,17 @@ def _tile(cell: Cell, tile: Placed) -> View:
 
 
 def _board(state: TakenokoState) -> View:
+    """The board as every seat sees it. The tiles and channels are made once per version of
+    the board (its memo) and shared by the views made from it: a view is read, never changed."""
     board = state.board
     return {
-        "tiles": [_tile(cell, tile) for cell, tile in sorted(board.tiles.items())],
-        "channels": sorted([sorted([list(c) for c in edge]) for edge in board.channels]),
+        "tiles": board.memo(
+            "view_tiles", lambda: [_tile(cell, tile) for cell, tile in sorted(board.tiles.items())]
+        ),
+        "channels": board.memo(
+            "view_channels",
+            lambda: sorted([sorted([list(c) for c in edge]) for edge in board.channels]),
+        ),
         "gardener": list(board.gardener),
         "panda": list(board.panda),
         "miss_panda": None if board.miss_panda is None else list(board.miss_panda),
