@@ -114,15 +114,26 @@ def view_json(state: MandalaState, seat: int) -> str:
 
 def _player_json(state: MandalaState, player: int, seat: int) -> str:
     """One entry of `players` as `seat` sees it (R14: another player's setup Cup unknown)."""
-    setup = sum(state.cup_setup[player])
+    setup = state.cup_setup[player]
     claimed = state.cup_claimed[player]
-    return _PLAYER_JSON % (
-        state.hand_sizes[player],
-        ",".join([_QUOTED[c] for c in state.rivers[player]]),
-        setup + sum(claimed),
-        _PILE_CACHE.get(tuple(claimed)) or _pile_json(claimed),
-        0 if player == seat else setup,
-    )
+    key = (state.hand_sizes[player], tuple(state.rivers[player]), tuple(claimed), tuple(setup),
+           player == seat)  # fmt: skip
+    text = _PLAYER_CACHE.get(key)
+    if text is None:
+        if len(_PLAYER_CACHE) > 100_000:
+            _PLAYER_CACHE.clear()
+        hidden = sum(setup)
+        text = _PLAYER_CACHE[key] = _PLAYER_JSON % (
+            state.hand_sizes[player],
+            ",".join([_QUOTED[c] for c in state.rivers[player]]),
+            hidden + sum(claimed),
+            _pile_json(claimed),
+            0 if player == seat else hidden,
+        )
+    return text
+
+
+_PLAYER_CACHE: dict[tuple[Any, ...], str] = {}
 
 
 def _since_reshuffle(state: MandalaState, seat: int) -> dict[str, Any] | None:
