@@ -289,3 +289,23 @@ def test_order_free_elo_finds_known_strengths_whatever_the_order() -> None:
     # ... and its interval holds its own figure (resamples all fit lower than the whole log;
     # an interval below the estimate crashed the report's chart)
     assert all(r.low <= r.elo <= r.high for r in rate(sweep).values())
+
+
+def test_the_ratings_chart_says_how_many_games_stand_behind_each_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 23: a line drawn from 3 games must not look like one drawn from 3,000."""
+    from arena.results import charts
+
+    games = tournament(["ant", "bee", "cat"], rounds=2)
+    ratings = rate_games(games, history=True)
+    labels: list[str] = []
+
+    def keep_legend(figure: Any, path: Path) -> None:
+        labels.extend(text.get_text() for text in figure.axes[0].get_legend().get_texts())
+        charts.plt.close(figure)
+
+    monkeypatch.setattr(charts, "_save", keep_legend)
+    charts.ratings_chart(ratings, ["ant", "bee", "cat"], tmp_path / "r.png")
+    played = {name: sum(name in g.players for g in games) for name in ("ant", "bee", "cat")}
+    assert labels == [f"{name} ({played[name]} games)" for name in ("ant", "bee", "cat")]

@@ -58,10 +58,12 @@ def ratings_chart(ratings: Ratings, order: Sequence[str], path: Path) -> None:
             mine = history[history["bot"] == bot]
             if mine.empty:
                 continue
+            games = len(mine)  # a point per game the bot played: the games behind its line
             # Thin very long histories: a few thousand points draw the same picture.
-            step = max(1, len(mine) // 4000)
+            step = max(1, games // 4000)
             mine = mine.iloc[::step]
-            line = axes.plot(mine["index"], mine["mu"], label=bot, linewidth=1.2)[0]
+            label = f"{bot} ({games:,} game{'s' if games != 1 else ''})"
+            line = axes.plot(mine["index"], mine["mu"], label=label, linewidth=1.2)[0]
             axes.fill_between(
                 mine["index"],
                 mine["mu"] - mine["sigma"],
