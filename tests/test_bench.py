@@ -26,3 +26,11 @@ def test_bench_engine_prints_takenokos_target_and_ismcts_playouts() -> None:
     assert result.exit_code == 0, result.output
     assert "target: takenoko >= 60,000 decisions/s at every table size:" in result.output
     assert "ismcts on takenoko (3 seats):" in result.output and "playouts/s" in result.output
+
+
+def test_bench_stats_prints_the_coverage_of_every_interval() -> None:
+    result = CliRunner().invoke(main, ["bench", "stats", "--sims", "4"], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    assert "honest is 93-97%" in result.output
+    for interval in ("mean rank", "win rate", "head-to-head", "order-free Elo"):
+        assert f"  {interval}" in result.output

@@ -5,6 +5,7 @@ results of 3- and 4-seat games from hand-made logs, resume of old 2-seat runs, t
 from __future__ import annotations
 
 import json
+import math
 import statistics
 from pathlib import Path
 from typing import Any
@@ -20,7 +21,7 @@ from arena.referee import fault_outcome
 from arena.results.log import LOG_VERSION, GameLine, GamesLog, completed_ids, read_games
 from arena.results.ratings import environment, rate_games
 from arena.results.report import make_report
-from arena.results.tables import ends, leaderboard, pairwise
+from arena.results.tables import ends, format_markdown, leaderboard, pairwise
 from arena.schedule import schedule
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
@@ -143,12 +144,33 @@ def test_the_leaderboard_of_three_seats() -> None:
     assert board.loc["b", ["place_1", "place_2", "place_3"]].tolist() == [1, 2, 1]
     assert board.loc["a", "mean_rank"] == pytest.approx((1 + 1 + 1 + 3) / 4)
     assert board.loc["c", "mean_rank"] == pytest.approx((3 + 3 + 1 + 2) / 4)
-    spread = 1.959964 * statistics.stdev([2, 2, 0, 1]) / 2  # ranks 3, 3, 1, 2 from 0
-    assert board.loc["c", "mean_rank_lo"] == pytest.approx(2.25 - spread, abs=1e-5)
-    assert board.loc["c", "mean_rank_hi"] == pytest.approx(min(3, 2.25 + spread), abs=1e-5)
+    # one table (one deal) is too few for an interval (issue 23): none, and the table says so
+    assert math.isnan(board.loc["c", "mean_rank_lo"]) and math.isnan(board.loc["c", "mean_rank_hi"])
+    assert "| 2.25 (too few games) |" in format_markdown(board.reset_index())
     assert board.loc["b", "mean_score"] == pytest.approx(16 / 4)
     assert board.loc["a", "points_share"] == pytest.approx((9 / 15 + 9 / 15 + 4 / 8 + 0) / 4)
     assert board.loc["a", "failures"] == "timeout 1" and board.loc["b", "failures"] == ""
+
+
+def test_a_mean_rank_interval_counts_tables_not_games() -> None:
+    """Issue 23: the games of a table share a deal; the interval is Student's t over the
+    tables' mean ranks, and a bot first at every table still gets a width."""
+    lines = []
+    for table in range(8):
+        for turn in range(3):  # the deal played once per rotation of the seats
+            players = ["a", "b", "c"][turn:] + ["a", "b", "c"][:turn]
+            scores = [9, 5, 1] if table % 2 else [9, 1, 5]  # a always first; b, c alternate
+            order = {"a": 9, "b": scores[1], "c": scores[2]}
+            lines.append(game(len(lines), players, [order[p] for p in players], table=table))
+    board = leaderboard(lines, rate_games(lines)).set_index("bot")
+    assert board.loc["b", "mean_rank"] == pytest.approx(2.5)
+    per_table = [2.0, 3.0] * 4  # b's mean rank at each table
+    half = 2.365 * statistics.stdev(per_table) / math.sqrt(8)  # t, 7 degrees of freedom
+    assert board.loc["b", "mean_rank_lo"] == pytest.approx(2.5 - half)
+    assert board.loc["b", "mean_rank_hi"] == pytest.approx(min(3.0, 2.5 + half))
+    lo, hi = board.loc["a", ["mean_rank_lo", "mean_rank_hi"]]
+    z2 = 1.959964**2  # first at all 8 tables: Wilson's upper bound for 0 of 8, scaled to 1..3
+    assert lo == 1.0 and hi == pytest.approx(1 + 2 * z2 / (8 + z2), abs=1e-5)
 
 
 def test_head_to_head_counts_every_two_seats_of_a_table() -> None:

@@ -12,6 +12,7 @@ BENCHMARKS: dict[str, str] = {
     "tournament": "arena.bench.tournament:tournament_bench",
     "sandbox": "arena.bench.sandbox:sandbox_bench",
     "protocol": "arena.bench.protocol:protocol_bench",
+    "stats": "arena.bench.stats:stats_bench",
 }
 
 

@@ -140,7 +140,9 @@ def _leaderboard(report: Report) -> str:
             else:
                 shown = _number(value)
             low, high = row.get(f"{column}_lo"), row.get(f"{column}_hi")
-            if isinstance(low, float) and isinstance(high, float) and not math.isnan(low):
+            if isinstance(low, float) and math.isnan(low) and value == value and value is not None:
+                shown += " (too few games)"  # no honest interval (issue 23)
+            elif isinstance(low, float) and isinstance(high, float) and not math.isnan(low):
                 if column == "elo":
                     shown += f" ({low:+.0f} to {high:+.0f})"
                 else:

@@ -88,8 +88,9 @@ def elo_chart(board: pd.DataFrame | None, path: Path) -> None:
     else:
         ordered = board.sort_values("elo")
         y = list(range(len(ordered)))
-        low = ordered["elo"] - ordered["elo_lo"]
-        high = ordered["elo_hi"] - ordered["elo"]
+        # No bar where there are too few games for an interval (NaN, issue 23).
+        low = (ordered["elo"] - ordered["elo_lo"]).fillna(0.0)
+        high = (ordered["elo_hi"] - ordered["elo"]).fillna(0.0)
         axes.errorbar(ordered["elo"], y, xerr=[low, high], fmt="o", capsize=4, color="tab:blue")
         axes.set_yticks(y, ordered["bot"].tolist())
         axes.axvline(0, color="grey", linewidth=0.8)

@@ -7,8 +7,9 @@ A seat *wins* when it alone is ranked first, *draws* when it shares first place,
 *loses* otherwise; between two seats of one game, the better rank wins.
 
 Tournaments of two seats show wins, draws and losses. Tables of more seats show each bot's
-mean rank (1 is first), how often it finished in each place (tied places count for each),
-its mean score and its share of the points at its tables. Head-to-head (`pairwise`) counts,
+mean rank (1 is first) with its 95% interval over the tables it sat at ("too few games"
+below 6 tables; arena/stats/intervals.py), how often it finished in each place (tied places
+count for each), its mean score and its share of the points at its tables. Head-to-head (`pairwise`) counts,
 for every two bots that met at a table, how often each finished ahead of the other.
 """
 
@@ -24,6 +25,7 @@ from arena.outcome import Termination
 from arena.results import order_free
 from arena.results.log import GameLine
 from arena.results.ratings import Ratings, in_schedule_order
+from arena.stats.intervals import mean_interval, wilson
 
 __all__ = [
     "LEADERBOARD_COLUMNS",
@@ -37,9 +39,6 @@ __all__ = [
     "seats_frame",
     "wilson",
 ]
-
-Z95 = 1.959963984540054
-"""The 97.5% quantile of the standard normal distribution."""
 
 LEADERBOARD_COLUMNS = [
     "rank",
@@ -73,19 +72,6 @@ def multi_seat_columns(seats: int) -> list[str]:
     ]  # fmt: skip
 
 
-def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson's score interval for a proportion of `successes` in `n` trials ((0, 1) if n = 0)."""
-    if n <= 0:
-        return (0.0, 1.0)
-    p = successes / n
-    z2 = z * z
-    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
-    half = z * math.sqrt(max(p * (1 - p) / n + z2 / (4 * n * n), 0.0)) / (1 + z2 / n)
-    lo = 0.0 if successes <= 0 else max(0.0, centre - half)
-    hi = 1.0 if successes >= n else min(1.0, centre + half)
-    return (lo, hi)
-
-
 def games_frame(games: Iterable[GameLine]) -> pd.DataFrame:
     """One row per game, in schedule order (the columns of the games log, lists kept as lists)."""
     frame = pd.DataFrame([line.to_json() for line in in_schedule_order(games)])
@@ -115,6 +101,7 @@ def seats_frame(games: Iterable[GameLine]) -> pd.DataFrame:
                 {
                     "seq": line.seq,
                     "game_id": line.game_id,
+                    "deal": f"{line.round}-{line.table}",
                     "seat": seat,
                     "seats": len(players),
                     "bot": bot,
@@ -132,7 +119,7 @@ def seats_frame(games: Iterable[GameLine]) -> pd.DataFrame:
                 }
             )
     columns = [
-        "seq", "game_id", "seat", "seats", "bot", "opponent", "score", "share", "rank", "result",
+        "seq", "game_id", "deal", "seat", "seats", "bot", "opponent", "score", "share", "rank", "result",
         "points", "faulty", "termination", "turns", "think_ms", "decisions",
     ]  # fmt: skip
     return pd.DataFrame.from_records(records, columns=columns)
@@ -155,10 +142,10 @@ def _multi_seat_row(mine: pd.DataFrame, seats: int) -> dict[str, Any]:
     """Mean rank, places, mean score and share of points of one bot at tables of `seats`."""
     n = len(mine)
     row: dict[str, Any] = {"mean_rank": float(mine["rank"].mean()) + 1 if n else math.nan}
-    # The mean rank's 95% interval (normal approximation), kept within 1..seats.
-    spread = Z95 * float(mine["rank"].std()) / math.sqrt(n) if n > 1 else math.nan
-    row["mean_rank_lo"] = max(1.0, row["mean_rank"] - spread) if n > 1 else math.nan
-    row["mean_rank_hi"] = min(float(seats), row["mean_rank"] + spread) if n > 1 else math.nan
+    # Its 95% interval counts tables, not games (arena/stats/intervals.py); too few: NaN.
+    tables = (mine.groupby("deal", sort=False)["rank"].mean() + 1).tolist() if n else []
+    interval = mean_interval(tables, n, 1.0, float(seats))
+    row["mean_rank_lo"], row["mean_rank_hi"] = interval or (math.nan, math.nan)
     for place in range(1, seats + 1):
         row[f"place_{place}"] = int((mine["rank"] == place - 1).sum())
     row["mean_score"] = float(mine["score"].mean()) if n else math.nan
@@ -304,7 +291,9 @@ def _rating_cells(row: Mapping[Hashable, Any]) -> list[str]:
         _cell(row["mu"], 2),
         _cell(row["sigma"], 2),
         _cell(row["conservative"], 2),
-        f"{row['elo']:+.0f} ({row['elo_lo']:+.0f} to {row['elo_hi']:+.0f})",
+        f"{row['elo']:+.0f} (too few games)"
+        if math.isnan(row["elo_lo"])
+        else f"{row['elo']:+.0f} ({row['elo_lo']:+.0f} to {row['elo_hi']:+.0f})",
         _cell(row["games"], 0),
     ]
 
@@ -334,7 +323,9 @@ def _format_multi_seat(board: pd.DataFrame) -> str:
 def _mean_rank_cell(row: Mapping[Hashable, Any]) -> str:
     """'1.15 (1.00-1.32)': the mean rank and its 95% interval."""
     if math.isnan(row["mean_rank_lo"]):
-        return _cell(row["mean_rank"], 2)
+        if math.isnan(row["mean_rank"]):
+            return _cell(row["mean_rank"], 2)
+        return f"{row['mean_rank']:.2f} (too few games)"
     return f"{row['mean_rank']:.2f} ({row['mean_rank_lo']:.2f}-{row['mean_rank_hi']:.2f})"
 
 
