@@ -179,7 +179,26 @@ def test_head_to_head_counts_every_two_seats_of_a_table() -> None:
     assert table.loc[("c", "a"), ["wins", "draws", "losses"]].tolist() == [1, 1, 2]
     assert table.loc[("a", "c"), "win_rate"] == pytest.approx(2.5 / 4)
     lo, hi = table.loc[("a", "c"), ["win_rate_lo", "win_rate_hi"]]
-    assert 0 < lo < 2.5 / 4 < hi < 1
+    assert math.isnan(lo) and math.isnan(hi)  # one table: too few games (issue 23)
+
+
+def test_a_head_to_head_interval_counts_tables() -> None:
+    """Issue 23: b and c meet at 8 tables (deals), each played once per rotation; b's share
+    of the meetings is 1 at half of them and 1/3 at the others."""
+    lines = []
+    for table in range(8):
+        for turn in range(3):
+            players = ["a", "b", "c"][turn:] + ["a", "b", "c"][:turn]
+            b_first = table % 2 == 0 or turn == 0  # b ahead of c in 1 or 3 of the 3 games
+            order = {"a": 9, "b": 5 if b_first else 1, "c": 1 if b_first else 5}
+            lines.append(game(len(lines), players, [order[p] for p in players], table=table))
+    table = pairwise(lines).set_index(["bot", "opponent"])
+    share = (4 * 1 + 4 * (1 / 3)) / 8
+    assert table.loc[("b", "c"), "win_rate"] == pytest.approx(share)
+    lo, hi = table.loc[("b", "c"), ["win_rate_lo", "win_rate_hi"]]
+    assert 0 < lo < share < hi < 1
+    lo, hi = table.loc[("a", "b"), ["win_rate_lo", "win_rate_hi"]]
+    assert 0.5 < lo < hi == 1.0  # a ahead at every meeting: Wilson over 8 tables
 
 
 def test_four_seat_ratings_are_trueskills_free_for_all_in_schedule_order() -> None:

@@ -16,6 +16,8 @@ from arena.stats.coverage import METHODS, Coverage, coverage
 
 ROUNDS = (1, 2, 5, 20)
 """Tournament lengths simulated, in rounds of the round robin of 4 bots."""
+SEATS = {"win rate": (2,), "mean rank": (3, 4)}
+"""Where the arena prints each (two seats show a win rate, more seats a mean rank)."""
 SLOW = {"order-free Elo": 4}
 """Methods whose simulations cost more (a fit per resample): a quarter as many."""
 
@@ -24,7 +26,7 @@ def rows(sims: int, rounds: tuple[int, ...] = ROUNDS) -> list[Coverage]:
     """Every method at every table size it applies to, at every length."""
     found = []
     for method in METHODS:
-        for seats in (2,) if method == "win rate" else (2, 3, 4):
+        for seats in SEATS.get(method, (2, 3, 4)):
             for length in rounds:
                 found.append(coverage(method, seats, length, max(2, sims // SLOW.get(method, 1))))
     return found

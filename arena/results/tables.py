@@ -1,8 +1,9 @@
 """Tables built with pandas from the games log: per-seat results, the leaderboard, head-to-head.
 
 Win rate counts a draw as half a win: win rate = (wins + draws / 2) / games, the usual
-"score" of chess tables. Its 95% interval is Wilson's score interval, applied to that
-fractional count (a close and conservative approximation when draws are few).
+"score" of chess tables. Its 95% interval is Wilson's score interval over the tables (deals)
+the bot played, as many as their spread is worth (arena/stats/intervals.py; "too few
+games" below 6 tables).
 A seat *wins* when it alone is ranked first, *draws* when it shares first place, and
 *loses* otherwise; between two seats of one game, the better rank wins.
 
@@ -25,7 +26,7 @@ from arena.outcome import Termination
 from arena.results import order_free
 from arena.results.log import GameLine
 from arena.results.ratings import Ratings, in_schedule_order
-from arena.stats.intervals import mean_interval, wilson
+from arena.stats.intervals import mean_interval, share_interval, wilson
 
 __all__ = [
     "LEADERBOARD_COLUMNS",
@@ -199,7 +200,12 @@ def _leaderboard(
         draws = int((mine["result"] == "draw").sum())
         losses = int((mine["result"] == "loss").sum())
         points = wins + draws / 2
-        lo, hi = wilson(points, n)
+        # Its 95% interval counts tables (deals), by opponent (arena/stats/intervals.py).
+        by_opponent = {
+            opponent: group.groupby("deal", sort=False)["points"].mean().tolist()
+            for opponent, group in mine.groupby("opponent", sort=False)
+        }
+        lo, hi = share_interval(by_opponent, n) or (math.nan, math.nan)
         rows.append(
             {
                 **common,
@@ -208,8 +214,8 @@ def _leaderboard(
                 "draws": draws,
                 "losses": losses,
                 "win_rate": points / n if n else math.nan,
-                "win_rate_lo": lo if n else math.nan,
-                "win_rate_hi": hi if n else math.nan,
+                "win_rate_lo": lo,
+                "win_rate_hi": hi,
                 "mean_score": float(mine["score"].mean()) if n else math.nan,
                 "failures": _failures(mine),
             }
@@ -238,9 +244,12 @@ def pairwise(games: Iterable[GameLine]) -> pd.DataFrame:
     ahead), equal ranks draw it (count half), so it holds for tables of any size.
     """
     tally: dict[tuple[str, str], list[int]] = {}
+    # Each pair's points by the rest of the table (its stratum), then by table (deal).
+    meetings: dict[tuple[str, str], dict[tuple[str, ...], dict[str, list[float]]]] = {}
     for line in in_schedule_order(games):
         players = line.players
         ranks = line.ranks
+        deal = f"{line.round}-{line.table}"
         for i, bot in enumerate(players):
             for j, opponent in enumerate(players):
                 if i == j or bot == opponent:
@@ -252,10 +261,18 @@ def pairwise(games: Iterable[GameLine]) -> pd.DataFrame:
                     counts[1] += 1
                 else:
                     counts[2] += 1
+                rest = tuple(sorted(p for k, p in enumerate(players) if k not in (i, j)))
+                points = 1.0 if ranks[i] < ranks[j] else 0.5 if ranks[i] == ranks[j] else 0.0
+                pair = meetings.setdefault((bot, opponent), {})
+                pair.setdefault(rest, {}).setdefault(deal, []).append(points)
     rows = []
     for (bot, opponent), (wins, draws, losses) in sorted(tally.items()):
         n = wins + draws + losses
-        lo, hi = wilson(wins + draws / 2, n)
+        strata = {
+            rest: [sum(points) / len(points) for points in deals.values()]
+            for rest, deals in meetings[bot, opponent].items()
+        }
+        lo, hi = share_interval(strata, n) or (math.nan, math.nan)
         rows.append(
             {
                 "bot": bot,

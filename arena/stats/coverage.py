@@ -138,9 +138,13 @@ class Truth:
     """The order-free Elo (mean 0) the arena's fit converges to on endless games."""
 
 
-def truth(
-    world: World, fit: Callable[[dict[tuple[str, str], float], list[str]], dict[str, float]]
-) -> Truth:
+Fit = Callable[[dict[tuple[str, str], float], list[str]], dict[str, float]]
+"""The order-free fit: points of each ordered pair of bots -> each bot's Elo."""
+Check = Callable[[World, list[GameLine], "Truth"], list[tuple[Any, float]]]
+"""A method's checks of one simulated tournament: (its interval or None, the truth) each."""
+
+
+def truth(world: World, fit: Fit) -> Truth:
     """The exact expectations of `world` (`fit` is the arena's order-free fit, applied to
     the expected meetings of a million rounds, where its prior weighs nothing)."""
     k = world.seats
@@ -202,43 +206,38 @@ class Coverage:
         return self.held / self.given if self.given else math.nan
 
 
-def _mean_rank_checks(world: World, lines: list[GameLine], exact: Truth) -> list[tuple[Any, float]]:
-    from arena.stats.intervals import mean_interval
+def _board_checks(column: str, truths: Callable[[Truth], dict[str, float]]) -> Check:
+    """Checks of the leaderboard's `column` interval, as the arena makes the leaderboard
+    (without the order-free fit, checked on its own)."""
 
-    checks = []
-    for name in world.bots:
-        per_table: dict[int, list[float]] = defaultdict(list)
-        for line in lines:
-            if name in line.players:
-                per_table[line.table].append(line.ranks[line.players.index(name)] + 1.0)
-        means = [sum(ranks) / len(ranks) for ranks in per_table.values()]
-        games = sum(len(ranks) for ranks in per_table.values())
-        checks.append((mean_interval(means, games, 1.0, float(world.seats)), exact.mean_rank[name]))
+    def checks(world: World, lines: list[GameLine], exact: Truth) -> list[tuple[Any, float]]:
+        from arena.results.ratings import Ratings
+        from arena.results.tables import _leaderboard
+
+        board = _leaderboard(lines, Ratings({}, 0), world.bots).set_index("bot")
+        true = truths(exact)
+        return [
+            (_interval(board.loc[name, f"{column}_lo"], board.loc[name, f"{column}_hi"]),
+             true[name])
+            for name in world.bots
+        ]  # fmt: skip
+
     return checks
 
 
-def _win_rate_checks(world: World, lines: list[GameLine], exact: Truth) -> list[tuple[Any, float]]:
-    from arena.stats.intervals import wilson
-
-    checks = []
-    for name in world.bots:
-        points = [_points(line, name) for line in lines if name in line.players]
-        checks.append((wilson(sum(points), len(points)), exact.points[name]))
-    return checks
+def _interval(low: Any, high: Any) -> tuple[float, float] | None:
+    return None if math.isnan(float(low)) else (float(low), float(high))
 
 
 def _pairwise_checks(world: World, lines: list[GameLine], exact: Truth) -> list[tuple[Any, float]]:
-    from arena.stats.intervals import wilson
+    from arena.results.tables import pairwise
 
-    checks = []
-    for name, other in itertools.permutations(world.bots, 2):
-        points = [
-            _meeting(line, name, other)
-            for line in lines
-            if name in line.players and other in line.players
-        ]
-        checks.append((wilson(sum(points), len(points)), exact.meeting[name, other]))
-    return checks
+    cells = pairwise(lines).set_index(["bot", "opponent"])
+    return [
+        (_interval(cells.loc[pair, "win_rate_lo"], cells.loc[pair, "win_rate_hi"]),
+         exact.meeting[pair])
+        for pair in itertools.permutations(world.bots, 2)
+    ]  # fmt: skip
 
 
 def _elo_checks(world: World, lines: list[GameLine], exact: Truth) -> list[tuple[Any, float]]:
@@ -254,26 +253,22 @@ def _elo_checks(world: World, lines: list[GameLine], exact: Truth) -> list[tuple
     ]
 
 
-def _points(line: GameLine, name: str) -> float:
-    mine = line.ranks[line.players.index(name)]
-    best = min(r for seat, r in enumerate(line.ranks) if line.players[seat] != name)
-    return 1.0 if mine < best else 0.5 if mine == best else 0.0
-
-
-def _meeting(line: GameLine, name: str, other: str) -> float:
-    mine, theirs = line.ranks[line.players.index(name)], line.ranks[line.players.index(other)]
-    return 1.0 if mine < theirs else 0.5 if mine == theirs else 0.0
-
-
 METHODS: dict[
     str, tuple[str, Callable[[World, list[GameLine], Truth], list[tuple[Any, float]]]]
 ] = {
-    "mean rank": ("Student t over tables, >= 6 tables", _mean_rank_checks),
-    "win rate": ("Wilson over games (two seats)", _win_rate_checks),
-    "head-to-head": ("Wilson over meetings", _pairwise_checks),
+    "mean rank": (
+        "Student t over tables, >= 6 tables",
+        _board_checks("mean_rank", lambda exact: exact.mean_rank),
+    ),
+    "win rate": (
+        "Wilson over tables, >= 6 tables",
+        _board_checks("win_rate", lambda exact: exact.points),
+    ),
+    "head-to-head": ("Wilson over tables, >= 6 tables", _pairwise_checks),
     "order-free Elo": ("bootstrap over tables, >= 100 meetings", _elo_checks),
 }
-"""Every interval the simulations check: its name, how it is made now, its checks."""
+"""Every interval the simulations check: its name, how it is made, its checks (each made by
+the arena's own tables from the simulated games log)."""
 
 
 def coverage(method: str, seats: int, rounds: int, sims: int, seed: int = 0) -> Coverage:

@@ -2,17 +2,26 @@
 of arena/stats/coverage.py (`arena bench stats` prints them).
 
 The games of one table share a deal, and its luck reaches every one of them, so they are
-not independent: a mean over games is judged by its tables. A mean place is a Student t
-interval over the tables' mean places, kept within 1..seats (a bot that finished in the
-same place at every table gets Wilson's width instead of none). Below `MIN_TABLES_MEAN`
-tables no interval is honest: None, which the tables print as "too few games".
+not independent: a mean over games is judged by its tables.
+
+- A mean place is a Student t interval over the tables' mean places, kept within 1..seats
+  (a bot that finished in the same place at every table gets Wilson's width, not none).
+- A share (a win rate, the points of a head to head) is Wilson's interval with the number
+  of tables its spread is worth (the design effect of survey statistics) and Student's t
+  for the quantile: draws and seat-swapped deals make a table's share steadier than a coin
+  (a Wilson interval over games was 97-98.5% wide), and the spread is measured within
+  strata (the opponent; the other seats of the table) that a round robin fills equally.
+
+Below `MIN_TABLES_MEAN` or `MIN_TABLES_SHARE` tables no interval is honest: None, which
+the tables print as "too few games".
 """
 
 from __future__ import annotations
 
 import math
 import statistics
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 Z95 = 1.959963984540054
 """The 97.5% quantile of the standard normal: a two-sided 95% interval."""
@@ -20,6 +29,9 @@ Z95 = 1.959963984540054
 MIN_TABLES_MEAN = 6
 """Fewest tables for a mean place's interval: with fewer, the simulated coverage falls
 below 93% (3 seats: 91% at 3 tables; 4 seats: 84% at 2)."""
+MIN_TABLES_SHARE = 6
+"""Fewest tables for a share's interval: with fewer, it is too wide to be honest (98-99.5%
+at 3 to 5 tables)."""
 
 _T975 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
          2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
@@ -67,3 +79,32 @@ def mean_interval(
         return (low + lo * (high - low), low + hi * (high - low))
     half = t975(count - 1) * spread / math.sqrt(count)
     return (max(low, mean - half), min(high, mean + half))
+
+
+def share_interval(strata: Mapping[Any, Sequence[float]], games: int) -> tuple[float, float] | None:
+    """The 95% interval of a share (0 to 1) from each table's share, grouped in strata (the
+    opponent, the table's other seats), and the `games` behind them; None below
+    `MIN_TABLES_SHARE` tables."""
+    tables = [share for shares in strata.values() for share in shares]
+    count = len(tables)
+    if count < MIN_TABLES_SHARE:
+        return None
+    share = sum(tables) / count
+    free = count - len(strata)
+    if free >= 2:  # the spread within strata: a round robin fills each one equally
+        squares = sum(
+            (value - sum(shares) / len(shares)) ** 2
+            for shares in strata.values()
+            for value in shares
+        )
+        spread = squares / free
+    else:
+        spread = statistics.variance(tables)
+    coin = share * (1 - share)
+    if coin <= 0:
+        effective = float(count)  # every table the same extreme: as many coins as tables
+    elif spread <= 0:
+        effective = float(games)  # every table the same share: no more than the games
+    else:
+        effective = count * coin / spread
+    return wilson(share * effective, effective, t975(count - 1))
