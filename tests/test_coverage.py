@@ -57,6 +57,12 @@ def test_the_share_intervals_hold_the_truth_93_to_97_percent(
     assert 0.93 <= found.rate <= 0.97, found
 
 
+def test_the_pentanomial_elo_holds_the_truth_from_10_pairs_and_is_refused_below() -> None:
+    found = coverage("Elo (pairs)", 2, 20, sims=100)  # 20 pairs of each two bots
+    assert 0.93 <= found.rate <= 0.97, found
+    assert coverage("Elo (pairs)", 2, 5, sims=5).given == 0  # 5 pairs: too few games
+
+
 def test_the_share_intervals_are_refused_below_6_tables() -> None:
     found = coverage("head-to-head", 4, 5, sims=5)  # two bots meet at 5 tables
     assert found.given == 0 and found.refused == 5 * 12

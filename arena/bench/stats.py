@@ -14,9 +14,9 @@ import click
 
 from arena.stats.coverage import METHODS, Coverage, coverage
 
-ROUNDS = (1, 2, 5, 20)
+ROUNDS = (1, 2, 5, 20, 60)
 """Tournament lengths simulated, in rounds of the round robin of 4 bots."""
-SEATS = {"win rate": (2,), "mean rank": (3, 4)}
+SEATS = {"win rate": (2,), "mean rank": (3, 4), "Elo (pairs)": (2,), "Elo (games)": (2,)}
 """Where the arena prints each (two seats show a win rate, more seats a mean rank)."""
 SLOW = {"order-free Elo": 4}
 """Methods whose simulations cost more (a fit per resample): a quarter as many."""

@@ -75,7 +75,9 @@ def format_sprt(test: Sprt, summary: MatchSummary) -> str:
 def _elo(value: float | None, error: float | None) -> str:
     if value is None:
         return "no finite estimate"
-    return f"{value + 0.0:+.1f}" + ("" if error is None else f" ± {error:.1f} (95%)")
+    return f"{value + 0.0:+.1f}" + (
+        " (too few games)" if error is None else f" ± {error:.1f} (95%)"
+    )
 
 
 def format_elo(summary: MatchSummary) -> list[str]:

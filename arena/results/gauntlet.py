@@ -53,7 +53,7 @@ def markdown(games: Iterable[GameLine], candidate: str) -> list[str]:
 def _elo(estimate: EloEstimate) -> str:
     if estimate.elo is None:
         return "-"
-    error = "" if estimate.error is None else f" ± {estimate.error:.1f}"
+    error = " (too few games)" if estimate.error is None else f" ± {estimate.error:.1f}"
     return f"{estimate.elo + 0.0:+.1f}{error}"
 
 

@@ -225,6 +225,30 @@ def _board_checks(column: str, truths: Callable[[Truth], dict[str, float]]) -> C
     return checks
 
 
+def _gauntlet_checks(which: int) -> Check:
+    """Checks of the Elo `arena play` and a gauntlet print for two bots (0: from games,
+    1: from seat-swapped pairs), each bot against each other bot."""
+
+    def checks(world: World, lines: list[GameLine], exact: Truth) -> list[tuple[Any, float]]:
+        from arena.results.gauntlet import per_opponent
+
+        found: list[tuple[Any, float]] = []
+        for name in world.bots:
+            for opponent, estimates in per_opponent(lines, name).items():
+                estimate = estimates[which]
+                share = exact.meeting[name, opponent]
+                true = -400.0 * math.log10(1.0 / share - 1.0)
+                if estimate.elo is None or estimate.error is None:
+                    found.append((None, true))
+                else:
+                    found.append(
+                        ((estimate.elo - estimate.error, estimate.elo + estimate.error), true)
+                    )
+        return found
+
+    return checks
+
+
 def _interval(low: Any, high: Any) -> tuple[float, float] | None:
     return None if math.isnan(float(low)) else (float(low), float(high))
 
@@ -266,6 +290,8 @@ METHODS: dict[
     ),
     "head-to-head": ("Wilson over tables, >= 6 tables", _pairwise_checks),
     "order-free Elo": ("bootstrap over tables, >= 100 meetings", _elo_checks),
+    "Elo (pairs)": ("pentanomial, normal, >= 10 pairs", _gauntlet_checks(1)),
+    "Elo (games)": ("W/D/L, normal, >= 20 games", _gauntlet_checks(0)),
 }
 """Every interval the simulations check: its name, how it is made, its checks (each made by
 the arena's own tables from the simulated games log)."""
