@@ -46,6 +46,7 @@ bench: $(STAMP)
 	$(BIN)/arena bench tournament
 	$(BIN)/arena bench tournament --cluster local:2
 	$(BIN)/arena bench sandbox
+	$(BIN)/arena bench stats
 
 lint: $(STAMP)
 	$(BIN)/ruff check arena tests bots

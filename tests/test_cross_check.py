@@ -1,0 +1,69 @@
+"""Issue 23: the arena's fits against independent implementations, on a real games log.
+
+A tournament of the bundled default field (real bot processes, 1,200 games) is rated by
+the arena and by the libraries themselves: `trueskill` called game by game in log order
+(the arena's two-player update is a closed form of it), and `choix`'s Bradley-Terry fit
+(ILSR, another algorithm than the arena's MM) on the decisive games, given the arena's
+prior as whole wins. Same ranking, rating gaps within 1%.
+"""
+
+from __future__ import annotations
+
+import math
+
+import choix
+import pytest
+import trueskill
+from click.testing import CliRunner
+
+from arena.cli.main import main
+from arena.results.log import GameLine, read_games
+from arena.results.order_free import fit, meetings
+from arena.results.ratings import environment, in_schedule_order, rate_games
+
+
+@pytest.fixture(scope="module")
+def real_log(tmp_path_factory: pytest.TempPathFactory) -> list[GameLine]:
+    out = tmp_path_factory.mktemp("cross") / "run"
+    args = ["run", "--rounds", "100", "--seed", "3", "--no-charts", "--out", str(out)]
+    result = CliRunner().invoke(main, args, catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    return list(read_games(out / "games.jsonl"))
+
+
+def test_trueskill_called_directly_in_log_order_gives_the_same_ratings(
+    real_log: list[GameLine],
+) -> None:
+    env: trueskill.TrueSkill = environment()
+    current: dict[str, trueskill.Rating] = {}
+    for line in in_schedule_order(real_log):
+        before = [(current.get(name, env.create_rating()),) for name in line.players]
+        after = env.rate(before, ranks=list(line.ranks))
+        for name, (rating,) in zip(line.players, after, strict=True):
+            current[name] = rating
+    ours = rate_games(real_log).bots
+    assert len(real_log) == 1200 and set(ours) == set(current)
+    for name, rating in current.items():
+        assert ours[name].mu == pytest.approx(rating.mu, rel=0.01)
+        assert ours[name].sigma == pytest.approx(rating.sigma, rel=0.01)
+
+
+def test_choix_bradley_terry_gives_the_same_ranking_and_gaps(real_log: list[GameLine]) -> None:
+    decisive = [line for line in real_log if len(set(line.ranks)) == len(line.ranks)]
+    names = sorted({name for line in decisive for name in line.players})
+    index = {name: i for i, name in enumerate(names)}
+    wins = [
+        (index[line.players[line.ranks.index(0)]], index[line.players[line.ranks.index(1)]])
+        for line in decisive
+    ]
+    # The arena's prior is one drawn game between every two bots (half a win each way):
+    # counted in whole wins, every win twice and one win each way per pair.
+    prior = [(i, j) for i in range(len(names)) for j in range(len(names)) if i != j]
+    theirs = choix.ilsr_pairwise(len(names), wins + wins + prior, alpha=0.0)
+    theirs_elo = {name: 400.0 / math.log(10.0) * theirs[index[name]] for name in names}
+    ours = fit(meetings(decisive), names)
+    assert sorted(names, key=ours.__getitem__) == sorted(names, key=theirs_elo.__getitem__)
+    for a in names:
+        for b in names:
+            gap, their_gap = ours[a] - ours[b], theirs_elo[a] - theirs_elo[b]
+            assert gap == pytest.approx(their_gap, rel=0.01, abs=1.0), (a, b)
