@@ -7,6 +7,7 @@ from collections.abc import Callable
 import click
 
 from arena.match import MatchSummary
+from arena.stats.elo import MIN_PAIRS
 from arena.stats.sprt import CONTINUE, Sprt
 
 
@@ -72,12 +73,12 @@ def format_sprt(test: Sprt, summary: MatchSummary) -> str:
     )
 
 
-def _elo(value: float | None, error: float | None) -> str:
+def _elo(value: float | None, error: float | None, too_few: bool = False) -> str:
     if value is None:
         return "no finite estimate"
-    return f"{value + 0.0:+.1f}" + (
-        " (too few games)" if error is None else f" ± {error:.1f} (95%)"
-    )
+    if error is None:  # too few deals for an interval, or one that reaches 0% or 100%
+        return f"{value + 0.0:+.1f}" + (" (too few games)" if too_few else "")
+    return f"{value + 0.0:+.1f} ± {error:.1f} (95%)"
 
 
 def format_elo(summary: MatchSummary) -> list[str]:
@@ -88,14 +89,16 @@ def format_elo(summary: MatchSummary) -> list[str]:
     first = summary.tallies[0].name
     draws = summary.first_bot_points[1] / summary.games
     los = "n/a" if games.los is None else f"{games.los:.1%}"
+    few_games = games.units < 2 * MIN_PAIRS
     lines = [
-        f"Elo of {first} (games): {_elo(games.elo, games.error)}, "
-        f"nElo {_elo(games.nelo, games.nelo_error)}, LOS {los}, draw ratio {draws:.1%}"
+        f"Elo of {first} (games): {_elo(games.elo, games.error, few_games)}, "
+        f"nElo {_elo(games.nelo, games.nelo_error, few_games)}, LOS {los}, "
+        f"draw ratio {draws:.1%}"
     ]
     if pairs.units:
         p = summary.pairs
         line = (
-            f"Elo of {first} (pairs): {_elo(pairs.elo, pairs.error)}; "
+            f"Elo of {first} (pairs): {_elo(pairs.elo, pairs.error, pairs.units < MIN_PAIRS)}; "
             f"pairs LL {p.ll}, LD {p.ld}, DD/WL {p.dd + p.wl}, WD {p.wd}, WW {p.ww}"
         )
         if games.error and pairs.error:

@@ -188,7 +188,7 @@ def _head_to_head(report: Report) -> str:
             )
             tds.append(
                 f'<td style="background:{colour}" title="{html.escape(tip)}">'
-                f'{100 * rate:.0f}%<br><span class="muted">{100 * low:.0f}–{100 * high:.0f}%, '
+                f'{100 * rate:.0f}%<br><span class="muted">{_span(low, high)}, '
                 f"n={cell['games']}</span></td>"
             )
         rows.append(f'<tr><th class="name">{html.escape(bot)}</th>{"".join(tds)}</tr>')
@@ -346,3 +346,10 @@ def _write_replays(run_dir: Path, game_ids: Iterable[str]) -> dict[str, str]:
         write_atomic(folder / f"{game_id}.html", page)
         written[game_id] = f"{REPLAYS}/{game_id}.html"
     return written
+
+
+def _span(low: float, high: float) -> str:
+    """A head-to-head cell's 95% interval in percent, or "too few games" (NaN, issue 23)."""
+    if math.isnan(low):
+        return "too few games"
+    return f"{100 * low:.0f}–{100 * high:.0f}%"

@@ -119,11 +119,9 @@ def pairwise_chart(pairs: pd.DataFrame, order: Sequence[str], path: Path, seats:
         for row in pairs.to_dict("records"):
             if row["bot"] not in index or row["opponent"] not in index:
                 continue
-            text = (
-                f"{100 * row['win_rate']:.0f}%\n"
-                f"[{100 * row['win_rate_lo']:.0f}–{100 * row['win_rate_hi']:.0f}]\n"
-                f"n={row['games']}"
-            )
+            low, high = row["win_rate_lo"], row["win_rate_hi"]
+            span = "too few" if math.isnan(low) else f"{100 * low:.0f}–{100 * high:.0f}"
+            text = f"{100 * row['win_rate']:.0f}%\n[{span}]\nn={row['games']}"
             axes.text(
                 index[row["opponent"]],
                 index[row["bot"]],
@@ -137,7 +135,7 @@ def pairwise_chart(pairs: pd.DataFrame, order: Sequence[str], path: Path, seats:
         axes.set_xlabel("opponent")
         axes.set_ylabel("bot")
         label = "win rate (draw = ½)" if seats <= 2 else "finished ahead (tie = ½)"
-        figure.colorbar(image, ax=axes, label=f"{label}, 95% Wilson interval")
+        figure.colorbar(image, ax=axes, label=f"{label}, 95% interval over tables")
     if seats <= 2:
         axes.set_title("Win rate of row against column")
     else:

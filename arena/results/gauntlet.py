@@ -7,7 +7,14 @@ from collections import defaultdict
 from collections.abc import Iterable
 
 from arena.results.log import GameLine
-from arena.stats.elo import EloEstimate, Pentanomial, from_games, from_pairs, game_points
+from arena.stats.elo import (
+    MIN_PAIRS,
+    EloEstimate,
+    Pentanomial,
+    from_games,
+    from_pairs,
+    game_points,
+)
 
 
 def per_opponent(
@@ -45,16 +52,18 @@ def markdown(games: Iterable[GameLine], candidate: str) -> list[str]:
     for opponent, (games_elo, pairs_elo) in rows.items():
         lines.append(
             f"| {opponent} | {games_elo.units} | {_percent(games_elo.score)} | "
-            f"{_elo(games_elo)} | {_elo(pairs_elo)} | {_percent(games_elo.los)} |"
+            f"{_elo(games_elo, games_elo.units < 2 * MIN_PAIRS)} | "
+            f"{_elo(pairs_elo, pairs_elo.units < MIN_PAIRS)} | {_percent(games_elo.los)} |"
         )
     return lines
 
 
-def _elo(estimate: EloEstimate) -> str:
+def _elo(estimate: EloEstimate, too_few: bool) -> str:
     if estimate.elo is None:
         return "-"
-    error = " (too few games)" if estimate.error is None else f" ± {estimate.error:.1f}"
-    return f"{estimate.elo + 0.0:+.1f}{error}"
+    if estimate.error is None:  # too few deals, or an interval that reaches 0% or 100%
+        return f"{estimate.elo + 0.0:+.1f}" + (" (too few games)" if too_few else "")
+    return f"{estimate.elo + 0.0:+.1f} ± {estimate.error:.1f}"
 
 
 def _percent(value: float | None) -> str:

@@ -366,7 +366,9 @@ def format_markdown(board: pd.DataFrame) -> str:
     ]  # fmt: skip
     for row in board.to_dict("records"):
         rate = row["win_rate"]
-        if isinstance(rate, float) and not math.isnan(rate):
+        if isinstance(rate, float) and not math.isnan(rate) and math.isnan(row["win_rate_lo"]):
+            rate_text = f"{100 * rate:.1f}% (too few games)"
+        elif isinstance(rate, float) and not math.isnan(rate):
             rate_text = (
                 f"{100 * rate:.1f}% ({100 * row['win_rate_lo']:.1f}–{100 * row['win_rate_hi']:.1f})"
             )
