@@ -5,8 +5,9 @@ bytes as `json.dumps(value, separators=(",", ":"))` for everything a view or a m
 holds, ten times faster: 3.2 µs against 31 µs for a Takenoko view of 3.8 kB, and msgspec
 4.0 µs (measured for issue 22). Differences that do not arise here: non-ASCII text is
 written as UTF-8 rather than escaped (the protocol is UTF-8), and NaN becomes null. What
-orjson refuses (an integer beyond 64 bits, say `--game-option turn_limit=10**30`) goes
-through the standard library instead, so nothing the arena could send before fails now.
+orjson refuses (an integer beyond 64 bits, say `--game-option turn_limit=10**30`, or text
+that is not valid UTF-8) goes through the standard library instead, ASCII-escaped, so
+nothing the arena could send before fails now.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from typing import Any
 import orjson
 
 _OPTIONS = orjson.OPT_NON_STR_KEYS
-_standard = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+_standard = json.JSONEncoder(separators=(",", ":")).encode  # ASCII: even lone surrogates
 
 
 def dumps_bytes(value: Any) -> bytes:

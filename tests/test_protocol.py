@@ -286,12 +286,13 @@ def test_a_launch_hook_that_fails_leaves_no_process_behind(tmp_path: Path) -> No
 
 
 def test_a_message_orjson_refuses_is_still_sent() -> None:
-    """compact_json: an integer beyond 64 bits (a game option may be one) falls back to the
-    standard library instead of failing the game."""
+    """compact_json: an integer beyond 64 bits (a game option may be one) or a lone
+    surrogate falls back to the standard library instead of failing the game."""
     from arena import compact_json
 
     value = {"turn_limit": 10**30, "name": "é"}
     assert json.loads(compact_json.dumps(value)) == value
+    assert json.loads(compact_json.dumps({"name": "\udcff"})) == {"name": "\udcff"}
     assert json.loads(protocol.encode({"type": "new_game", "config": value})) == {
         "type": "new_game",
         "config": value,
