@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from arena.games import get_game
+from arena.games.takenoko import legal
 from arena.games.takenoko.board import Board
 from arena.games.takenoko.components import (
     BABIES,
@@ -382,7 +383,7 @@ def test_t11_a_deck_that_gave_back_all_it_holds_is_closed_for_the_turn() -> None
     state._legal = None
     state.apply_move({"action": "objective"})
     state.apply_move({"action": "draw", "deck": "plot"})
-    assert state.decks["plot"] == ["PL03"] and state.open_decks() == []
+    assert state.decks["plot"] == ["PL03"] and legal.open_decks(state) == []
     assert "objective" not in actions(state)
 
 

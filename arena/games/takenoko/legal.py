@@ -1,6 +1,8 @@
 """The legal moves of each decision of a Takenoko turn (TAKENOKO.md §9): `LEGAL` maps a
 decision's kind to the function that lists its moves, in a fixed order (a move's code is
-its index in that list, T24). The Chibis decisions' lists are in chibis.py.
+its index in that list, T24), with what they are made of: the action kinds the seat may
+take, the objective decks open to it, and which of its cards hold now (remembered on the
+board until a tile changes). The Chibis decisions' lists are in chibis.py.
 """
 
 from __future__ import annotations
@@ -9,12 +11,56 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Final
 
 from arena.games.base import Move
+from arena.games.takenoko.cards import DECKS
 from arena.games.takenoko.chibis import baby_moves, bonus_moves, cabin_moves
-from arena.games.takenoko.components import GROWING, MAX_HEIGHT, TILES
+from arena.games.takenoko.components import GROWING, HAND_LIMIT, MAX_HEIGHT, TILES
 from arena.games.takenoko.moves import cell_json, edge_json
+from arena.games.takenoko.objectives import card_met
 
 if TYPE_CHECKING:
     from arena.games.takenoko.state import TakenokoState
+
+
+ACTIONS = ("plot", "irrigation", "gardener", "panda", "objective")
+"""The five action kinds (§4)."""
+
+
+def open_decks(state: TakenokoState) -> list[str]:
+    """The objective decks OBJECTIVE may draw from: not empty and, with T11's redraw rule,
+    not yet closed this turn."""
+    return [d for d in DECKS if len(state.decks[d]) > state.refunds.get(d, 0)]
+
+
+def action_kinds(state: TakenokoState) -> list[str]:
+    """The action kinds the seat may take next (§4), in the order of ACTIONS."""
+    if not state.rolled or len(state.taken) >= state.action_limit():
+        return []
+    board = state.board
+    ready = {
+        "plot": bool(state.plot_deck),
+        "irrigation": state.channel_supply > 0,
+        "gardener": board.has_destination(board.gardener),
+        "panda": board.has_destination(board.panda)
+        or (board.miss_panda is not None and board.has_destination(board.miss_panda)),
+        "objective": len(state.hands[state.current]) < HAND_LIMIT and bool(open_decks(state)),
+    }
+    distinct = state.face != "WIND"
+    return [k for k in ACTIONS if ready[k] and not (distinct and k in state.taken)]
+
+
+def owes_action(state: TakenokoState) -> bool:
+    """T8: the 2 base actions are due while a legal one exists (SUN's third is not)."""
+    return len(state.taken) < 2 and bool(action_kinds(state))
+
+
+def holds(state: TakenokoState, card: str, seat: int) -> bool:
+    """`state.met`, remembered for a gardener card while no tile changes and for a plot card
+    while no plot becomes irrigated (a panda card reads the stomach: checked afresh)."""
+    stomach = state.stomachs[seat]
+    if card[:2] == "PA":
+        return card_met(card, stomach, state.board.tiles)
+    memo = state.board.wet_memo if card[:2] == "PL" else state.board.memo
+    return memo(card, lambda: card_met(card, stomach, state.garden()))
 
 
 def _free(state: TakenokoState) -> list[Move]:
@@ -23,7 +69,7 @@ def _free(state: TakenokoState) -> list[Move]:
     moves: list[Move] = [
         {"action": "complete", "card": card}
         for card in state.hands[seat]
-        if state.holds(card, seat)
+        if holds(state, card, seat)
     ]
     kinds = [kind for kind, n in state.reserve_chips[seat].items() if n]
     if kinds:
@@ -38,8 +84,8 @@ def _turn_moves(state: TakenokoState) -> list[Move]:
     moves = _free(state)
     if not state.rolled:
         return [*moves, {"action": "roll"}]  # D0
-    moves += [{"action": kind} for kind in state.action_kinds()]
-    if not state.owes_action():
+    moves += [{"action": kind} for kind in action_kinds(state)]
+    if not owes_action(state):
         moves.append({"action": "end"})
     return moves
 
@@ -120,7 +166,7 @@ def _gardener_moves(state: TakenokoState) -> list[Move]:
 
 
 def _objective_moves(state: TakenokoState) -> list[Move]:
-    return [{"action": "draw", "deck": deck} for deck in state.open_decks()]
+    return [{"action": "draw", "deck": deck} for deck in open_decks(state)]
 
 
 def _return_moves(state: TakenokoState) -> list[Move]:

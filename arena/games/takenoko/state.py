@@ -28,19 +28,15 @@ from arena.games.takenoko.components import (
     CHIPS,
     COLOURS,
     ENDING_OBJECTIVES,
-    HAND_LIMIT,
     PLOTS,
     TILES,
     WEATHER,
 )
-from arena.games.takenoko.legal import LEGAL
+from arena.games.takenoko.legal import ACTIONS, LEGAL
 from arena.games.takenoko.moves import cell_of, describe, edge_of, index_of, match
 from arena.games.takenoko.objectives import Garden, card_met
 from arena.games.takenoko.scoring import END_ALL, TURN_LIMIT
 from arena.outcome import Outcome
-
-ACTIONS = ("plot", "irrigation", "gardener", "panda", "objective")
-"""The five action kinds (§4)."""
 
 
 class TakenokoState(GameState):
@@ -222,15 +218,6 @@ class TakenokoState(GameState):
         """Whether the condition of `card` holds now for `seat` (§6)."""
         return card_met(card, self.stomachs[seat], self.board.tiles if garden is None else garden)
 
-    def holds(self, card: str, seat: int) -> bool:
-        """`met`, remembered for a gardener card while no tile changes and for a plot card
-        while no plot becomes irrigated (a panda card reads the stomach: checked afresh)."""
-        stomach = self.stomachs[seat]
-        if card[:2] == "PA":
-            return card_met(card, stomach, self.board.tiles)
-        memo = self.board.wet_memo if card[:2] == "PL" else self.board.memo
-        return memo(card, lambda: card_met(card, stomach, self.garden()))
-
     def score(self, seat: int) -> int:
         return scoring.score(self, seat)
 
@@ -258,32 +245,6 @@ class TakenokoState(GameState):
     def action_limit(self) -> int:
         """Actions this turn: 2, or 3 with the SUN (§2.7)."""
         return 3 if self.face == "SUN" else 2
-
-    def open_decks(self) -> list[str]:
-        """The objective decks OBJECTIVE may draw from: not empty and, with T11's redraw
-        rule, not yet closed this turn."""
-        return [d for d in DECKS if len(self.decks[d]) > self.refunds.get(d, 0)]
-
-    def action_kinds(self) -> list[str]:
-        """The action kinds the seat may take next (§4), in the order of ACTIONS."""
-        if not self.rolled or len(self.taken) >= self.action_limit():
-            return []
-        seat = self.current
-        board = self.board
-        ready = {
-            "plot": bool(self.plot_deck),
-            "irrigation": self.channel_supply > 0,
-            "gardener": board.has_destination(board.gardener),
-            "panda": board.has_destination(board.panda)
-            or (board.miss_panda is not None and board.has_destination(board.miss_panda)),
-            "objective": len(self.hands[seat]) < HAND_LIMIT and bool(self.open_decks()),
-        }
-        distinct = self.face != "WIND"
-        return [k for k in ACTIONS if ready[k] and not (distinct and k in self.taken)]
-
-    def owes_action(self) -> bool:
-        """T8: the 2 base actions are due while a legal one exists (SUN's third is not)."""
-        return len(self.taken) < 2 and bool(self.action_kinds())
 
     def _apply(self, move: Move) -> None:
         action = move["action"]
