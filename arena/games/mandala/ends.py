@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from arena.outcome import Outcome, Termination
+
+if TYPE_CHECKING:
+    from arena.games.mandala.state import MandalaState
 
 # Mandala's own ends (`Outcome.end`), and the turn limit (R12).
 DECK_EXHAUSTED = "deck_exhausted"
@@ -13,6 +18,33 @@ STALLED = "stalled"
 """R15, R16 (arena/games/mandala/RULINGS.md): no card in play can ever enter a Mandala."""
 TURN_LIMIT = "turn_limit"
 ENDS = (DECK_EXHAUSTED, SIXTH_RIVER_COLOUR, STALLED)
+
+
+def stalled(state: MandalaState) -> bool:
+    """R15, R16: no card in play can ever enter a Mandala, so neither can complete.
+
+    A card in play is in a hand, the deck or the discard pile. It can enter a Mountain
+    unless a Field of each Mandala holds its colour (the Rule of Color), and a Field of a
+    seat holding two cards or more unless each Mandala's Mountain or other Field holds it
+    (R5 keeps one card in hand). Discard & Redraw keeps those cards in play and the hand
+    sizes as they are, and a pass draws nothing (R11): what holds now holds for ever."""
+    sizes = state.hand_sizes
+    if not (sizes[0] or sizes[1]):
+        return True  # R15
+    hand0, hand1 = state.hands
+    (f00, f01), (f10, f11) = state.fields
+    m0, m1 = state.mountains
+    discard, deck = state.discard, state.deck
+    grow0, grow1 = sizes[0] > 1, sizes[1] > 1
+    for c in range(6):
+        playable = (
+            not ((f00[c] or f01[c]) and (f10[c] or f11[c]))  # some Mountain takes c
+            or (grow0 and not ((m0[c] or f01[c]) and (m1[c] or f11[c])))  # seat 0's Field
+            or (grow1 and not ((m0[c] or f00[c]) and (m1[c] or f10[c])))  # seat 1's Field
+        )
+        if playable and (hand0[c] or hand1[c] or discard[c] or c in deck):
+            return False  # c is in play and some seat can play it
+    return True
 
 
 def outcome(scores: tuple[int, ...], cups: tuple[int, int], end: str, turns: int) -> Outcome:

@@ -387,7 +387,7 @@ class MandalaState(GameState):
         current = self.current = 1 - self.current
         if turns < self.turn_limit and self.hand_sizes[current] and not changed:
             return  # Discard & Redraw keeps a game that could go on able to (R16)
-        if turns < self.turn_limit and self._stalled():
+        if turns < self.turn_limit and ends.stalled(self):
             self._finish(STALLED, count_turn=False)  # R15, R16: no Mandala can change again
             return
         while turns < self.turn_limit:
@@ -396,36 +396,6 @@ class MandalaState(GameState):
             turns = self.turns = turns + 1  # R11: an empty hand passes, without asking the bot
             current = self.current = 1 - current
         self._finish(TURN_LIMIT, count_turn=False)  # R12
-
-    def _stalled(self) -> bool:
-        """R15, R16: no card in play can ever enter a Mandala, so neither can complete.
-
-        A card in play is in a hand, the deck or the discard pile. It can enter a Mountain
-        unless a Field of each Mandala holds its colour (the Rule of Color), and a Field of a
-        seat holding two cards or more unless each Mandala's Mountain or other Field holds it
-        (R5 keeps one card in hand). Discard & Redraw keeps those cards in play and the hand
-        sizes as they are, and a pass draws nothing (R11): what holds now holds for ever."""
-        sizes = self.hand_sizes
-        if not (sizes[0] or sizes[1]):
-            return True  # R15
-        hand0, hand1 = self.hands
-        (f00, f01), (f10, f11) = self.fields
-        m0, m1 = self.mountains
-        discard = self.discard
-        deck = self.deck
-        grow0 = sizes[0] > 1
-        grow1 = sizes[1] > 1
-        for c in _SIX:
-            if (
-                (f00[c] or f01[c])
-                and (f10[c] or f11[c])
-                and not (grow0 and not ((m0[c] or f01[c]) and (m1[c] or f11[c])))
-                and not (grow1 and not ((m0[c] or f00[c]) and (m1[c] or f10[c])))
-            ):
-                continue  # no seat can ever play c
-            if hand0[c] or hand1[c] or discard[c] or c in deck:
-                return False  # c is in play and some seat can play it
-        return True
 
     def _finish(self, end: str, count_turn: bool = True) -> None:
         if count_turn:
