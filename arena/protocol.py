@@ -193,6 +193,32 @@ def encode_decide(
     ).encode()
 
 
+def encode_request(
+    state: GameState,
+    seat: int,
+    decision: str,
+    actions: Sequence[int],
+    codec: MoveCodec,
+    game_id: str,
+    request: int,
+    time_ms: int,
+    reply_id: str,
+    extra: Mapping[str, Any] | None = None,
+) -> bytes:
+    """The `decide` line asking `seat` of `state` for one of `actions`: its view and the
+    moves made by `codec` (the referee's request, a record's, the bench's are all this)."""
+    return encode_decide(
+        game_id,
+        request,
+        decision,
+        state.view_json(seat),
+        codec.moves_json(state, actions),
+        time_ms,
+        reply_id,
+        extra,
+    )
+
+
 def game_over(game_id: str, seat: int, result: Mapping[str, Any], **extra: Any) -> dict[str, Any]:
     """The game has ended; `result` is `Outcome.to_json()` (no reply)."""
     return {"type": "game_over", "game_id": game_id, "seat": seat, "result": dict(result), **extra}

@@ -137,14 +137,10 @@ def request_at(record: Mapping[str, Any], number: int) -> tuple[Step, bytes]:
             move_ms = record.get("move_ms") or []
             time_ms = step.entry.get("time_ms", move_ms[seat] if seat < len(move_ms) else 1000)
             codec = protocol.MoveCodec(cached=False)
-            line = protocol.encode_decide(
-                str(record.get("game_id", "")),
-                number,
-                step.decision.kind,
-                state.view_json(seat),
-                codec.moves_json(state, state.legal_actions()),
-                int(time_ms),
+            line = protocol.encode_request(
+                state, seat, step.decision.kind, state.legal_actions(), codec,
+                str(record.get("game_id", "")), number, int(time_ms),
                 str(step.entry.get("id", f"{number:08x}")),  # the id it was sent
-            )
+            )  # fmt: skip
             return step, line
     raise GameError(f"The record has no decision {number}.")  # pragma: no cover

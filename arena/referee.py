@@ -199,16 +199,10 @@ class _Game:
         actions = state.legal_actions()
         self.requests += 1
         reply_id = self.reply_ids.next()
-        data = protocol.encode_decide(
-            self.spec.game_id,
-            self.requests,
-            kind,
-            state.view_json(seat),
-            self.codec.moves_json(state, actions),
-            allowed_ms,
-            reply_id,
-            player.extra_fields,
-        )
+        data = protocol.encode_request(
+            state, seat, kind, actions, self.codec,
+            self.spec.game_id, self.requests, allowed_ms, reply_id, player.extra_fields,
+        )  # fmt: skip
         cpu_limit = player.limits.cpu_ms
         cpu_before = None if cpu_limit is None else player.cpu_usec()
         player.log.begin_decision(self.spec.game_id, self.requests)

@@ -62,17 +62,10 @@ def decide_bytes(state: GameState, request: int, extra: dict[str, Any] | None = 
     decision = state.decision()
     assert decision is not None
     actions = state.legal_actions()
-    codec = protocol.MoveCodec()
-    return protocol.encode_decide(
-        "g1",
-        request,
-        decision.kind,
-        state.view_json(decision.seat),
-        codec.moves_json(state, actions),
-        1000,
-        ID,
-        extra,
-    )
+    return protocol.encode_request(
+        state, decision.seat, decision.kind, actions, protocol.MoveCodec(), "g1", request,
+        1000, ID, extra,
+    )  # fmt: skip
 
 
 def test_every_referee_message_matches_the_schema() -> None:

@@ -141,15 +141,10 @@ def engine_us_per_decision(games: int, game: str = DEFAULT_GAME, seats: int = 2)
             while (decision := state.decision()) is not None:
                 actions = state.legal_actions()
                 reply_id = ids.next()
-                protocol.encode_decide(
-                    "bench",
-                    decisions,
-                    decision.kind,
-                    state.view_json(decision.seat),
-                    codec.moves_json(state, actions),
-                    1000,
-                    reply_id,
-                )
+                protocol.encode_request(
+                    state, decision.seat, decision.kind, actions, codec,
+                    "bench", decisions, 1000, reply_id,
+                )  # fmt: skip
                 reply = b'{"move":0,"id":"' + reply_id.encode() + b'"}'
                 action = protocol.parse_move(reply, state, actions, reply_id)
                 codec.move(state, action)
