@@ -23,8 +23,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from arena.results.log import GameLine
+from arena.stats.elo import score_elo
 
 NAMES = ("ant", "bee", "cat", "dog", "eel")
+BOTS = 4
+"""The simulated field's size."""
 
 
 @dataclass(frozen=True)
@@ -46,7 +49,7 @@ class World:
         return sorted(self.elos)
 
 
-def random_world(rng: random.Random, seats: int, bots: int = 4) -> World:
+def random_world(rng: random.Random, seats: int, bots: int = BOTS) -> World:
     """A field of `bots` with strengths from -300 to +300 Elo, draws, seat and deal luck."""
     return World(
         seats=seats,
@@ -236,8 +239,8 @@ def _gauntlet_checks(which: int) -> Check:
         for name in world.bots:
             for opponent, estimates in per_opponent(lines, name).items():
                 estimate = estimates[which]
-                share = exact.meeting[name, opponent]
-                true = -400.0 * math.log10(1.0 / share - 1.0)
+                true = score_elo(exact.meeting[name, opponent])
+                assert true is not None  # every bot has a chance: a share strictly in (0, 1)
                 if estimate.elo is None or estimate.error is None:
                     found.append((None, true))
                 else:
@@ -268,18 +271,10 @@ def _elo_checks(world: World, lines: list[GameLine], exact: Truth) -> list[tuple
     from arena.results.order_free import rate
 
     rated = rate(lines, world.bots)
-    return [
-        (
-            None if math.isnan(rated[name].low) else (rated[name].low, rated[name].high),
-            exact.elo[name],
-        )
-        for name in world.bots
-    ]
+    return [(_interval(rated[name].low, rated[name].high), exact.elo[name]) for name in world.bots]
 
 
-METHODS: dict[
-    str, tuple[str, Callable[[World, list[GameLine], Truth], list[tuple[Any, float]]]]
-] = {
+METHODS: dict[str, tuple[str, Check]] = {
     "mean rank": (
         "Student t over tables, >= 6 tables",
         _board_checks("mean_rank", lambda exact: exact.mean_rank),
@@ -305,12 +300,11 @@ def coverage(method: str, seats: int, rounds: int, sims: int, seed: int = 0) -> 
     rng = random.Random(f"{method}/{seats}/{rounds}/{seed}")
     check = METHODS[method][1]
     given = refused = held = 0
-    tables = 0
+    tables = rounds * math.comb(BOTS - 1, seats - 1)  # each bot's tables in a round robin
     for _ in range(sims):
         world = random_world(rng, seats)
         exact = truth(world, fit)
         lines = play(world, rounds, rng)
-        tables = rounds * math.comb(len(world.bots) - 1, seats - 1)
         for interval, true in check(world, lines, exact):
             if interval is None:
                 refused += 1

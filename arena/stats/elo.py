@@ -76,7 +76,8 @@ class EloEstimate:
     """Likelihood of superiority: the probability that A is the stronger, 0 to 1."""
 
 
-def _elo(score: float) -> float | None:
+def score_elo(score: float) -> float | None:
+    """The logistic Elo difference of a mean score (0 to 1); None at 0 or 1."""
     return None if not 0.0 < score < 1.0 else -400.0 * math.log10(1.0 / score - 1.0)
 
 
@@ -96,10 +97,10 @@ def _estimate(
     per_unit = variance / units
     if per_unit == 0.0:
         los = 0.5 if score == 0.5 else float(score > 0.5)
-        return EloEstimate(units, score, _elo(score), None, None, None, los)
+        return EloEstimate(units, score, score_elo(score), None, None, None, los)
     half = Z95 * math.sqrt(per_unit)
-    low, high = _elo(score - half), _elo(score + half)
-    elo = _elo(score)
+    low, high = score_elo(score - half), score_elo(score + half)
+    elo = score_elo(score)
     error = None if low is None or high is None else (high - low) / 2.0
     scale = NELO_SCALE / math.sqrt(spread * variance)
     los = (1.0 - math.erf(-(score - 0.5) / math.sqrt(2.0 * per_unit))) / 2.0
