@@ -9,9 +9,10 @@ A seat *wins* when it alone is ranked first, *draws* when it shares first place,
 
 Tournaments of two seats show wins, draws and losses. Tables of more seats show each bot's
 mean rank (1 is first) with its 95% interval over the tables it sat at ("too few games"
-below 6 tables; arena/stats/intervals.py), how often it finished in each place (tied places
-count for each), its mean score and its share of the points at its tables. Head-to-head (`pairwise`) counts,
-for every two bots that met at a table, how often each finished ahead of the other.
+below 6 tables; arena/stats/intervals.py), how often it finished in each place (tied
+places count for each), its mean score and its share of the points at its tables.
+Head-to-head (`pairwise`) counts, for every two bots that met at a table, how often each
+finished ahead of the other.
 """
 
 from __future__ import annotations
@@ -81,6 +82,11 @@ def games_frame(games: Iterable[GameLine]) -> pd.DataFrame:
     return frame
 
 
+def _deal(line: GameLine) -> str:
+    """The table (one deal) a game was played at: the unit the intervals count."""
+    return f"{line.round}-{line.table}"
+
+
 def _result(rank: int, ranks: Sequence[int]) -> str:
     if rank != 0:
         return "loss"
@@ -102,7 +108,7 @@ def seats_frame(games: Iterable[GameLine]) -> pd.DataFrame:
                 {
                     "seq": line.seq,
                     "game_id": line.game_id,
-                    "deal": f"{line.round}-{line.table}",
+                    "deal": _deal(line),
                     "seat": seat,
                     "seats": len(players),
                     "bot": bot,
@@ -249,20 +255,16 @@ def pairwise(games: Iterable[GameLine]) -> pd.DataFrame:
     for line in in_schedule_order(games):
         players = line.players
         ranks = line.ranks
-        deal = f"{line.round}-{line.table}"
+        deal = _deal(line)
         for i, bot in enumerate(players):
             for j, opponent in enumerate(players):
                 if i == j or bot == opponent:
                     continue
                 counts = tally.setdefault((bot, opponent), [0, 0, 0])
-                if ranks[i] < ranks[j]:
-                    counts[0] += 1
-                elif ranks[i] == ranks[j]:
-                    counts[1] += 1
-                else:
-                    counts[2] += 1
+                outcome = 0 if ranks[i] < ranks[j] else 1 if ranks[i] == ranks[j] else 2
+                counts[outcome] += 1  # ahead, level, behind
+                points = (1.0, 0.5, 0.0)[outcome]
                 rest = tuple(sorted(p for k, p in enumerate(players) if k not in (i, j)))
-                points = 1.0 if ranks[i] < ranks[j] else 0.5 if ranks[i] == ranks[j] else 0.0
                 pair = meetings.setdefault((bot, opponent), {})
                 pair.setdefault(rest, {}).setdefault(deal, []).append(points)
     rows = []

@@ -23,8 +23,7 @@ import statistics
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-Z95 = 1.959963984540054
-"""The 97.5% quantile of the standard normal: a two-sided 95% interval."""
+from arena.stats.elo import Z95
 
 MIN_TABLES_MEAN = 6
 """Fewest tables for a mean place's interval: with fewer, the simulated coverage falls
