@@ -105,17 +105,18 @@ def rate(
         len(groups), len(keys)
     )
     best = fit(dict(zip(keys, matrix.sum(axis=0).tolist(), strict=True)), names)
+    seen: dict[str, int] = defaultdict(int)  # meetings, to know which intervals to give
+    for line in games:
+        for name in line.players:
+            seen[name] += len(line.players) - 1
+    wanted = groups and any(seen[name] >= MIN_MEETINGS for name in names)
     rng = np.random.default_rng(seed)
     samples: dict[str, list[float]] = {name: [] for name in names}
-    for _ in range(RESAMPLES if groups else 0):
+    for _ in range(RESAMPLES if wanted else 0):  # no resampling when every bot has too few
         counts = np.bincount(rng.integers(0, len(groups), len(groups)), minlength=len(groups))
         drawn = dict(zip(keys, (counts @ matrix).tolist(), strict=True))
         for name, elo in fit(drawn, names, iterations=200).items():
             samples[name].append(elo)
-    seen: dict[str, int] = defaultdict(int)
-    for line in games:
-        for name in line.players:
-            seen[name] += len(line.players) - 1
     out = {}
     for name in names:
         if seen[name] < MIN_MEETINGS:
