@@ -18,7 +18,7 @@ import click
 
 from arena.cli.options import game_options
 from arena.errors import GameError
-from arena.games import DEFAULT_GAME, get_game
+from arena.games import DEFAULT_GAME, get_game, table_seats
 from arena.players.manifest import default_bots_dir
 
 TARGET_GAMES_PER_SECOND = 2000
@@ -186,6 +186,6 @@ def engine(games: int, game: str, game_options: dict[str, Any], as_json: bool) -
                 f"{verdict} (slowest {slowest:,})"
             )
     if game_name in SEARCHED:
-        seats = get_game(game_name).default_players or 2
+        seats = table_seats(get_game(game_name), None)  # the game's own table size
         playouts = ismcts_playouts_per_second(game_name, seats, game_options)
         click.echo(f"  ismcts on {game_name} ({seats} seats): {playouts:,.0f} playouts/s")

@@ -23,7 +23,7 @@ from typing import Any
 import click
 
 from arena import protocol
-from arena.games import DEFAULT_GAME, game_names, get_game
+from arena.games import DEFAULT_GAME, game_names, get_game, table_seats
 from arena.players.limits import Limits
 from arena.players.manifest import BotManifest, default_bots_dir, load_manifest
 from arena.players.player import Player
@@ -200,7 +200,7 @@ def play_games(
 def measure(rounds: int, games: int, python_games: int, game: str = DEFAULT_GAME) -> dict[str, Any]:
     """Every figure of the benchmark, as one dict."""
     figures: dict[str, Any] = dict(machine_load())
-    seats = get_game(game).default_players or get_game(game).min_players
+    seats = table_seats(get_game(game), None)  # the game's own table size
     figures["game"], figures["seats"] = game, seats
     with tempfile.TemporaryDirectory(prefix="arena-bench-") as tmp:
         folder = Path(tmp)
