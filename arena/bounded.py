@@ -21,6 +21,10 @@ from arena.errors import ArenaError
 
 MAX_DEPTH = 64
 """The deepest nesting of arrays and objects accepted (records nest about 8 deep)."""
+MAX_SEATS = 16
+"""The most seats a table read back may have (the games have at most 4)."""
+MAX_COUNT = 10**9
+"""The largest count read back: a seq, round, table, game, turn or decision count."""
 
 
 class BoundedReadError(ArenaError):

@@ -19,7 +19,6 @@ MAX_RECORD_FILE = 16 << 20
 """The largest record file read (a long Takenoko game's is about 100 KiB compressed)."""
 MAX_RECORD = 64 << 20
 """The most a record may unpack to."""
-MAX_SEATS = 16
 
 
 def load_record(path: Path) -> dict[str, Any]:

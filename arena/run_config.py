@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from arena import __version__
-from arena.bounded import number, whole
+from arena.bounded import MAX_COUNT, MAX_SEATS, number, whole
 from arena.errors import TournamentError
 from arena.games import DEFAULT_GAME
 from arena.players.bot_files import bot_hash
@@ -29,9 +29,7 @@ PACKAGES = ("click", "pandas", "matplotlib", "trueskill", "multiprocessing-loggi
 
 
 MAX_BOTS = 10_000
-MAX_SEATS = 16
-MAX_COUNT = 10**9
-"""The largest rounds, games or tables a configuration may say."""
+"""The most bots a configuration may name."""
 
 
 def _object(value: Any, what: str) -> dict[str, Any]:

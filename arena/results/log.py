@@ -25,7 +25,7 @@ from types import TracebackType
 from typing import Any, Self
 
 from arena import bounded
-from arena.bounded import number, text_list, whole
+from arena.bounded import MAX_COUNT, MAX_SEATS, number, text_list, whole
 from arena.errors import TournamentError
 from arena.outcome import read_termination
 
@@ -54,9 +54,6 @@ LOG_VERSION = 2
 """The version of the lines this arena writes (lines without one are of version 1)."""
 MAX_LINE = 1 << 20
 """The longest line read (a game's line is about 1 KiB)."""
-MAX_SEATS = 16
-MAX_COUNT = 10**9
-"""The largest seq, round, table, turn or decision count read back."""
 MAX_SCORE = 1e9
 MAX_MS = 1e12
 log = logging.getLogger(__name__)
