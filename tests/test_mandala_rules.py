@@ -211,7 +211,9 @@ def test_r5_build_mountain_draws_min_3_and_8_minus_hand(held: int, drawn: int) -
 
 
 def test_build_mountain_plays_exactly_one_card_and_draws_from_the_top_of_the_deck() -> None:
-    state = position(hands=("red red red red", "black"), deck="black black yellow green orange")
+    state = position(
+        hands=("red red red red", "black purple"), deck="black black yellow green orange"
+    )
     play(state, build(1, "red"))
     assert names(state.mountains[1]) == {"red": 1}
     assert names(state.hands[0]) == {"red": 3, "yellow": 1, "green": 1, "orange": 1}
@@ -474,12 +476,12 @@ def test_fields_are_discarded_after_the_destruction() -> None:
 
 def test_r10_refill_draws_2_cards_to_the_emptied_mountain_ignoring_the_rule_of_color() -> None:
     state = _ready("purple purple", "yellow")
-    state.deck = [GREEN, BLACK, BLACK, BLACK, YELLOW, YELLOW]
+    state.deck = [ORANGE, GREEN, BLACK, BLACK, BLACK, YELLOW, YELLOW]
     state.fields[1][1] = counts("yellow")  # other Mandala: untouched
     play(state, build(0, "red"), claim("black"), claim("green"), claim("orange"))
     # Seat 0 drew 3 (yellow, yellow, black); the refill took black, black.
     assert names(state.mountains[0]) == {"black": 2}
-    assert state.deck == [GREEN] and not state.end_triggered
+    assert state.deck == [ORANGE, GREEN] and not state.end_triggered
     assert names(state.mountains[1]) == {"black": 1}
     assert state.decision().seat == 1  # type: ignore[union-attr]
 
@@ -488,7 +490,9 @@ def test_r10_refill_draws_2_cards_to_the_emptied_mountain_ignoring_the_rule_of_c
 
 
 def test_r3_deck_exhausted_by_a_hand_draw_reshuffles_the_discard_at_once() -> None:
-    state = position(hands=("black black black", "red"), deck="green", discard="red red red")
+    state = position(
+        hands=("black black black", "red yellow orange purple"), deck="green", discard="red red red"
+    )
     play(state, build(0, "black"))
     assert state.end_triggered and state.view(1)["end_triggered"]
     # the draw goes on from the new deck (R3)
@@ -517,7 +521,12 @@ def test_r3_deck_exhausted_by_a_mountain_refill_triggers_the_end() -> None:
 
 
 def test_r4_empty_discard_keeps_the_deck_empty_then_a_later_draw_reshuffles() -> None:
-    state = position(hands=("black black black", "red red yellow"), deck="green")
+    # Mandala 1 holds the colours no hand or pile does, so it can still complete (R16).
+    state = position(
+        hands=("black black black", "red red yellow"),
+        mountains=(None, "orange purple"),
+        deck="green",
+    )
     play(state, build(0, "black"))
     assert state.end_triggered and state.deck == []
     assert names(state.hands[0]) == {"black": 2, "green": 1}
@@ -528,7 +537,11 @@ def test_r4_empty_discard_keeps_the_deck_empty_then_a_later_draw_reshuffles() ->
 
 
 def test_r4_a_draw_with_empty_deck_and_empty_discard_is_skipped() -> None:
-    state = position(hands=("black black black", "red"), end_triggered=True)
+    state = position(
+        hands=("black black black", "red"),
+        mountains=(None, "yellow green orange purple"),
+        end_triggered=True,
+    )
     play(state, build(0, "black"))
     assert state.hand_sizes[0] == 2 and names(state.mountains[0]) == {"black": 1}
     assert state.decision().seat == 1  # type: ignore[union-attr]
@@ -536,7 +549,11 @@ def test_r4_a_draw_with_empty_deck_and_empty_discard_is_skipped() -> None:
 
 def test_r4_a_second_exhaustion_reshuffles_again_without_further_effect() -> None:
     state = position(
-        hands=("black black black", "red"), deck="green", discard="red", end_triggered=True
+        hands=("black black black", "red"),
+        mountains=(None, "yellow orange purple"),
+        deck="green",
+        discard="red",
+        end_triggered=True,
     )
     play(state, build(0, "black"))
     assert names(state.hands[0]) == {"black": 2, "green": 1, "red": 1}
@@ -611,15 +628,17 @@ def test_r15_when_no_seat_can_ever_act_again_the_game_ends_at_once() -> None:
 
 
 def test_r15_one_empty_hand_is_no_stall() -> None:
-    state = position(hands=("red", "black black"), deck=(), turns=10)
+    state = position(hands=("red", "black black yellow green orange purple"), deck=(), turns=10)
     play(state, build(0, "red"))
     assert not state.is_over()
     assert state.decision().seat == 1  # type: ignore[union-attr]
 
 
 def test_r16_a_single_card_no_mountain_can_take_ends_the_game_as_a_stall() -> None:
-    """R16 (arena/games/mandala/RULINGS.md): red lies in a Field of both Mandalas, so once
-    green is played the last red card could only be discarded and redrawn, for ever."""
+    """R16 (arena/games/mandala/RULINGS.md): once green is played, the cards in play are one
+    red, which a Field of each Mandala already holds; both Mandalas lack yellow, black,
+    orange and purple, so neither can complete. Seat 0 could only discard and redraw its red
+    card for ever."""
     state = position(hands=("red green", ""), fields={(0, 0): "red", (1, 1): "red"}, turns=10)
     play(state, build(0, "green"))  # nothing to draw: seat 0 keeps its red card
     assert state.is_over() and state.decision() is None
@@ -629,7 +648,7 @@ def test_r16_a_single_card_no_mountain_can_take_ends_the_game_as_a_stall() -> No
 
 
 def test_r16_cards_no_field_can_take_either_end_the_game_as_a_stall() -> None:
-    """The case seen in `make run`: seat 0 holds four yellow cards, seat 1 one; yellow is in
+    """A case seen in `make run`: seat 0 holds four yellow cards, seat 1 one; yellow is in
     seat 1's Field of both Mandalas, so seat 0 can neither build nor grow with it."""
     yellow = "yellow yellow yellow yellow"
     fields = {(0, 1): "yellow", (1, 1): "yellow"}
@@ -638,19 +657,62 @@ def test_r16_cards_no_field_can_take_either_end_the_game_as_a_stall() -> None:
     assert state.is_over() and state.outcome().end == "stalled"
 
 
+def _orange_out_of_play(seat0: str) -> MandalaState:
+    """The position `make run` reached (game r0024-p000140-g1): every orange card is in a
+    Cup, purple lies in seat 0's Fields and yellow in seat 1's, and seat 1 holds two purple
+    and two yellow with nothing left to draw. Once seat 0 builds green into Mandala 1, each
+    Mandala lacks orange alone."""
+    return position(
+        hands=(seat0, "purple purple yellow yellow"),
+        mountains=("red black green", "red black"),
+        fields={(0, 0): "purple", (0, 1): "yellow", (1, 0): "purple", (1, 1): "yellow"},
+        cups=("orange " * 9, "orange " * 9),
+        turns=40,
+    )
+
+
+def test_r16_each_mandala_lacking_a_colour_no_card_in_play_holds_is_a_stall() -> None:
+    """Seat 1 can still grow yellow into its own Fields, but both Mandalas lack orange and no
+    orange card is in play: neither can complete, and the score can no longer change."""
+    state = _orange_out_of_play("green")
+    before = state.copy()
+    play(before, build(1, "green"))
+    play(state, build(1, "green"))  # seat 0's last card
+    assert state.is_over() and state.turn == 41
+    outcome = state.outcome()
+    assert outcome.termination is Termination.NORMAL and outcome.end == "stalled"
+    # Not a stall of cards no Mandala can take: seat 1 could still play.
+    blocked = _orange_out_of_play("green")
+    blocked.current = 1
+    assert grow(0, "yellow") in blocked.legal_moves()
+
+
 def test_r16_a_card_some_seat_can_still_play_is_no_stall() -> None:
-    # green is drawn next: seat 0 will build with it.
-    state = position(hands=("red green", ""), fields={(0, 0): "red", (1, 1): "red"}, deck="green")
-    play(state, build(0, "green"))
+    # The one orange card lies at the bottom of the deck: it is in play.
+    state = _orange_out_of_play("green")
+    state.deck = [ORANGE]
+    play(state, build(1, "green"))  # seat 0 draws the orange card
+    assert not state.is_over() and state.hands[0][ORANGE] == 1
+    # Seat 0 keeps an orange card: it can complete either Mandala.
+    state = _orange_out_of_play("green orange")
+    play(state, build(1, "green"))
+    assert not state.is_over()
+    assert state.decision().seat == 1  # type: ignore[union-attr]
+
+
+def test_r16_one_mandala_that_can_still_complete_is_no_stall() -> None:
+    """Mandala 0 lacks orange, which is out of play, but Mandala 1 holds it and lacks only
+    green, which seat 1 holds: Mandala 1 can complete, and its destruction brings orange
+    back into play."""
+    state = position(
+        hands=("red", "green yellow"),
+        mountains=("red black", "orange red black"),
+        fields={(0, 0): "purple", (0, 1): "yellow", (1, 0): "purple", (1, 1): "yellow"},
+        cups=("orange " * 8, "orange " * 9),
+    )
+    play(state, build(0, "red"))
     assert not state.is_over()
     assert build(1, "green") in state.legal_moves()
-    # Two yellow cards: seat 1 can grow its own Field, where yellow already is.
-    yellow = "yellow yellow yellow yellow"
-    fields = {(0, 1): "yellow", (1, 1): "yellow"}
-    state = position(hands=(yellow + " green", "yellow yellow"), fields=fields)
-    play(state, build(0, "green"))
-    assert not state.is_over()
-    assert grow(0, "yellow") in state.legal_moves()
 
 
 def test_r12_turn_limit_ends_the_game_with_termination_turn_limit() -> None:

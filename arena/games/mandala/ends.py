@@ -15,35 +15,35 @@ DECK_EXHAUSTED = "deck_exhausted"
 SIXTH_RIVER_COLOUR = "sixth_river_colour"
 """R9b: a player added a sixth colour to their River."""
 STALLED = "stalled"
-"""R15, R16 (arena/games/mandala/RULINGS.md): no card in play can ever enter a Mandala."""
+"""R15, R16 (arena/games/mandala/RULINGS.md): neither Mandala can ever complete."""
 TURN_LIMIT = "turn_limit"
 ENDS = (DECK_EXHAUSTED, SIXTH_RIVER_COLOUR, STALLED)
+_SIX = range(6)
 
 
 def stalled(state: MandalaState) -> bool:
-    """R15, R16: no card in play can ever enter a Mandala, so neither can complete.
+    """R15, R16: neither Mandala can ever complete, so nothing can change the score.
 
-    A card in play is in a hand, the deck or the discard pile. It can enter a Mountain
-    unless a Field of each Mandala holds its colour (the Rule of Color), and a Field of a
-    seat holding two cards or more unless each Mandala's Mountain or other Field holds it
-    (R5 keeps one card in hand). Discard & Redraw keeps those cards in play and the hand
-    sizes as they are, and a pass draws nothing (R11): what holds now holds for ever."""
+    R15: both hands are empty, so no one can play again. R16: each Mandala lacks a colour
+    of which no card is in play (in a hand, the deck or the discard pile). A card enters a
+    Mandala only from a hand, and only a Mandala's destruction brings cards back into play,
+    so neither Mandala can be the first to complete."""
     sizes = state.hand_sizes
     if not (sizes[0] or sizes[1]):
         return True  # R15
     hand0, hand1 = state.hands
-    (f00, f01), (f10, f11) = state.fields
-    m0, m1 = state.mountains
     discard, deck = state.discard, state.deck
-    grow0, grow1 = sizes[0] > 1, sizes[1] > 1
-    for c in range(6):
-        playable = (
-            not ((f00[c] or f01[c]) and (f10[c] or f11[c]))  # some Mountain takes c
-            or (grow0 and not ((m0[c] or f01[c]) and (m1[c] or f11[c])))  # seat 0's Field
-            or (grow1 and not ((m0[c] or f00[c]) and (m1[c] or f10[c])))  # seat 1's Field
-        )
-        if playable and (hand0[c] or hand1[c] or discard[c] or c in deck):
-            return False  # c is in play and some seat can play it
+    for c in _SIX:
+        if not (hand0[c] or hand1[c] or discard[c]) and c not in deck:
+            break
+    else:
+        return False  # a card of every colour is in play: the usual case, made quick
+    gone = [c for c in _SIX if not (hand0[c] or hand1[c] or discard[c]) and c not in deck]
+    fields = state.fields
+    for m, mountain in enumerate(state.mountains):
+        field0, field1 = fields[m]
+        if all(mountain[c] or field0[c] or field1[c] for c in gone):
+            return False  # every colour this Mandala lacks can still enter it
     return True
 
 
@@ -67,7 +67,7 @@ def outcome(scores: tuple[int, ...], cups: tuple[int, int], end: str, turns: int
 _REASONS = {
     DECK_EXHAUSTED: "The deck ran out and the next Mandala was destroyed (turn {turns}).",
     SIXTH_RIVER_COLOUR: "A player added a 6th colour to their River (turn {turns}).",
-    STALLED: "No card left in play can enter a Mandala, so neither can complete; scored as it "
+    STALLED: "Neither Mandala can ever complete, so the score cannot change; scored as it "
     "stands (turn {turns}, R15, R16).",
     TURN_LIMIT: "The game reached the turn limit of {turns} turns (R12).",
 }
