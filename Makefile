@@ -22,7 +22,7 @@ $(STAMP): pyproject.toml
 		|| echo "note: chromium is not installed; the browser tests will be skipped"; }
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test,lint]'
+	$(BIN)/python -m pip install --quiet -e '.[test,lint,ecosystem]'
 	touch $(STAMP)
 
 install: $(STAMP)

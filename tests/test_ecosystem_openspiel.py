@@ -1,0 +1,127 @@
+"""Our games as OpenSpiel games, judged by OpenSpiel's own tests and bots (issue 25)."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel", reason="open_spiel is not installed (the ecosystem extra)")
+
+import numpy as np  # noqa: E402
+from open_spiel.python.algorithms import evaluate_bots, ismcts, mcts  # noqa: E402
+
+from arena.ecosystem import openspiel_games, tensors  # noqa: E402
+from arena.ecosystem.returns import rank_returns  # noqa: E402
+from arena.games import get_game  # noqa: E402
+
+TABLES = [
+    ("mandala", {"players": 2}),
+    ("flowers", {"players": 2}),
+    ("flowers", {"players": 3}),
+    ("flowers", {"players": 4}),
+    ("takenoko", {"players": 2}),
+    ("takenoko", {"players": 3}),
+    ("takenoko", {"players": 4}),
+    ("takenoko", {"players": 3, "chibis": True}),
+]
+
+
+class _ISMCTSBot(ismcts.ISMCTSBot):  # type: ignore[misc]
+    """OpenSpiel's Python ISMCTS, with the `restart_at` that `evaluate_bots` calls."""
+
+    def restart_at(self, state: object) -> None:
+        self.reset()
+
+
+@pytest.mark.parametrize(("name", "params"), TABLES)
+def test_openspiel_random_sim_test_passes_with_serialization(name: str, params: dict) -> None:
+    """OpenSpiel's own C++ checks over random games: legal-action masks, observation and
+    information-state strings and tensors, returns, serialize/deserialize, clone."""
+    game = pyspiel.load_game(f"arena_{name}", params)
+    sims = 1 if name == "takenoko" else 3
+    pyspiel.random_sim_test(game, num_sims=sims, serialize=True, verbose=False)
+
+
+@pytest.mark.parametrize("name", ["mandala", "flowers"])
+def test_openspiel_ismcts_and_uniform_random_bots_play_through_evaluate_bots(name: str) -> None:
+    game = pyspiel.load_game(f"arena_{name}", {"players": 2})
+    rng = np.random.RandomState(3)
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
+    bots = [
+        _ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=20, random_state=rng),
+        pyspiel.make_uniform_random_bot(1, 7),
+    ]
+    returns = evaluate_bots.evaluate_bots(game.new_initial_state(), bots, rng)
+    assert sorted(returns) in ([-1.0, 1.0], [0.0, 0.0])
+
+
+def test_openspiel_ismcts_plays_takenoko_with_short_rollouts() -> None:
+    game = pyspiel.load_game("arena_takenoko", {"players": 2})
+    rng = np.random.RandomState(4)
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
+    bot = _ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=3, random_state=rng)
+    state = game.new_initial_state()
+    state.apply_action(11)
+    for _ in range(30):  # a few decisions of a real game: the search resamples each time
+        action = bot.step(state)
+        assert action in state.legal_actions()
+        state.apply_action(action)
+        if state.is_terminal():
+            break
+
+
+def test_a_state_is_the_engine_dealt_from_the_chance_outcome() -> None:
+    game = pyspiel.load_game("arena_mandala")
+    state = game.new_initial_state()
+    assert state.is_chance_node() and len(state.chance_outcomes()) == openspiel_games.DEALS
+    state.apply_action(42)
+    engine = get_game("mandala").new_state(42, None, 2)
+    assert state.information_state_string(0) == engine.view_json(0)
+    assert state.observation_string(1) == engine.view_json(1)
+    assert state.legal_actions() == sorted(engine.legal_actions())
+
+
+def test_no_seat_observes_what_its_view_hides() -> None:
+    """The strings are the seat's view: the other hand and the deck order stay hidden."""
+    game = pyspiel.load_game("arena_mandala")
+    state = game.new_initial_state()
+    state.apply_action(5)
+    seen = json.loads(state.observation_string(0))
+    assert "hands" not in seen and "deck" not in seen and "hand" in seen
+    other = state.resample_from_infostate(0, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+    assert other.observation_string(0) == state.observation_string(0)
+    assert str(other) != str(state)  # the hidden cards were dealt again
+
+
+def test_mandala_observation_tensor_holds_the_view_in_numbers() -> None:
+    game = pyspiel.load_game("arena_mandala")
+    state = game.new_initial_state()
+    state.apply_action(7)
+    tensor = state.observation_tensor(0)
+    assert len(tensor) == tensors.MANDALA_SIZE == game.observation_tensor_size()
+    view = json.loads(state.observation_string(0))
+    hand = [view["hand"][c] for c in ("black", "green", "orange", "purple", "red", "yellow")]
+    assert tensor[7:13] == hand
+    rng = random.Random(1)
+    while not state.is_terminal():  # the layout holds in every position
+        assert len(state.observation_tensor(state.current_player())) == tensors.MANDALA_SIZE
+        state.apply_action(rng.choice(state.legal_actions()))
+
+
+def test_returns_are_rank_returns() -> None:
+    assert rank_returns([0, 1]) == [1.0, -1.0]
+    assert rank_returns([0, 0]) == [0.0, 0.0]
+    assert rank_returns([0, 1, 2, 3]) == [1.0, pytest.approx(1 / 3), pytest.approx(-1 / 3), -1.0]
+    assert rank_returns([1, 0, 1]) == [-0.5, 1.0, -0.5]
+
+
+def test_options_travel_as_parameters() -> None:
+    game = pyspiel.load_game("arena_takenoko", {"players": 4, "chibis": True})
+    assert game.num_players() == 4
+    state = game.new_initial_state()
+    state.apply_action(1)
+    assert json.loads(state.observation_string(0))["options"]["chibis"] is True
+    with pytest.raises(pyspiel.SpielError):
+        pyspiel.load_game("arena_mandala", {"players": 2, "colours": 7})
