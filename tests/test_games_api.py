@@ -44,10 +44,29 @@ def _check_state(state: GameState) -> None:
         assert isinstance(state.describe_move(move), str)
 
 
+OPENSPIEL_SAMPLE = [
+    "openspiel:tic_tac_toe",  # perfect information, no chance
+    "openspiel:kuhn_poker",  # chance, hidden cards
+    "openspiel:leduc_poker",  # chance mid-game (the public card)
+    "openspiel:liars_dice",  # dice, bids
+    "openspiel:goofspiel(num_cards=4)",  # simultaneous moves, played turn-based
+    "openspiel:hearts",  # 4 seats, a passing phase
+]
+"""OpenSpiel's games played through the same interface (issue 25), when it is installed."""
+
+
+def _names() -> list[str]:
+    try:
+        import pyspiel  # noqa: F401
+    except ImportError:
+        return game_names()
+    return game_names() + OPENSPIEL_SAMPLE
+
+
 def _tables() -> list[tuple[str, int]]:
     return [
         (name, seats)
-        for name in game_names()
+        for name in _names()
         for seats in range(get_game(name).min_players, get_game(name).max_players + 1)
     ]
 
@@ -107,7 +126,7 @@ def test_random_games_keep_the_interface_invariants(name: str, seats: int) -> No
         assert len(lines) > len(moves_played) and "Scores:" in lines[-2]
 
 
-@pytest.mark.parametrize("name", game_names())
+@pytest.mark.parametrize("name", _names())
 def test_the_deal_depends_on_the_seed_only(name: str) -> None:
     game = get_game(name)
     for seed in (0, 1, 12345):

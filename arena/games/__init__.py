@@ -48,6 +48,21 @@ def _takenoko() -> Game:
     return TakenokoGame()
 
 
+OPENSPIEL = "openspiel:"
+"""`openspiel:NAME` is OpenSpiel's game NAME (arena/ecosystem/openspiel_in_arena.py)."""
+
+
+def _openspiel(name: str) -> Game:
+    try:
+        from arena.ecosystem.openspiel_in_arena import make
+    except ImportError:
+        raise GameError(
+            f"{name} is an OpenSpiel game, and OpenSpiel is not installed: "
+            "pip install -e '.[ecosystem]' (make install does it)."
+        ) from None
+    return make(name)
+
+
 _REGISTRY: dict[str, Callable[[], Game]] = {
     "mandala": _mandala,
     "flowers": _flowers,
@@ -88,6 +103,8 @@ def game_names() -> list[str]:
 def get_game(name: str) -> Game:
     """The game registered under `name`; raises GameError naming the known games otherwise."""
     _load_plugins()
+    if name.startswith(OPENSPIEL):
+        return _openspiel(name)
     try:
         factory = _REGISTRY[name]
     except KeyError:

@@ -219,6 +219,9 @@
   }
 
   function drawTree(value, key) {
+    if (typeof value === "string" && value.includes("\n")) {  // a game's own text view
+      return add(el("div", "kv", key !== undefined ? key + ":" : ""), el("pre", null, value));
+    }
     if (value === null || typeof value !== "object") {
       return el("div", "kv", (key !== undefined ? key + ": " : "") + JSON.stringify(value));
     }

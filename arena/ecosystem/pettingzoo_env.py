@@ -1,0 +1,152 @@
+"""Mandala, Flowers and Takenoko as PettingZoo `AECEnv`s (turn by turn, one agent at a time).
+
+    from arena.ecosystem.pettingzoo_env import env
+    game = env("flowers", players=3)
+    game.reset(seed=7)
+    for agent in game.agent_iter():
+        observation, reward, termination, truncation, info = game.last()
+        mask = observation["action_mask"]
+        action = None if termination or truncation else int(mask.nonzero()[0][0])
+        game.step(action)
+
+- Agents are `player_0`..`player_{n-1}`, the seats; the agent to act is the seat the game
+  asks (a Mandala claim, a Flowers tile choice and each step of a Takenoko turn are turns
+  of their own, so the same agent can act several times in a row).
+- An observation is `{"observation": ..., "action_mask": ...}`: for Mandala the view as 147
+  numbers (`tensors`), for Flowers and Takenoko the view's JSON text as UTF-8 bytes padded
+  with zeros to `MAX_VIEW_BYTES` (`bytes(obs).rstrip(b"\0")` gives the JSON back), and the
+  mask over the action codes (1 = legal). Both hold exactly what the seat's view holds.
+- `reset(seed=S)` deals the arena's game S: the same seed, the same deal and shuffles.
+  Without a seed a deal is drawn at random.
+- Rewards come at the end only: `returns.rank_returns` (2 seats: win 1, draw 0, loss -1).
+  The games end by their own rules, their turn or round limits included, so no episode is
+  truncated.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from arena import compact_json
+from arena.ecosystem import tensors
+from arena.ecosystem.returns import rank_returns
+from arena.games import get_game, table_seats
+
+NUM_ACTIONS = {"mandala": 162, "flowers": 276, "takenoko": 1024}
+"""The action codes of each game (Takenoko's index the legal moves and stay far below)."""
+MAX_VIEW_BYTES = 1 << 15
+"""Room for a view's JSON (a Takenoko view late in a 4-seat game is under 10 KB)."""
+
+
+class ArenaEnv(AECEnv):  # type: ignore[misc]
+    """One of the arena's games at one table size, as an AEC environment."""
+
+    metadata = {"render_modes": ["ansi"], "name": "arena_v0", "is_parallelizable": False}
+
+    def __init__(
+        self,
+        game: str = "mandala",
+        players: int | None = None,
+        options: Mapping[str, Any] | None = None,
+        render_mode: str | None = None,
+    ) -> None:
+        super().__init__()
+        self.game = get_game(game)
+        self.players = table_seats(self.game, players)
+        self.config = self.game.config(options)
+        self.game.new_state(0, self.config, self.players)  # a bad option fails here
+        self.render_mode = render_mode
+        self.metadata = {**self.metadata, "name": f"arena_{game}_v0"}
+        self.possible_agents = [f"player_{seat}" for seat in range(self.players)]
+        self._actions = NUM_ACTIONS[self.game.name]
+        width = tensors.size(self.game.name, self.players)
+        view_space: spaces.Space[Any] = (
+            spaces.Box(low=-1e6, high=1e6, shape=(width,), dtype=np.float32)
+            if width
+            else spaces.Box(low=0, high=255, shape=(MAX_VIEW_BYTES,), dtype=np.uint8)
+        )
+        self._observation_space = spaces.Dict(
+            {
+                "observation": view_space,
+                "action_mask": spaces.Box(0, 1, shape=(self._actions,), dtype=np.int8),
+            }
+        )
+        self._action_space = spaces.Discrete(self._actions)
+        self.state: Any = None
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self._observation_space
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self._action_space
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        deal = random.randrange(1 << 31) if seed is None else seed
+        self.state = self.game.new_state(deal, self.config, self.players)
+        self.agents = list(self.possible_agents)
+        self.rewards = {agent: 0.0 for agent in self.agents}
+        self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
+        self.terminations = {agent: False for agent in self.agents}
+        self.truncations = {agent: False for agent in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self._select()
+
+    def _select(self) -> None:
+        decision = self.state.decision()
+        if decision is not None:
+            self.agent_selection = self.possible_agents[decision.seat]
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        seat = self.possible_agents.index(agent)
+        view = self.state.view(seat)
+        if tensors.size(self.game.name, self.players):
+            shown: Any = np.asarray(tensors.encode(self.game.name, view), dtype=np.float32)
+        else:
+            text = compact_json.dumps(view).encode()
+            if len(text) > MAX_VIEW_BYTES:
+                raise ValueError(f"A view of {len(text)} bytes exceeds MAX_VIEW_BYTES.")
+            shown = np.zeros(MAX_VIEW_BYTES, dtype=np.uint8)
+            shown[: len(text)] = np.frombuffer(text, dtype=np.uint8)
+        mask = np.zeros(self._actions, dtype=np.int8)
+        decision = self.state.decision()
+        if decision is not None and decision.seat == seat:
+            mask[self.state.legal_actions()] = 1
+        return {"observation": shown, "action_mask": mask}
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        legal = self.state.legal_actions()
+        if action is None or int(action) not in legal:
+            raise ValueError(f"{agent} cannot play action {action!r}: it is not legal here.")
+        self._cumulative_rewards[agent] = 0.0
+        self.state.apply_action(int(action))
+        self.rewards = {a: 0.0 for a in self.agents}
+        if self.state.is_over():
+            returns = rank_returns(self.state.outcome().ranks)
+            self.rewards = {a: returns[s] for s, a in enumerate(self.possible_agents)}
+            self.terminations = {a: True for a in self.agents}
+        else:
+            self._select()
+        self._accumulate_rewards()
+
+    def render(self) -> str | None:
+        if self.render_mode != "ansi" or self.state is None:
+            return None
+        return compact_json.dumps(self.state.spectator_view())
+
+    def close(self) -> None:
+        pass
+
+
+def env(game: str = "mandala", **kwargs: Any) -> ArenaEnv:
+    """An `ArenaEnv` for `game` (`players`, `options`, `render_mode` as keywords)."""
+    return ArenaEnv(game, **kwargs)

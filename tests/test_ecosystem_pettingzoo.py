@@ -1,0 +1,86 @@
+"""Our games as PettingZoo environments, judged by PettingZoo's own tests (issue 25)."""
+
+from __future__ import annotations
+
+import json
+import warnings
+
+import pytest
+
+pytest.importorskip("pettingzoo", reason="pettingzoo is not installed (the ecosystem extra)")
+
+import numpy as np  # noqa: E402
+from pettingzoo.test import api_test, seed_test  # noqa: E402
+
+from arena.ecosystem.pettingzoo_env import MAX_VIEW_BYTES, env  # noqa: E402
+from arena.errors import GameError  # noqa: E402
+from arena.games import get_game  # noqa: E402
+
+TABLES = [
+    ("mandala", 2, None),
+    ("flowers", 2, None),
+    ("flowers", 4, None),
+    ("takenoko", 3, None),
+    ("takenoko", 2, {"chibis": True}),
+]
+
+
+@pytest.mark.parametrize(("name", "players", "options"), TABLES)
+def test_pettingzoo_api_test_and_seed_test_pass(name: str, players: int, options: dict) -> None:
+    with warnings.catch_warnings():
+        # PettingZoo warns about every {observation, action_mask} Dict, its own games' too
+        warnings.simplefilter("ignore", UserWarning)
+        api_test(env(name, players=players, options=options), num_cycles=400)
+        seed_test(lambda: env(name, players=players, options=options), num_cycles=400)
+
+
+def _play(name: str, players: int, seed: int) -> tuple[list[int], dict[str, float]]:
+    game = env(name, players=players)
+    game.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    actions = []
+    final: dict[str, float] = {}
+    for agent in game.agent_iter():
+        observation, reward, termination, truncation, _ = game.last()
+        if termination or truncation:
+            final[agent] = reward
+            game.step(None)
+            continue
+        action = int(rng.choice(np.flatnonzero(observation["action_mask"])))
+        actions.append(action)
+        game.step(action)
+    return actions, final
+
+
+def test_a_seed_is_the_arena_deal_and_rewards_are_rank_returns() -> None:
+    actions, rewards = _play("mandala", 2, 9)
+    state = get_game("mandala").new_state(9, None, 2)
+    for action in actions:
+        state.apply_action(action)
+    assert state.is_over()
+    ranks = state.outcome().ranks
+    expected = {(0, 1): [1.0, -1.0], (1, 0): [-1.0, 1.0], (0, 0): [0.0, 0.0]}[tuple(ranks)]
+    assert [rewards["player_0"], rewards["player_1"]] == expected
+
+
+def test_the_text_observation_is_the_seats_view() -> None:
+    game = env("flowers", players=3)
+    game.reset(seed=4)
+    agent = game.agent_selection
+    seat = game.possible_agents.index(agent)
+    raw = game.observe(agent)["observation"]
+    assert raw.shape == (MAX_VIEW_BYTES,)
+    assert json.loads(bytes(raw).rstrip(b"\0")) == game.state.view(seat)
+    other = game.possible_agents[(seat + 1) % 3]
+    assert not game.observe(other)["action_mask"].any()  # only the seat on turn may act
+
+
+def test_a_bad_table_or_option_is_one_sentence() -> None:
+    with pytest.raises(GameError, match="played by 2 players"):
+        env("mandala", players=3)
+    with pytest.raises(GameError, match="no option"):
+        env("flowers", options={"colours": 7})
+    game = env("mandala")
+    game.reset(seed=1)
+    with pytest.raises(ValueError, match="not legal"):
+        game.step(10_000)
