@@ -100,14 +100,41 @@ def test_mandala_observation_tensor_holds_the_view_in_numbers() -> None:
     state = game.new_initial_state()
     state.apply_action(7)
     tensor = state.observation_tensor(0)
-    assert len(tensor) == tensors.MANDALA_SIZE == game.observation_tensor_size()
+    assert len(tensor) == tensors.size("mandala", 2) == game.observation_tensor_size()
     view = json.loads(state.observation_string(0))
     hand = [view["hand"][c] for c in ("black", "green", "orange", "purple", "red", "yellow")]
     assert tensor[7:13] == hand
-    rng = random.Random(1)
-    while not state.is_terminal():  # the layout holds in every position
-        assert len(state.observation_tensor(state.current_player())) == tensors.MANDALA_SIZE
-        state.apply_action(rng.choice(state.legal_actions()))
+    assert state.information_state_tensor(1) == tensors.encode(
+        "mandala", json.loads(state.observation_string(1))
+    )
+
+
+@pytest.mark.parametrize(("name", "players", "options"), [
+    ("mandala", 2, None), ("flowers", 3, None), ("takenoko", 3, {"chibis": True}),
+])  # fmt: skip
+def test_the_tensor_tells_apart_every_two_views_of_random_games(
+    name: str, players: int, options: dict | None
+) -> None:
+    """No two different views (the turn number aside) give the same numbers, and every
+    position gives the same layout: the vector holds the whole view."""
+    game = get_game(name)
+    seen: dict[tuple[float, ...], str] = {}
+    for seed in range(3):
+        state = game.new_state(seed, options, players)
+        rng = random.Random(seed)
+        while True:
+            for seat in range(players):
+                view = dict(state.view(seat), turn=0)
+                if "round" in view:
+                    view["round"] = 0
+                numbers = tuple(tensors.encode(name, view))
+                assert len(numbers) == tensors.size(name, players)
+                text = json.dumps(view, sort_keys=True)
+                assert seen.setdefault(numbers, text) == text, "two views, one vector"
+            if state.is_over():
+                break
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert len(seen) > 500
 
 
 def test_returns_are_rank_returns() -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import warnings
 
 import pytest
@@ -12,7 +11,8 @@ pytest.importorskip("pettingzoo", reason="pettingzoo is not installed (the ecosy
 import numpy as np  # noqa: E402
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
-from arena.ecosystem.pettingzoo_env import MAX_VIEW_BYTES, env  # noqa: E402
+from arena.ecosystem import tensors  # noqa: E402
+from arena.ecosystem.pettingzoo_env import env  # noqa: E402
 from arena.errors import GameError  # noqa: E402
 from arena.games import get_game  # noqa: E402
 
@@ -63,14 +63,15 @@ def test_a_seed_is_the_arena_deal_and_rewards_are_rank_returns() -> None:
     assert [rewards["player_0"], rewards["player_1"]] == expected
 
 
-def test_the_text_observation_is_the_seats_view() -> None:
+def test_the_observation_is_the_seats_view_in_numbers() -> None:
     game = env("flowers", players=3)
     game.reset(seed=4)
     agent = game.agent_selection
     seat = game.possible_agents.index(agent)
-    raw = game.observe(agent)["observation"]
-    assert raw.shape == (MAX_VIEW_BYTES,)
-    assert json.loads(bytes(raw).rstrip(b"\0")) == game.state.view(seat)
+    observation = game.observe(agent)["observation"]
+    assert observation.shape == (tensors.size("flowers", 3),)
+    assert list(observation) == tensors.encode("flowers", game.state.view(seat))
+    assert game.view(agent) == game.state.view(seat)
     other = game.possible_agents[(seat + 1) % 3]
     assert not game.observe(other)["action_mask"].any()  # only the seat on turn may act
 

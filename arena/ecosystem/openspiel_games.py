@@ -20,7 +20,7 @@ seat ever observes the seed; what a seat knows is its view.
   (`GameState.view_json`): exactly what a bot sees, no more. The view is the seat's whole
   knowledge in the arena, so both strings are the same; it is not perfect recall (the view
   keeps what the rules let a player remember, not the move history).
-- The observation tensor (Mandala only, see `tensors`) encodes the same view in numbers.
+- The observation and information-state tensors are the same view in numbers (`tensors`).
 - `resample_from_infostate` deals what the seat cannot see with the game's own determinizer.
 - Returns: `returns.rank_returns` (2 seats: win 1, draw 0, loss -1).
 - Parameters: `players` and the game's own options (`turn_limit`, `max_rounds`, `chibis`...).
@@ -159,7 +159,7 @@ class ArenaState(pyspiel.State):  # type: ignore[misc]
 
 
 class ViewObserver:
-    """A seat's view: the string is the referee's JSON, the tensor its numbers (Mandala)."""
+    """A seat's view: the string is the referee's JSON, the tensor its numbers."""
 
     def __init__(self, game: ArenaGame, iig_obs_type: Any, params: Any) -> None:
         if params:
@@ -174,11 +174,9 @@ class ViewObserver:
             )
         self.game_name = game.arena_game.name
         self.tensor = np.zeros(game.tensor_size, np.float32)
-        self.dict = {"view": self.tensor} if game.tensor_size else {}
+        self.dict = {"view": self.tensor}
 
     def set_from(self, state: ArenaState, player: int) -> None:
-        if not self.tensor.size:
-            return
         if state.position is None:
             self.tensor.fill(0.0)
         else:
@@ -192,7 +190,6 @@ class ViewObserver:
 
 def _register(name: str) -> None:
     arena_game = get_game(name)
-    has_tensor = tensors.size(name, arena_game.min_players) > 0
     game_type = pyspiel.GameType(
         short_name=f"arena_{name}",
         long_name=f"{name.capitalize()} (Mandala Arena)",
@@ -204,9 +201,9 @@ def _register(name: str) -> None:
         max_num_players=arena_game.max_players,
         min_num_players=arena_game.min_players,
         provides_information_state_string=True,
-        provides_information_state_tensor=has_tensor,
+        provides_information_state_tensor=True,
         provides_observation_string=True,
-        provides_observation_tensor=has_tensor,
+        provides_observation_tensor=True,
         parameter_specification={
             "players": arena_game.default_players or arena_game.min_players,
             **arena_game.default_config,

@@ -12,10 +12,10 @@
 - Agents are `player_0`..`player_{n-1}`, the seats; the agent to act is the seat the game
   asks (a Mandala claim, a Flowers tile choice and each step of a Takenoko turn are turns
   of their own, so the same agent can act several times in a row).
-- An observation is `{"observation": ..., "action_mask": ...}`: for Mandala the view as 147
-  numbers (`tensors`), for Flowers and Takenoko the view's JSON text as UTF-8 bytes padded
-  with zeros to `MAX_VIEW_BYTES` (`bytes(obs).rstrip(b"\0")` gives the JSON back), and the
-  mask over the action codes (1 = legal). Both hold exactly what the seat's view holds.
+- An observation is `{"observation": ..., "action_mask": ...}`: the seat's view as numbers
+  (`tensors`: the whole view, nothing hidden, a fixed layout per game and table size) and
+  the mask over the action codes (1 = legal). `env.view(agent)` is the view itself (JSON-
+  friendly data, as a bot receives it).
 - `reset(seed=S)` deals the arena's game S: the same seed, the same deal and shuffles.
   Without a seed a deal is drawn at random.
 - Rewards come at the end only: `returns.rank_returns` (2 seats: win 1, draw 0, loss -1).
@@ -40,8 +40,6 @@ from arena.games import get_game, table_seats
 
 NUM_ACTIONS = {"mandala": 162, "flowers": 276, "takenoko": 1024}
 """The action codes of each game (Takenoko's index the legal moves and stay far below)."""
-MAX_VIEW_BYTES = 1 << 15
-"""Room for a view's JSON (a Takenoko view late in a 4-seat game is under 10 KB)."""
 
 
 class ArenaEnv(AECEnv):  # type: ignore[misc]
@@ -66,14 +64,9 @@ class ArenaEnv(AECEnv):  # type: ignore[misc]
         self.possible_agents = [f"player_{seat}" for seat in range(self.players)]
         self._actions = NUM_ACTIONS[self.game.name]
         width = tensors.size(self.game.name, self.players)
-        view_space: spaces.Space[Any] = (
-            spaces.Box(low=-1e6, high=1e6, shape=(width,), dtype=np.float32)
-            if width
-            else spaces.Box(low=0, high=255, shape=(MAX_VIEW_BYTES,), dtype=np.uint8)
-        )
         self._observation_space = spaces.Dict(
             {
-                "observation": view_space,
+                "observation": spaces.Box(low=-1e6, high=1e6, shape=(width,), dtype=np.float32),
                 "action_mask": spaces.Box(0, 1, shape=(self._actions,), dtype=np.int8),
             }
         )
@@ -105,19 +98,16 @@ class ArenaEnv(AECEnv):  # type: ignore[misc]
     def observe(self, agent: str) -> dict[str, Any]:
         seat = self.possible_agents.index(agent)
         view = self.state.view(seat)
-        if tensors.size(self.game.name, self.players):
-            shown: Any = np.asarray(tensors.encode(self.game.name, view), dtype=np.float32)
-        else:
-            text = compact_json.dumps(view).encode()
-            if len(text) > MAX_VIEW_BYTES:
-                raise ValueError(f"A view of {len(text)} bytes exceeds MAX_VIEW_BYTES.")
-            shown = np.zeros(MAX_VIEW_BYTES, dtype=np.uint8)
-            shown[: len(text)] = np.frombuffer(text, dtype=np.uint8)
+        shown = np.asarray(tensors.encode(self.game.name, view), dtype=np.float32)
         mask = np.zeros(self._actions, dtype=np.int8)
         decision = self.state.decision()
         if decision is not None and decision.seat == seat:
             mask[self.state.legal_actions()] = 1
         return {"observation": shown, "action_mask": mask}
+
+    def view(self, agent: str) -> dict[str, Any]:
+        """What `agent`'s seat sees, as the referee would send it to a bot."""
+        return dict(self.state.view(self.possible_agents.index(agent)))
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
