@@ -46,7 +46,7 @@ class Searcher:
         self.bot = ismcts.ISMCTSBot(
             self.spiel, self.evaluator, UCT_C, max_simulations=1, random_state=self.rng
         )
-        self.seconds_per_simulation = 0.002
+        self.seconds_per_simulation = 0.05  # a first guess, on the slow side; then measured
 
     def move(self, view: dict[str, Any], budget_s: float, simulations: int) -> dict[str, Any]:
         determinizer = self.arena_game.determinizer()
@@ -54,6 +54,7 @@ class Searcher:
         seed = int(self.rng.randint(1 << 31))
         position = determinizer.determinize(view, random.Random(seed), self.config)
         state = ArenaState(self.spiel, position)
+        # two at least: the first only expands the root
         count = simulations or max(2, int(budget_s / self.seconds_per_simulation))
         self.bot._max_simulations = count
         start = time.perf_counter()
@@ -79,7 +80,10 @@ def main() -> None:
         try:
             message = json.loads(line)
         except ValueError:
-            print(f"openspiel-ismcts: ignoring a line that is not JSON: {line[:80]!r}", file=sys.stderr)
+            print(
+                f"openspiel-ismcts: ignoring a line that is not JSON: {line[:80]!r}",
+                file=sys.stderr,
+            )
             continue
         if not isinstance(message, dict):
             continue
@@ -103,7 +107,14 @@ def main() -> None:
                 try:
                     move = searcher.move(message["view"], budget, args.simulations)
                     reply = moves.index(move) if move in moves else move
-                except (ArenaError, KeyError, ValueError, TypeError, IndexError) as error:
+                except (
+                    ArenaError,
+                    AssertionError,
+                    KeyError,
+                    ValueError,
+                    TypeError,
+                    IndexError,
+                ) as error:
                     print(f"openspiel-ismcts: move 0 after {error!r}", file=sys.stderr)
             send({"type": "move", "move": reply, "id": message["id"]})
         elif kind == "goodbye":
