@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 
 import pytest
 
@@ -155,18 +156,17 @@ def test_options_travel_as_parameters() -> None:
 
 
 @pytest.mark.parametrize("game", ["mandala", "flowers"])
-def test_the_openspiel_ismcts_bot_passes_arena_check(game: str) -> None:
+def test_the_openspiel_ismcts_bot_passes_arena_check(game: str, tmp_path: Path) -> None:
     """The bundled bot that runs OpenSpiel's ISMCTS: a real process, every decision kind,
     legal moves within the time limit (bots/openspiel-ismcts). Takenoko's check plays 24
     games until every decision kind comes up (minutes on 2 cores); the search itself is
     tested on Takenoko above."""
-    from pathlib import Path
-
     from click.testing import CliRunner
 
     from arena.cli.main import main
 
     bot = Path(__file__).resolve().parents[1] / "bots" / "openspiel-ismcts"
-    result = CliRunner().invoke(main, ["check", "--game", game, str(bot)])
+    out = str(tmp_path / "check")
+    result = CliRunner().invoke(main, ["check", "--game", game, str(bot), "--out", out])
     assert result.exit_code == 0, result.output
     assert "All 6 checks passed" in result.output

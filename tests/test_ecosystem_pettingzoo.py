@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import warnings
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -85,3 +87,38 @@ def test_a_bad_table_or_option_is_one_sentence() -> None:
     game.reset(seed=1)
     with pytest.raises(ValueError, match="not legal"):
         game.step(10_000)
+
+
+def _policy_bot() -> object:
+    import importlib.util
+
+    path = Path(__file__).resolve().parents[1] / "bots" / "policy-example" / "bot.py"
+    spec = importlib.util.spec_from_file_location("policy_example_bot", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_policy_example_bot_plays_what_its_policy_scores_highest() -> None:
+    """bots/policy-example: a policy over the PettingZoo observation becomes an arena bot."""
+    from arena.games.mandala.cards import DISCARD_BASE
+
+    bot: Any = _policy_bot()
+    policy = bot.Policy("mandala", 2)
+    policy.bias[DISCARD_BASE:] = 1.0  # a "trained" policy that loves Discard & Redraw
+    state = get_game("mandala").new_state(3, None, 2)
+    seat = state.decision().seat  # type: ignore[union-attr]
+    message = {"view": state.view(seat), "legal_moves": state.legal_moves()}
+    chosen = message["legal_moves"][bot.choose(message, "mandala", {"turn_limit": 1000}, policy)]
+    assert chosen["action"] == "discard_redraw"
+
+
+def test_the_policy_example_bot_passes_arena_check(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from arena.cli.main import main
+
+    folder = Path(__file__).resolve().parents[1] / "bots" / "policy-example"
+    result = CliRunner().invoke(main, ["check", str(folder), "--out", str(tmp_path / "check")])
+    assert result.exit_code == 0, result.output

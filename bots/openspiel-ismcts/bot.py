@@ -91,10 +91,9 @@ def main() -> None:
         if kind == "hello":
             send({"type": "hello", "name": "openspiel-ismcts", "version": "1.0"})
         elif kind == "new_game":
-            players = message.get("players") or []
             searcher = Searcher(
                 str(message.get("game")),
-                len(players) if isinstance(players, list) else int(players),
+                int(message.get("players") or 2),  # the table size
                 dict(message.get("config") or {}),
                 int(message.get("seed") or 0),
             )
