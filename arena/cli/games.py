@@ -22,3 +22,7 @@ def games() -> None:
             about = game.option_help.get(key, "")
             line = f"  --game-option {key}={json.dumps(value)}"
             click.echo(f"{line:<38} {about}".rstrip())
+    click.echo(
+        "openspiel:NAME: any sequential OpenSpiel game, its table size its own "
+        "(e.g. openspiel:kuhn_poker, 'openspiel:liars_dice(numdice=2)'; the ecosystem extra)"
+    )
