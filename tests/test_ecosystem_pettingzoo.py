@@ -122,3 +122,11 @@ def test_the_policy_example_bot_passes_arena_check(tmp_path: Path) -> None:
     folder = Path(__file__).resolve().parents[1] / "bots" / "policy-example"
     result = CliRunner().invoke(main, ["check", str(folder), "--out", str(tmp_path / "check")])
     assert result.exit_code == 0, result.output
+
+
+def test_an_action_code_beyond_the_space_is_refused_not_wrapped() -> None:
+    from arena.ecosystem.actions import NUM_ACTIONS, legal
+
+    assert legal("takenoko", [3, 0, 2]) == [0, 2, 3]
+    with pytest.raises(ValueError, match="beyond the 1024 codes"):
+        legal("takenoko", [NUM_ACTIONS["takenoko"]])

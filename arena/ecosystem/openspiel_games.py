@@ -40,6 +40,7 @@ import pyspiel
 
 from arena import compact_json
 from arena.ecosystem import tensors
+from arena.ecosystem.actions import NUM_ACTIONS, legal
 from arena.ecosystem.returns import rank_returns
 from arena.games import Game, GameState, get_game, table_seats
 
@@ -47,10 +48,6 @@ DEALS = 1 << 16
 """How many deals the root chance node chooses from (each a seed of the arena's engine)."""
 
 _CHANCE_OUTCOMES = [(seed, 1.0 / DEALS) for seed in range(DEALS)]
-
-_NUM_ACTIONS = {"mandala": 162, "flowers": 276, "takenoko": 1024}
-"""The action codes each game can use (Takenoko's are indexes into a legal-move list, which
-stays under 200 in any position we have measured; a larger one is an error, not a wrap)."""
 
 
 def _max_length(name: str, config: Mapping[str, Any], players: int) -> int:
@@ -77,7 +74,7 @@ class ArenaGame(pyspiel.Game):  # type: ignore[misc]
         self.players = players
         self.config: dict[str, Any] = arena_game.config(settings)
         info = pyspiel.GameInfo(
-            num_distinct_actions=_NUM_ACTIONS[arena_game.name],
+            num_distinct_actions=NUM_ACTIONS[arena_game.name],
             max_chance_outcomes=DEALS,
             num_players=players,
             min_utility=-1.0,
@@ -113,7 +110,7 @@ class ArenaState(pyspiel.State):  # type: ignore[misc]
 
     def _legal_actions(self, player: int) -> list[int]:
         assert self.position is not None
-        return sorted(self.position.legal_actions())
+        return legal(self.arena_game.name, self.position.legal_actions())
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         return _CHANCE_OUTCOMES

@@ -35,11 +35,9 @@ from pettingzoo import AECEnv
 
 from arena import compact_json
 from arena.ecosystem import tensors
+from arena.ecosystem.actions import NUM_ACTIONS, legal
 from arena.ecosystem.returns import rank_returns
 from arena.games import get_game, table_seats
-
-NUM_ACTIONS = {"mandala": 162, "flowers": 276, "takenoko": 1024}
-"""The action codes of each game (Takenoko's index the legal moves and stay far below)."""
 
 
 class ArenaEnv(AECEnv):  # type: ignore[misc]
@@ -102,7 +100,7 @@ class ArenaEnv(AECEnv):  # type: ignore[misc]
         mask = np.zeros(self._actions, dtype=np.int8)
         decision = self.state.decision()
         if decision is not None and decision.seat == seat:
-            mask[self.state.legal_actions()] = 1
+            mask[legal(self.game.name, self.state.legal_actions())] = 1
         return {"observation": shown, "action_mask": mask}
 
     def view(self, agent: str) -> dict[str, Any]:

@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from arena.ecosystem import tensors
-from arena.ecosystem.pettingzoo_env import NUM_ACTIONS
+from arena.ecosystem.actions import NUM_ACTIONS
 from arena.games import get_game
 
 
