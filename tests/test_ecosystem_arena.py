@@ -94,6 +94,8 @@ def test_unknown_or_unloadable_openspiel_games_are_one_sentence() -> None:
         get_game("openspiel:nope")
     with pytest.raises(GameError, match="OpenSpiel cannot load"):
         get_game("openspiel:tic_tac_toe(colours=3)")
+    with pytest.raises(GameError, match="one-player game"):
+        get_game("openspiel:catch")
     with pytest.raises(GameError, match="mean-field"):
         get_game("openspiel:mfg_crowd_modelling")
 
@@ -110,3 +112,13 @@ def test_arena_run_rates_bots_at_an_openspiel_game(tmp_path: Path) -> None:
     lines = [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines()]
     assert len(lines) == 6 and {line["end"] for line in lines} == {"terminal"}
     assert (out / "ratings.csv").exists() and "Games ended: terminal 6" in result.output
+
+
+def test_a_simultaneous_game_is_played_turn_based_without_showing_the_first_choice() -> None:
+    game = get_game("openspiel:goofspiel(num_cards=4)")
+    state = game.new_state(1, None, 2)
+    before = state.view(1)["observation"]
+    state.apply_move({"action": state.legal_actions()[3]})  # seat 0 bids its 4
+    assert state.decision() is not None and state.decision().seat == 1
+    after = state.view(1)["observation"]
+    assert "P0 hand: 1 2 3 4" in before and "P0 hand: 1 2 3 4" in after  # not shown yet

@@ -15,8 +15,8 @@ own (`players=N` among the parameters where the game has it).
 - Chance nodes are played by the engine, never shown as decisions: each outcome is drawn
   from the game's own probabilities with a generator seeded by the deal's seed and the move
   number, so a seed and the moves replay a game exactly (records, `arena replay`, the viewer).
-- Simultaneous-move games are played turn-based, through OpenSpiel's own
-  `convert_to_turn_based`: the seats choose one after the other, none seeing the others'
+- One-player games are refused (a tournament needs two seats). Simultaneous-move games
+  are played turn-based, through OpenSpiel's own `convert_to_turn_based`: the seats choose one after the other, none seeing the others'
   choices of the round, and the joint move is applied once all have chosen.
 - The result: each seat's score is its return when every return is a whole number, else its
   return times 100 rounded (`details.score_scale` says which); ranks follow the returns, equal
@@ -64,8 +64,10 @@ def _load(spec: str) -> Any:
         game = pyspiel.convert_to_turn_based(game)
     elif kind.dynamics != pyspiel.GameType.Dynamics.SEQUENTIAL:
         raise GameError(f"{spec!r} is a mean-field game; the arena plays games of seats.")
-    if game.num_players() < 1:
-        raise GameError(f"{spec!r} has no players.")
+    if game.num_players() < 2:
+        raise GameError(
+            f"{spec!r} is a one-player game; a tournament needs tables of two seats or more."
+        )
     return game
 
 
