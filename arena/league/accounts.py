@@ -1,0 +1,54 @@
+"""Authors' tokens: made at random, shown once, stored only as a hash, compared in constant time.
+
+A token is 32 random bytes (`secrets`), so a fast hash (SHA-256) is enough to store it: no
+one can guess a token from its hash, and there is no password to stretch. The league keeps
+the hash; a request's token is hashed and compared with `hmac.compare_digest`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import re
+import secrets
+
+from arena.errors import ArenaError
+
+TOKEN_PREFIX = "arena_"
+MAX_TOKEN_CHARS = 200
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,39}")
+
+
+class AccountError(ArenaError):
+    """A bad author name or token; the text says what is wrong."""
+
+
+def new_token() -> str:
+    """A fresh token to give an author (once: only its hash is kept)."""
+    return TOKEN_PREFIX + secrets.token_urlsafe(32)
+
+
+def token_hash(token: str) -> str:
+    """What the league stores for a token."""
+    if len(token) > MAX_TOKEN_CHARS:
+        raise AccountError("That is not a token of this league (too long).")
+    return hashlib.sha256(token.encode("utf-8", "surrogateescape")).hexdigest()
+
+
+def same_token(token: str, stored_hash: str) -> bool:
+    """True when `token` is the one whose hash is `stored_hash`, compared in constant time."""
+    try:
+        mine = token_hash(token)
+    except AccountError:
+        return False
+    return hmac.compare_digest(mine, stored_hash)
+
+
+def author_name(name: str) -> str:
+    """`name` when it is a valid author name; AccountError otherwise."""
+    if not isinstance(name, str) or not _NAME.fullmatch(name):
+        raise AccountError(
+            f"An author's name is 1 to 40 letters, digits, '_', '.' or '-' (starting with a "
+            f"letter or digit), not {name!r:.60}."
+        )
+    return name

@@ -1,0 +1,273 @@
+"""The league's database: authors, bots and their versions, games recorded once.
+
+SQLite, one file, WAL mode (readers never wait for the writer), foreign keys on. The schema
+is versioned: `MIGRATIONS[n]` takes a database from version n to n + 1, and opening a
+database runs the ones it has not had, in one transaction each, so an old league file
+opens in a new arena. A game is stored with its games-log line (`GameLine.to_json`) under
+its game id, which is unique: recording a game twice is a no-op, so a league killed at any
+moment and restarted neither loses a finished game nor counts one twice.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from arena.errors import ArenaError
+from arena.league import accounts
+from arena.results.log import GameLine
+
+MIGRATIONS: Sequence[str] = (
+    """
+    CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    CREATE TABLE authors (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL UNIQUE,
+        token_hash TEXT NOT NULL UNIQUE,
+        admin INTEGER NOT NULL DEFAULT 0,
+        created REAL NOT NULL
+    );
+    CREATE TABLE bots (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        author_id INTEGER NOT NULL REFERENCES authors(id),
+        folder TEXT NOT NULL,
+        status TEXT NOT NULL,
+        message TEXT NOT NULL DEFAULT '',
+        created REAL NOT NULL,
+        UNIQUE (name, version)
+    );
+    CREATE TABLE games (
+        id INTEGER PRIMARY KEY,
+        game_id TEXT NOT NULL UNIQUE,
+        line TEXT NOT NULL,
+        created REAL NOT NULL
+    );
+    CREATE TABLE game_bots (
+        game INTEGER NOT NULL REFERENCES games(id),
+        seat INTEGER NOT NULL,
+        bot TEXT NOT NULL,
+        PRIMARY KEY (game, seat)
+    );
+    CREATE INDEX game_bots_by_bot ON game_bots (bot);
+    """,
+)
+"""The schema, one step per version (version 0 is an empty file)."""
+
+STATUSES = ("building", "checking", "active", "failed", "retired")
+"""A bot version's life: built, checked by conformance games, then playing, or failed; an
+active bot can be retired (kept, with its games, but no longer matched)."""
+
+
+class StoreError(ArenaError):
+    """A league database that cannot be used, or a request it refuses; one sentence."""
+
+
+@dataclass(frozen=True)
+class Author:
+    id: int
+    name: str
+    admin: bool
+
+
+@dataclass(frozen=True)
+class Bot:
+    id: int
+    name: str
+    version: int
+    author: str
+    folder: str
+    status: str
+    message: str
+
+    @property
+    def label(self) -> str:
+        """The name the league plays it under: `name` for version 1, else `name@vN`."""
+        return self.name if self.version == 1 else f"{self.name}@v{self.version}"
+
+
+class Store:
+    """One league database (`path`, created if missing)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        try:
+            self.db = sqlite3.connect(path, timeout=30, isolation_level=None)
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA foreign_keys=ON")
+            self._migrate()
+        except sqlite3.DatabaseError as error:
+            raise StoreError(
+                f"{path} is not a league database this arena can use ({error})."
+            ) from None
+
+    def close(self) -> None:
+        self.db.close()
+
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            yield self.db
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        self.db.execute("COMMIT")
+
+    @property
+    def version(self) -> int:
+        return int(self.db.execute("PRAGMA user_version").fetchone()[0])
+
+    def _migrate(self) -> None:
+        if self.version > len(MIGRATIONS):
+            raise StoreError(
+                f"{self.path} was made by a newer arena (schema {self.version}); upgrade."
+            )
+        for number in range(self.version, len(MIGRATIONS)):
+            with self._transaction() as db:
+                for statement in MIGRATIONS[number].split(";"):
+                    if statement.strip():
+                        db.execute(statement)
+                db.execute(f"PRAGMA user_version = {number + 1}")
+
+    # --- settings ---
+
+    def setting(self, key: str, default: str = "") -> str:
+        row = self.db.execute("SELECT value FROM settings WHERE key = ?", (key,)).fetchone()
+        return default if row is None else str(row[0])
+
+    def set_setting(self, key: str, value: str) -> None:
+        self.db.execute(
+            "INSERT INTO settings (key, value) VALUES (?, ?) "
+            "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            (key, value),
+        )
+
+    # --- authors ---
+
+    def add_author(self, name: str, admin: bool = False) -> str:
+        """A new author; returns their token (shown once: only its hash is kept)."""
+        accounts.author_name(name)
+        token = accounts.new_token()
+        try:
+            self.db.execute(
+                "INSERT INTO authors (name, token_hash, admin, created) VALUES (?, ?, ?, ?)",
+                (name, accounts.token_hash(token), int(admin), time.time()),
+            )
+        except sqlite3.IntegrityError:
+            raise StoreError(f"There is already an author called {name}.") from None
+        return token
+
+    def author_of(self, token: str) -> Author | None:
+        """The author whose token this is, or None."""
+        try:
+            digest = accounts.token_hash(token)
+        except accounts.AccountError:
+            return None
+        row = self.db.execute(
+            "SELECT id, name, admin, token_hash FROM authors WHERE token_hash = ?", (digest,)
+        ).fetchone()
+        if row is None or not accounts.same_token(token, row[3]):
+            return None
+        return Author(int(row[0]), str(row[1]), bool(row[2]))
+
+    # --- bots ---
+
+    def add_bot(self, name: str, author: Author, folder: str) -> Bot:
+        """A new version of bot `name` (version 1 if new), status `building`. Only its
+        author may add versions of a bot."""
+        with self._transaction() as db:
+            owner = db.execute(
+                "SELECT a.name FROM bots b JOIN authors a ON a.id = b.author_id "
+                "WHERE b.name = ? LIMIT 1",
+                (name,),
+            ).fetchone()
+            if owner is not None and owner[0] != author.name:
+                raise StoreError(f"The bot {name} belongs to {owner[0]}; choose another name.")
+            version = db.execute(
+                "SELECT COALESCE(MAX(version), 0) + 1 FROM bots WHERE name = ?", (name,)
+            ).fetchone()[0]
+            cursor = db.execute(
+                "INSERT INTO bots (name, version, author_id, folder, status, created) "
+                "VALUES (?, ?, ?, ?, 'building', ?)",
+                (name, version, author.id, folder, time.time()),
+            )
+        bot = self.bot_by_id(int(cursor.lastrowid or 0))
+        assert bot is not None
+        return bot
+
+    _BOT_COLUMNS = (
+        "SELECT b.id, b.name, b.version, a.name, b.folder, b.status, b.message "
+        "FROM bots b JOIN authors a ON a.id = b.author_id "
+    )
+
+    def bot_by_id(self, bot_id: int) -> Bot | None:
+        row = self.db.execute(self._BOT_COLUMNS + "WHERE b.id = ?", (bot_id,)).fetchone()
+        return None if row is None else Bot(*row)
+
+    def bots(self, status: str | None = None) -> list[Bot]:
+        """Every bot version (of one status), oldest first."""
+        if status is None:
+            rows = self.db.execute(self._BOT_COLUMNS + "ORDER BY b.id").fetchall()
+        else:
+            rows = self.db.execute(
+                self._BOT_COLUMNS + "WHERE b.status = ? ORDER BY b.id", (status,)
+            ).fetchall()
+        return [Bot(*row) for row in rows]
+
+    def bot(self, label: str) -> Bot | None:
+        """The bot version played under `label` (`name` or `name@vN`)."""
+        return next((bot for bot in self.bots() if bot.label == label), None)
+
+    def set_status(self, bot: Bot, status: str, message: str = "") -> Bot:
+        if status not in STATUSES:
+            raise StoreError(f"{status!r} is not a bot status ({', '.join(STATUSES)}).")
+        self.db.execute(
+            "UPDATE bots SET status = ?, message = ? WHERE id = ?", (status, message, bot.id)
+        )
+        updated = self.bot_by_id(bot.id)
+        assert updated is not None
+        return updated
+
+    # --- games ---
+
+    def record_game(self, line: GameLine) -> bool:
+        """Store a finished game once; False when its game id was stored already."""
+        with self._transaction() as db:
+            cursor = db.execute(
+                "INSERT OR IGNORE INTO games (game_id, line, created) VALUES (?, ?, ?)",
+                (line.game_id, json.dumps(line.to_json()), time.time()),
+            )
+            if cursor.rowcount == 0:
+                return False
+            game = cursor.lastrowid
+            db.executemany(
+                "INSERT INTO game_bots (game, seat, bot) VALUES (?, ?, ?)",
+                [(game, seat, bot) for seat, bot in enumerate(line.players)],
+            )
+        return True
+
+    def games(self, bot: str | None = None) -> list[GameLine]:
+        """Every game (of one bot label), in the order they were recorded."""
+        if bot is None:
+            rows = self.db.execute("SELECT line FROM games ORDER BY id").fetchall()
+        else:
+            rows = self.db.execute(
+                "SELECT g.line FROM games g JOIN game_bots p ON p.game = g.id "
+                "WHERE p.bot = ? ORDER BY g.id",
+                (bot,),
+            ).fetchall()
+        return [GameLine.from_json(json.loads(row[0])) for row in rows]
+
+    def game_count(self) -> int:
+        return int(self.db.execute("SELECT COUNT(*) FROM games").fetchone()[0])
+
+    def games_per_bot(self) -> dict[str, int]:
+        rows = self.db.execute("SELECT bot, COUNT(*) FROM game_bots GROUP BY bot").fetchall()
+        return {str(bot): int(count) for bot, count in rows}
