@@ -68,7 +68,7 @@ def test_versions_of_a_bot_belong_to_its_author(tmp_path: Path) -> None:
     assert ada is not None and bob is not None
     first = store.add_bot("mine", ada, "bots/mine-v1")
     second = store.add_bot("mine", ada, "bots/mine-v2")
-    assert (first.version, first.label, second.version, second.label) == (1, "mine", 2, "mine@v2")
+    assert (first.version, first.label, second.version, second.label) == (1, "mine", 2, "mine.v2")
     assert first.status == "building"
     with pytest.raises(StoreError, match="belongs to ada"):
         store.add_bot("mine", bob, "bots/x")

@@ -88,8 +88,9 @@ class Bot:
 
     @property
     def label(self) -> str:
-        """The name the league plays it under: `name` for version 1, else `name@vN`."""
-        return self.name if self.version == 1 else f"{self.name}@v{self.version}"
+        """The name the league plays it under: `name` for version 1, else `name.vN` (a
+        bot name, as bot.toml allows)."""
+        return self.name if self.version == 1 else f"{self.name}.v{self.version}"
 
 
 class Store:
@@ -222,7 +223,7 @@ class Store:
         return [Bot(*row) for row in rows]
 
     def bot(self, label: str) -> Bot | None:
-        """The bot version played under `label` (`name` or `name@vN`)."""
+        """The bot version played under `label` (`name` or `name.vN`)."""
         return next((bot for bot in self.bots() if bot.label == label), None)
 
     def set_status(self, bot: Bot, status: str, message: str = "") -> Bot:
