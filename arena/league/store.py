@@ -99,7 +99,10 @@ class Store:
     def __init__(self, path: Path) -> None:
         self.path = path
         try:
-            self.db = sqlite3.connect(path, timeout=30, isolation_level=None)
+            # one connection shared by the league's threads, each use under the league's lock
+            self.db = sqlite3.connect(
+                path, timeout=30, isolation_level=None, check_same_thread=False
+            )
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA foreign_keys=ON")
             self._migrate()

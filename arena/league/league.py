@@ -1,0 +1,240 @@
+"""A running league: submissions checked and admitted, tables played without end, games stored.
+
+A league lives in one folder: `league.sqlite` (the store), `bots/<label>/` (each submitted
+version, unpacked), `checks/<label>/` (its conformance games and logs), `records/` (every
+league game's record, as `arena run` writes them) and `logs/` (the bots' stderr).
+
+- `submit`: the archive is unpacked (`uploads`), its bot.toml read, a new version stored as
+  `building`; then, in the background, `arena check`'s conformance games (the build
+  included) against `random`: it becomes `active` and is matched, or `failed` with the
+  check's own sentence on its page.
+- `play_forever` (a thread): keeps the executor (the local pool; `workers` processes) busy
+  with tables from `matchmaking`, each deal played with the seats rotated, and stores every
+  finished game at once. A table's game ids come from a counter kept in the store and
+  advanced before the table is handed out, so a league killed at any moment and restarted
+  abandons the tables it was playing (none of their games was stored) and plays new ones:
+  no finished game is lost, none is stored twice. The field of a table is the active bots
+  as it starts; a bot retired meanwhile finishes that table.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import random
+import shutil
+import tempfile
+import threading
+import uuid
+from collections.abc import Callable
+from concurrent.futures import Future
+from pathlib import Path
+from typing import Any
+
+from arena.errors import ArenaError
+from arena.execution import Executor, TableResult, WorkerContext, make_executor, play_table
+from arena.games import get_game, table_seats
+from arena.league import uploads
+from arena.league.matchmaking import next_table
+from arena.league.store import Author, Bot, Store, StoreError
+from arena.players.limits import Limits
+from arena.players.manifest import BotManifest, default_bots_dir, load_manifest
+from arena.results.ratings import environment, rate_games
+from arena.schedule import GameSlot, TableTask, seatings
+
+log = logging.getLogger(__name__)
+
+PAUSED = "paused"
+NEXT_TABLE = "next_table"
+CHECK_GAMES = 4
+
+
+class League:
+    """One league folder, its store, and (once started) its play and checks."""
+
+    def __init__(
+        self,
+        folder: Path,
+        *,
+        game: str = "mandala",
+        seats: int | None = None,
+        workers: int = 2,
+        limits: Limits | None = None,
+        executor_factory: Callable[[int], Executor] = make_executor,
+    ) -> None:
+        self.folder = folder
+        folder.mkdir(parents=True, exist_ok=True)
+        self.game = get_game(game).name
+        self.seats = table_seats(get_game(game), seats)
+        self.workers = workers
+        self.limits = limits or Limits()
+        self.store = Store(folder / "league.sqlite")
+        self.lock = threading.Lock()  # one connection, many threads: one at a time
+        self.executor_factory = executor_factory
+        self.stop = threading.Event()
+        self.threads: list[threading.Thread] = []
+        self.rng = random.Random()
+        for sub in ("bots", "checks", "records", "logs", "uploads"):
+            (folder / sub).mkdir(exist_ok=True)
+
+    # --- submissions ---
+
+    def submit(self, author: Author, archive: Path, *, wait: bool = False) -> Bot:
+        """A new bot version from `archive`, checked in the background (or now, `wait`)."""
+        incoming = self.folder / "bots" / f".incoming-{uuid.uuid4().hex}"
+        folder = uploads.unpack(archive, incoming)
+        try:
+            name = load_manifest(folder).name
+            with self.lock:
+                bot = self.store.add_bot(name, author, "")
+                target = self.folder / "bots" / bot.label
+                self.store.db.execute(
+                    "UPDATE bots SET folder = ? WHERE id = ?", (str(target), bot.id)
+                )
+                bot = dataclasses.replace(bot, folder=str(target))
+        except ArenaError:
+            shutil.rmtree(incoming, ignore_errors=True)
+            raise
+        shutil.move(str(folder), target)
+        if folder != incoming:
+            shutil.rmtree(incoming, ignore_errors=True)
+        if wait:
+            return self._check(bot)
+        thread = threading.Thread(target=self._check, args=(bot,), daemon=True)
+        thread.start()
+        self.threads.append(thread)
+        return bot
+
+    def _check(self, bot: Bot) -> Bot:
+        from arena.conformance import check_bot
+
+        with self.lock:
+            bot = self.store.set_status(bot, "checking")
+        try:
+            manifest = self.manifest(bot)
+            opponent = load_manifest(default_bots_dir() / "random")
+            results = check_bot(
+                manifest,
+                opponent,
+                self.limits,
+                self.folder / "checks" / bot.label,
+                games=CHECK_GAMES,
+                game=self.game,
+                seats=self.seats,
+            )
+            failed = [result for result in results if result.failed]
+            status = "failed" if failed else "active"
+            message = f"{failed[0].name}: {failed[0].detail}" if failed else "passed arena check"
+        except (ArenaError, OSError) as error:
+            status, message = "failed", str(error)
+        with self.lock:
+            return self.store.set_status(bot, status, message)
+
+    def manifest(self, bot: Bot) -> BotManifest:
+        """The bot's manifest, named with its league label."""
+        return dataclasses.replace(load_manifest(Path(bot.folder)), name=bot.label)
+
+    def retire(self, author: Author, label: str) -> Bot:
+        """Stop matching a bot (its games stay); only its author or an admin may."""
+        with self.lock:
+            bot = self.store.bot(label)
+            if bot is None:
+                raise StoreError(f"There is no bot {label} in this league.")
+            if bot.author != author.name and not author.admin:
+                raise StoreError(f"{label} belongs to {bot.author}; you may retire only yours.")
+            return self.store.set_status(bot, "retired")
+
+    # --- play ---
+
+    def paused(self) -> bool:
+        with self.lock:
+            return self.store.setting(PAUSED) == "1"
+
+    def set_paused(self, paused: bool) -> None:
+        with self.lock:
+            self.store.set_setting(PAUSED, "1" if paused else "0")
+
+    def _next_task(self) -> tuple[TableTask, WorkerContext] | None:
+        with self.lock:
+            active = self.store.bots("active")
+            games = self.store.games_per_bot()
+            ratings = rate_games(self.store.games()).bots
+            env = environment()
+            labels = [bot.label for bot in active]
+            table = next_table(
+                labels,
+                games,
+                {name: env.create_rating(r.mu, r.sigma) for name, r in ratings.items()},
+                self.seats,
+                self.rng,
+            )
+            if table is None:
+                return None
+            number = int(self.store.setting(NEXT_TABLE, "0"))
+            self.store.set_setting(NEXT_TABLE, str(number + 1))
+        seed = self.rng.randrange(1 << 62)
+        slots = tuple(
+            GameSlot(
+                f"L{number:07d}-g{n}", number * self.seats + n - 1, 1, number, n, seed, seating
+            )
+            for n, seating in enumerate(seatings(table), 1)
+        )
+        context = WorkerContext(
+            run_id=f"league:{self.folder.resolve()}:{','.join(sorted(labels))}",
+            bots=tuple(self.manifest(bot) for bot in active if bot.label in table),
+            limits=dataclasses.asdict(self.limits.hiding(self.folder)),
+            game=self.game,
+            log_dir=self.folder / "logs",
+            records_dir=self.folder / "records",
+        )
+        return TableTask(number, 1, seed, slots), context
+
+    def record(self, result: TableResult) -> int:
+        """Store a table's finished games; how many were new."""
+        with self.lock:
+            return sum(self.store.record_game(line) for line in result.lines)
+
+    def play_forever(self) -> None:
+        """Keep the executor busy until `stop` is set (run it in a thread)."""
+        executor = self.executor_factory(self.workers)
+        running: dict[Future[Any], TableTask] = {}
+        try:
+            while not self.stop.is_set():
+                while len(running) < 2 * max(1, self.workers) and not self.paused():
+                    ready = self._next_task()
+                    if ready is None:
+                        break
+                    task, context = ready
+                    running[executor.submit(play_table, context, task)] = task
+                if not running:
+                    self.stop.wait(0.5)
+                    continue
+                done, _ = executor.wait_any(list(running))
+                for future in done:
+                    running.pop(future)
+                    try:
+                        self.record(future.result())
+                    except Exception:  # an arena fault in one table: log it, play on
+                        log.exception("a league table failed")
+        finally:
+            executor.shutdown(wait=False, cancel_futures=True)
+            executor.terminate()
+
+    def start(self) -> None:
+        thread = threading.Thread(target=self.play_forever, daemon=True, name="league-play")
+        thread.start()
+        self.threads.append(thread)
+
+    def close(self) -> None:
+        self.stop.set()
+        for thread in self.threads:
+            thread.join(timeout=30)
+        self.store.close()
+
+
+def archive_folder(folder: Path, into: Path) -> Path:
+    """A .tar.gz of a bot folder (what `arena submit` uploads), build outputs left out."""
+    base = Path(tempfile.mkdtemp(dir=into)) / folder.name
+    return Path(
+        shutil.make_archive(str(base), "gztar", root_dir=folder.parent, base_dir=folder.name)
+    )

@@ -1,0 +1,97 @@
+"""A league plays (arena/league/league.py, issue 24): submissions checked and admitted, tables
+played with real bot processes, games stored once, across a restart."""
+
+from __future__ import annotations
+
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+
+from arena.league.league import League, archive_folder
+from arena.league.store import StoreError
+from arena.league.uploads import UploadError
+from arena.players.limits import Limits
+
+BOTS = Path(__file__).resolve().parents[1] / "bots"
+LIMITS = Limits(move_ms=5000, startup_ms=20_000)
+
+
+def _bot(tmp_path: Path, source: str, name: str) -> Path:
+    """A copy of a bundled bot under another name, archived as `arena submit` does."""
+    folder = tmp_path / "src" / name
+    shutil.copytree(BOTS / source, folder, ignore=shutil.ignore_patterns("__pycache__"))
+    toml = (folder / "bot.toml").read_text().splitlines()
+    (folder / "bot.toml").write_text(
+        "\n".join(f'name = "{name}"' if line.startswith("name") else line for line in toml)
+    )
+    return archive_folder(folder, tmp_path)
+
+
+def _play_until(league: League, games: int) -> None:
+    league.start()
+    deadline = time.monotonic() + 240
+    while league.store.game_count() < games and time.monotonic() < deadline:
+        time.sleep(0.2)
+    league.stop.set()
+    for thread in league.threads:
+        thread.join(timeout=60)
+    league.threads.clear()
+    league.stop.clear()
+
+
+def test_submitted_bots_are_checked_then_play_and_every_game_is_stored_once(
+    tmp_path: Path,
+) -> None:
+    league = League(tmp_path / "league", workers=0, limits=LIMITS)
+    ada = league.store.author_of(league.store.add_author("ada"))
+    bob = league.store.author_of(league.store.add_author("bob"))
+    assert ada is not None and bob is not None
+    first = league.submit(ada, _bot(tmp_path, "random", "alpha"), wait=True)
+    second = league.submit(bob, _bot(tmp_path, "greedy", "beta"), wait=True)
+    assert (first.status, second.status) == ("active", "active"), (first, second)
+    _play_until(league, 6)
+    games = league.store.games()
+    assert len(games) >= 6
+    assert {tuple(sorted(g.players)) for g in games} == {("alpha", "beta")}
+    assert all((league.folder / "records" / f"{g.game_id}.json.gz").exists() for g in games)
+    ids = [g.game_id for g in games]
+    league.close()
+    # A restart continues: new tables, new ids, the old games kept once.
+    again = League(tmp_path / "league", workers=0, limits=LIMITS)
+    _play_until(again, len(ids) + 2)
+    later = [g.game_id for g in again.store.games()]
+    assert later[: len(ids)] == ids and len(set(later)) == len(later) > len(ids)
+    again.close()
+
+
+def test_a_bot_that_fails_its_check_is_not_matched_and_says_why(tmp_path: Path) -> None:
+    league = League(tmp_path / "league", workers=0, limits=LIMITS)
+    ada = league.store.author_of(league.store.add_author("ada"))
+    assert ada is not None
+    folder = tmp_path / "src" / "broken"
+    folder.mkdir(parents=True)
+    (folder / "bot.toml").write_text('name = "broken"\ncommand = ["python3", "bot.py"]\n')
+    (folder / "bot.py").write_text("import sys\nsys.exit(3)\n")
+    bot = league.submit(ada, archive_folder(folder, tmp_path), wait=True)
+    assert bot.status == "failed" and bot.message
+    assert league.store.bots("active") == []
+    league.close()
+
+
+def test_only_its_author_retires_a_bot_and_bad_uploads_leave_nothing(tmp_path: Path) -> None:
+    league = League(tmp_path / "league", workers=0, limits=LIMITS)
+    ada = league.store.author_of(league.store.add_author("ada"))
+    bob = league.store.author_of(league.store.add_author("bob"))
+    assert ada is not None and bob is not None
+    bot = league.submit(ada, _bot(tmp_path, "random", "alpha"), wait=True)
+    with pytest.raises(StoreError, match="belongs to ada"):
+        league.retire(bob, bot.label)
+    assert league.retire(ada, bot.label).status == "retired"
+    junk = tmp_path / "junk.zip"
+    junk.write_text("not an archive")
+    with pytest.raises(UploadError):
+        league.submit(ada, junk)
+    assert [p.name for p in (league.folder / "bots").iterdir()] == ["alpha"]
+    league.close()
