@@ -17,6 +17,8 @@ COMMANDS: dict[str, str] = {
     "play": "arena.cli.play:play",
     "replay": "arena.cli.replay:replay",
     "games": "arena.cli.games:games",
+    "serve": "arena.cli.serve:serve",
+    "submit": "arena.cli.serve:submit",
 }
 
 

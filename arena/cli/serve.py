@@ -1,0 +1,113 @@
+"""`arena serve`: a live league with a web page; `arena submit`: send a bot to one."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import click
+
+from arena.errors import ArenaError
+from arena.games import DEFAULT_GAME
+
+DEFAULT_LEAGUE = Path("results") / "league"
+TOKEN_ENV = "ARENA_TOKEN"
+
+
+@click.command()
+@click.option(
+    "--league",
+    "folder",
+    type=click.Path(path_type=Path),
+    default=DEFAULT_LEAGUE,
+    show_default=True,
+    help="The league's folder (its database, bots, records).",
+)
+@click.option("--game", default=DEFAULT_GAME, show_default=True, help="The game played.")
+@click.option("--seats", type=int, default=None, help="Seats at each table [the game's own].")
+@click.option(
+    "--workers",
+    type=click.IntRange(0, 64),
+    default=2,
+    show_default=True,
+    help="Processes playing games (0: in the server's own process).",
+)
+@click.option(
+    "--host",
+    default="127.0.0.1",
+    show_default=True,
+    help="Address to listen on (127.0.0.1: this machine only).",
+)
+@click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True)
+@click.option(
+    "--add-author",
+    "add_author",
+    default=None,
+    metavar="NAME",
+    help="Make an author, print their token, and stop.",
+)
+@click.option("--admin", is_flag=True, help="With --add-author: the author may pause the league.")
+def serve(
+    folder: Path, game: str, seats: int | None, workers: int, host: str, port: int,
+    add_author: str | None, admin: bool,
+) -> None:  # fmt: skip
+    """Run a league: bots submitted over the web page or `arena submit` are checked, then
+    play continuously; the leaderboard is live at http://HOST:PORT/."""
+    from arena.league.league import League
+
+    try:
+        league = League(folder, game=game, seats=seats, workers=workers)
+        if add_author is not None:
+            token = league.store.add_author(add_author, admin=admin)
+            league.close()
+            click.echo(f"Author {add_author} added. Their token (shown once, keep it): {token}")
+            return
+    except ArenaError as error:
+        raise click.ClickException(str(error)) from None
+    import uvicorn
+
+    from arena.league.web import create_app
+
+    league.start()
+    click.echo(f"League of {league.game} ({league.seats} seats) at http://{host}:{port}/")
+    try:
+        uvicorn.run(create_app(league), host=host, port=port, log_level="warning")
+    finally:
+        league.close()
+
+
+@click.command()
+@click.argument("bot", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--to", "url", required=True, help="The league, e.g. http://127.0.0.1:8000")
+@click.option("--token", default=None, help=f"Your token [${TOKEN_ENV}].")
+def submit(bot: Path, url: str, token: str | None) -> None:
+    """Send the bot folder BOT to a league as a new version."""
+    from arena.league.league import archive_folder
+
+    token = token or os.environ.get(TOKEN_ENV)
+    if not token:
+        raise click.ClickException(f"Give your token with --token or ${TOKEN_ENV}.")
+    with tempfile.TemporaryDirectory() as scratch:
+        archive = archive_folder(bot.resolve(), Path(scratch))
+        request = urllib.request.Request(
+            url.rstrip("/") + "/api/bots",
+            data=archive.read_bytes(),
+            headers={"Authorization": f"Bearer {token}", "Content-Type": "application/gzip"},
+            method="POST",
+        )
+        try:
+            with urllib.request.urlopen(request, timeout=120) as answer:
+                shown = json.loads(answer.read(1 << 20))
+        except urllib.error.HTTPError as error:
+            try:
+                reason = json.loads(error.read(1 << 16)).get("error", error.reason)
+            except (ValueError, AttributeError):
+                reason = error.reason
+            raise click.ClickException(f"The league refused it: {reason}") from None
+        except (urllib.error.URLError, OSError) as error:
+            raise click.ClickException(f"Cannot reach the league at {url} ({error}).") from None
+    click.echo(f"Submitted {shown['bot']} ({shown['status']}); it plays once its check passes.")

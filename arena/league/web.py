@@ -1,0 +1,327 @@
+"""The league's web page and HTTP API (Starlette on uvicorn), bound to 127.0.0.1 by default.
+
+Why Starlette: a small, well-kept ASGI toolkit (the base of FastAPI) that needs no build
+step and streams server-sent events out of the box; uvicorn is its usual server.
+
+    GET  /                          the page: the live leaderboard, bots, submitting
+    GET  /api/leaderboard           JSON rows: bot, author, version, status, games, mu, sigma,
+                                    conservative (mu - 3 sigma), wins, failures
+    GET  /api/bots                  every bot version with its status and message
+    GET  /api/bots/LABEL            one version, with its games
+    GET  /api/events                server-sent events: the leaderboard each time it changes
+    GET  /replay/GAME_ID            the replay viewer of one league game
+    POST /api/bots                  submit: the body is a .zip or .tar.gz of a bot folder
+    POST /api/bots/LABEL/retire     stop matching your bot (its games stay)
+    GET  /api/bots/LABEL/stderr     your bot's stderr log (the end of it)
+    POST /api/pause, /api/resume    the admin stops and restarts matchmaking
+
+Acting needs `Authorization: Bearer TOKEN` (the token an admin made with `arena serve
+--add-author`); reading does not. The page sends the token itself from a field the author
+fills in, never in a cookie, so another site cannot make a browser act for an author (no
+cross-site request forgery to defend against). Every text from a bot (its name, its check's
+message, its stderr) reaches the page as JSON and is put in with `textContent`, never as
+HTML. An upload is read up to `uploads.MAX_UPLOAD_BYTES` and refused beyond; an author may
+submit `UPLOADS_PER_MINUTE` times a minute.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import tempfile
+import time
+from collections import defaultdict, deque
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
+from starlette.routing import Route
+
+from arena.errors import ArenaError
+from arena.league import uploads
+from arena.league.league import League
+from arena.league.store import Author, Bot
+from arena.results.ratings import rate_games
+
+UPLOADS_PER_MINUTE = 10
+STDERR_TAIL = 64 << 10
+EVENT_SECONDS = 1.0
+EVENTS_MAX_SECONDS = 600.0
+"""A live page's event stream ends after this; the page opens a new one."""
+_LABEL = re.compile(r"[A-Za-z0-9_.+-]{1,80}")
+_GAME_ID = re.compile(r"L[0-9]{7}-g[0-9]{1,2}")
+
+
+def leaderboard(league: League) -> list[dict[str, Any]]:
+    """The rows of the leaderboard, best first (every version that played or is active)."""
+    with league.lock:
+        bots = league.store.bots()
+        games = league.store.games()
+    ratings = rate_games(games, [b.label for b in bots if b.status == "active"]).bots
+    played: dict[str, int] = defaultdict(int)
+    wins: dict[str, int] = defaultdict(int)
+    failures: dict[str, int] = defaultdict(int)
+    for line in games:
+        for seat, name in enumerate(line.players):
+            played[name] += 1
+            wins[name] += line.ranks[seat] == 0 and line.ranks.count(0) == 1
+            failures[name] += line.faulty_seat == seat
+    rated = sorted(
+        (bot for bot in bots if bot.label in ratings),
+        key=lambda bot: -ratings[bot.label].conservative,
+    )
+    rows = []
+    for bot in rated:
+        rating = ratings[bot.label]
+        rows.append(
+            {
+                "bot": bot.label,
+                "name": bot.name,
+                "version": bot.version,
+                "author": bot.author,
+                "status": bot.status,
+                "games": played[bot.label],
+                "wins": wins[bot.label],
+                "failures": failures[bot.label],
+                "mu": round(rating.mu, 3),
+                "sigma": round(rating.sigma, 3),
+                "conservative": round(rating.conservative, 3),
+            }
+        )
+    return rows
+
+
+def _bot_json(bot: Bot) -> dict[str, Any]:
+    return {
+        "bot": bot.label,
+        "name": bot.name,
+        "version": bot.version,
+        "author": bot.author,
+        "status": bot.status,
+        "message": bot.message,
+    }
+
+
+def _error(status: int, sentence: str) -> JSONResponse:
+    return JSONResponse({"error": sentence}, status_code=status)
+
+
+def create_app(league: League) -> Starlette:
+    """The web application of `league`."""
+    recent: dict[str, deque[float]] = defaultdict(deque)
+
+    def author_of(request: Request) -> Author | None:
+        header = request.headers.get("authorization", "")
+        if not header.startswith("Bearer "):
+            return None
+        with league.lock:
+            return league.store.author_of(header.removeprefix("Bearer ").strip())
+
+    def find(label: str) -> Bot | None:
+        if not _LABEL.fullmatch(label):
+            return None
+        with league.lock:
+            return league.store.bot(label)
+
+    async def page(request: Request) -> Response:
+        return HTMLResponse(_PAGE.replace("__GAME__", f"{league.game}, {league.seats} seats"))
+
+    async def api_leaderboard(request: Request) -> Response:
+        return JSONResponse(await asyncio.to_thread(leaderboard, league))
+
+    async def api_bots(request: Request) -> Response:
+        with league.lock:
+            bots = league.store.bots()
+        return JSONResponse([_bot_json(bot) for bot in bots])
+
+    async def api_bot(request: Request) -> Response:
+        bot = find(request.path_params["label"])
+        if bot is None:
+            return _error(404, "There is no such bot in this league.")
+        with league.lock:
+            games = league.store.games(bot.label)
+        shown = _bot_json(bot)
+        shown["games"] = [
+            {"game_id": g.game_id, "players": list(g.players), "ranks": list(g.ranks),
+             "termination": g.termination, "reason": g.reason}
+            for g in games[-200:]
+        ]  # fmt: skip
+        return JSONResponse(shown)
+
+    async def submit(request: Request) -> Response:
+        author = author_of(request)
+        if author is None:
+            return _error(401, "Submitting needs an author's token: Authorization: Bearer TOKEN.")
+        times = recent[author.name]
+        now = time.monotonic()
+        while times and now - times[0] > 60:
+            times.popleft()
+        if len(times) >= UPLOADS_PER_MINUTE:
+            return _error(429, f"At most {UPLOADS_PER_MINUTE} submissions a minute; wait.")
+        times.append(now)
+        declared = request.headers.get("content-length", "")
+        if declared.isdigit() and int(declared) > uploads.MAX_UPLOAD_BYTES:
+            return _error(
+                413, f"A bot archive may be at most {uploads.MAX_UPLOAD_BYTES >> 20} MiB."
+            )
+        with tempfile.NamedTemporaryFile(dir=league.folder / "uploads", suffix=".upload") as file:
+            size = 0
+            async for chunk in request.stream():
+                size += len(chunk)
+                if size > uploads.MAX_UPLOAD_BYTES:
+                    return _error(
+                        413, f"A bot archive may be at most {uploads.MAX_UPLOAD_BYTES >> 20} MiB."
+                    )
+                file.write(chunk)
+            file.flush()
+            try:
+                bot = await asyncio.to_thread(league.submit, author, Path(file.name))
+            except ArenaError as error:
+                return _error(400, str(error))
+        return JSONResponse(_bot_json(bot), status_code=202)
+
+    async def retire(request: Request) -> Response:
+        author = author_of(request)
+        if author is None:
+            return _error(401, "Retiring a bot needs its author's token.")
+        try:
+            bot = league.retire(author, request.path_params["label"])
+        except ArenaError as error:
+            return _error(403, str(error))
+        return JSONResponse(_bot_json(bot))
+
+    async def stderr(request: Request) -> Response:
+        author = author_of(request)
+        bot = find(request.path_params["label"])
+        if author is None or bot is None or (bot.author != author.name and not author.admin):
+            return _error(403, "Only a bot's author may read its stderr.")
+        text = ""
+        for log in (
+            league.folder / "checks" / bot.label / "logs" / f"{bot.label}.stderr.log",
+            league.folder / "logs" / f"{bot.label}.stderr.log",
+        ):
+            if log.is_file():
+                with log.open("rb") as file:
+                    file.seek(max(0, log.stat().st_size - STDERR_TAIL))
+                    text += f"== {log.parent.name}\n" + file.read().decode("utf-8", "replace")
+        return JSONResponse({"bot": bot.label, "stderr": text})
+
+    async def set_paused(request: Request) -> Response:
+        author = author_of(request)
+        if author is None or not author.admin:
+            return _error(403, "Only the league's admin may pause or resume it.")
+        league.set_paused(request.url.path.endswith("pause"))
+        return JSONResponse({"paused": league.paused()})
+
+    async def events(request: Request) -> Response:
+        async def stream() -> Any:
+            last, started = -1, time.monotonic()
+            while time.monotonic() - started < EVENTS_MAX_SECONDS:
+                if await request.is_disconnected():
+                    return
+                with league.lock:
+                    count = league.store.game_count() + 1_000_003 * len(league.store.bots())
+                if count != last:
+                    last = count
+                    rows = await asyncio.to_thread(leaderboard, league)
+                    yield f"data: {json.dumps(rows)}\n\n"
+                await asyncio.sleep(EVENT_SECONDS)
+
+        return StreamingResponse(stream(), media_type="text/event-stream")
+
+    async def replay(request: Request) -> Response:
+        from arena.html.replay_page import replay_html
+        from arena.record import load_record
+
+        game_id = request.path_params["game_id"]
+        path = league.folder / "records" / f"{game_id}.json.gz"
+        if not _GAME_ID.fullmatch(game_id) or not path.is_file():
+            return _error(404, "There is no such game in this league.")
+        try:
+            record = await asyncio.to_thread(load_record, path)
+        except ArenaError as error:
+            return _error(500, str(error))
+        return HTMLResponse(replay_html(record))
+
+    return Starlette(
+        routes=[
+            Route("/", page),
+            Route("/api/leaderboard", api_leaderboard),
+            Route("/api/bots", api_bots),
+            Route("/api/bots", submit, methods=["POST"]),
+            Route("/api/bots/{label}", api_bot),
+            Route("/api/bots/{label}/retire", retire, methods=["POST"]),
+            Route("/api/bots/{label}/stderr", stderr),
+            Route("/api/pause", set_paused, methods=["POST"]),
+            Route("/api/resume", set_paused, methods=["POST"]),
+            Route("/api/events", events),
+            Route("/replay/{game_id}", replay),
+        ]
+    )
+
+
+_PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Mandala Arena league</title>
+<style>
+body{font-family:system-ui,sans-serif;margin:2em;max-width:70em}
+table{border-collapse:collapse}td,th{padding:.3em .7em;border-bottom:1px solid #ddd;text-align:left}
+tr.mine{background:#fff6d5}tr{cursor:pointer}#error{color:#b00}
+</style></head><body>
+<h1>League: __GAME__</h1>
+<p>The leaderboard updates by itself as games finish. Click a bot to see its games.</p>
+<table><thead><tr><th>#</th><th>bot</th><th>author</th><th>status</th><th>games</th>
+<th>wins</th><th>failures</th><th>mu</th><th>sigma</th><th>mu − 3σ</th></tr></thead>
+<tbody id="board"></tbody></table>
+<h2 id="detail-title"></h2><ul id="detail"></ul>
+<h2>Submit a bot</h2>
+<p>A .zip or .tar.gz of your bot's folder (with its bot.toml). Your token stays in this page.</p>
+<p><input id="token" type="password" placeholder="your token" size="50">
+<input id="archive" type="file" accept=".zip,.tar.gz,.tgz"> <button id="send">Submit</button></p>
+<p id="error"></p><h2>Bots</h2><ul id="bots"></ul>
+<script>
+"use strict";
+const $ = (id) => document.getElementById(id);
+function cell(row, text) { const td = document.createElement("td"); td.textContent = String(text); row.append(td); }
+function draw(rows) {
+  const body = $("board"); body.replaceChildren();
+  rows.forEach((r, i) => {
+    const tr = document.createElement("tr");
+    [i + 1, r.bot, r.author, r.status, r.games, r.wins, r.failures, r.mu, r.sigma, r.conservative]
+      .forEach((v) => cell(tr, v));
+    tr.addEventListener("click", () => show(r.bot));
+    body.append(tr);
+  });
+  fetch("/api/bots").then((r) => r.json()).then((bots) => {
+    const list = $("bots"); list.replaceChildren();
+    bots.forEach((b) => { const li = document.createElement("li");
+      li.textContent = b.bot + " (" + b.author + "): " + b.status + (b.message ? ", " + b.message : "");
+      list.append(li); });
+  });
+}
+function show(label) {
+  fetch("/api/bots/" + encodeURIComponent(label)).then((r) => r.json()).then((bot) => {
+    $("detail-title").textContent = "Games of " + bot.bot;
+    const list = $("detail"); list.replaceChildren();
+    (bot.games || []).slice(-50).reverse().forEach((g) => {
+      const li = document.createElement("li"); const a = document.createElement("a");
+      a.href = "/replay/" + encodeURIComponent(g.game_id); a.textContent = g.game_id;
+      li.append(a, " " + g.players.join(" v ") + ": " + g.reason); list.append(li);
+    });
+  });
+}
+$("send").addEventListener("click", () => {
+  const file = $("archive").files[0];
+  if (!file) { $("error").textContent = "Choose an archive first."; return; }
+  fetch("/api/bots", {method: "POST", body: file,
+    headers: {"Authorization": "Bearer " + $("token").value}})
+    .then((r) => r.json()).then((answer) => {
+      $("error").textContent = answer.error || ("Submitted " + answer.bot + ": " + answer.status);
+    });
+});
+fetch("/api/leaderboard").then((r) => r.json()).then(draw);
+new EventSource("/api/events").onmessage = (event) => draw(JSON.parse(event.data));
+</script></body></html>
+"""

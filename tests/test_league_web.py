@@ -1,0 +1,173 @@
+"""The league's web API and page over a real server on the loopback (arena/league/web.py,
+`arena serve`, `arena submit`; issue 24). Every request loop here is bounded."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import shutil
+import socket
+import threading
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import uvicorn
+from click.testing import CliRunner
+
+from arena.cli.main import main
+from arena.league import web
+from arena.league.league import League, archive_folder
+from arena.players.limits import Limits
+
+BOTS = Path(__file__).resolve().parents[1] / "bots"
+
+
+class Site:
+    def __init__(self, league: League, port: int) -> None:
+        self.league, self.url = league, f"http://127.0.0.1:{port}"
+        self.admin = league.store.add_author("admin", admin=True)
+        self.ada = league.store.add_author("ada")
+        self.bob = league.store.add_author("bob")
+
+    def call(
+        self, method: str, path: str, token: str | None = None, body: bytes | None = None
+    ) -> tuple[int, Any]:
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        request = urllib.request.Request(self.url + path, body, headers, method=method)
+        try:
+            with urllib.request.urlopen(request, timeout=60) as answer:
+                raw, status = answer.read(), answer.status
+        except urllib.error.HTTPError as error:
+            raw, status = error.read(), error.code
+        kind = "json" if raw[:1] in (b"[", b"{") else "text"
+        return status, json.loads(raw) if kind == "json" else raw.decode()
+
+    def wait_status(self, label: str, wanted: str) -> None:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            status, bot = self.call("GET", f"/api/bots/{label}")
+            if status == 200 and bot["status"] == wanted:
+                return
+            time.sleep(0.2)
+        raise AssertionError(f"{label} never became {wanted}: {bot}")
+
+
+@pytest.fixture
+def site(tmp_path: Path) -> Iterator[Site]:
+    league = League(tmp_path / "league", workers=0, limits=Limits(move_ms=5000, startup_ms=20_000))
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = uvicorn.Server(
+        uvicorn.Config(web.create_app(league), host="127.0.0.1", port=port, log_level="error")
+    )
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    for _ in range(200):
+        if server.started:
+            break
+        time.sleep(0.05)
+    site = Site(league, port)
+    yield site
+    server.should_exit = True
+    thread.join(timeout=10)
+    league.close()
+
+
+def _archive(tmp_path: Path, source: str, name: str) -> bytes:
+    folder = tmp_path / "src" / name
+    shutil.copytree(BOTS / source, folder, ignore=shutil.ignore_patterns("__pycache__"))
+    text = (folder / "bot.toml").read_text().splitlines()
+    (folder / "bot.toml").write_text(
+        "\n".join(f'name = "{name}"' if line.startswith("name") else line for line in text)
+    )
+    return archive_folder(folder, tmp_path).read_bytes()
+
+
+def test_bots_submitted_over_http_and_the_cli_play_and_rise(site: Site, tmp_path: Path) -> None:
+    status, page = site.call("GET", "/")
+    assert status == 200 and "League: mandala, 2 seats" in page
+    assert site.call("GET", "/api/leaderboard") == (200, [])
+    status, bot = site.call("POST", "/api/bots", site.ada, _archive(tmp_path, "random", "alpha"))
+    assert status == 202 and bot["bot"] == "alpha" and bot["author"] == "ada"
+    folder = tmp_path / "src" / "beta"
+    _archive(tmp_path, "greedy", "beta")  # makes the folder
+    result = CliRunner().invoke(
+        main, ["submit", str(folder), "--to", site.url, "--token", site.bob]
+    )
+    assert result.exit_code == 0 and "Submitted beta" in result.output, result.output
+    site.wait_status("alpha", "active")
+    site.wait_status("beta", "active")
+    site.league.start()
+    deadline = time.monotonic() + 180
+    while time.monotonic() < deadline:
+        status, rows = site.call("GET", "/api/leaderboard")
+        if rows and min(row["games"] for row in rows) >= 4:
+            break
+        time.sleep(0.3)
+    assert [row["bot"] for row in rows] == ["beta", "alpha"]  # greedy above random
+    assert set(rows[0]) >= {"bot", "games", "mu", "sigma", "conservative", "author"}
+    status, detail = site.call("GET", "/api/bots/beta")
+    game_id = detail["games"][0]["game_id"]
+    status, replay = site.call("GET", f"/replay/{game_id}")
+    assert status == 200 and "replay-data" in replay
+    assert site.call("GET", "/replay/../../etc/passwd")[0] == 404
+    # the live stream: its first event is the leaderboard
+    with urllib.request.urlopen(site.url + "/api/events", timeout=30) as stream:
+        first = stream.readline().decode()
+    assert first.startswith("data: ") and json.loads(first[6:])[0]["bot"] in ("alpha", "beta")
+
+
+def test_what_a_token_does_not_allow_is_refused(site: Site, tmp_path: Path) -> None:
+    archive = _archive(tmp_path, "random", "alpha")
+    assert site.call("POST", "/api/bots", None, archive)[0] == 401
+    assert site.call("POST", "/api/bots", "arena_forged", archive)[0] == 401
+    assert site.call("POST", "/api/bots", site.ada, archive)[0] == 202
+    site.wait_status("alpha", "active")
+    status, answer = site.call("POST", "/api/bots", site.bob, archive)
+    assert status == 400 and "belongs to ada" in answer["error"]
+    assert site.call("POST", "/api/bots/alpha/retire", site.bob)[0] == 403
+    assert site.call("GET", "/api/bots/alpha/stderr", site.bob)[0] == 403
+    status, logs = site.call("GET", "/api/bots/alpha/stderr", site.ada)
+    assert status == 200 and logs["bot"] == "alpha"
+    assert site.call("POST", "/api/pause", site.ada)[0] == 403
+    assert site.call("POST", "/api/pause", site.admin) == (200, {"paused": True})
+    assert site.call("POST", "/api/resume", site.admin) == (200, {"paused": False})
+    status, bot = site.call("POST", "/api/bots/alpha/retire", site.ada)
+    assert status == 200 and bot["status"] == "retired"
+
+
+def test_bad_uploads_are_one_sentence_and_rate_limited(site: Site, tmp_path: Path) -> None:
+    status, answer = site.call("POST", "/api/bots", site.ada, b"not an archive")
+    assert status == 400 and answer["error"] == (
+        "The upload is neither a .zip nor a .tar.gz archive."
+    )
+    # a 10 GB upload: refused from its headers, before a byte of it is read
+    connection = http.client.HTTPConnection(site.url.removeprefix("http://"), timeout=30)
+    connection.putrequest("POST", "/api/bots")
+    connection.putheader("Authorization", f"Bearer {site.ada}")
+    connection.putheader("Content-Length", str(10 << 30))
+    connection.endheaders()
+    answer = connection.getresponse()
+    assert answer.status == 413 and b"at most 32 MiB" in answer.read()
+    connection.close()
+    statuses = [site.call("POST", "/api/bots", site.ada, b"x")[0] for _ in range(12)]
+    assert 429 in statuses and statuses.count(400) <= web.UPLOADS_PER_MINUTE
+    assert list((site.league.folder / "bots").iterdir()) == []
+    assert list((site.league.folder / "uploads").iterdir()) == []
+
+
+def test_arena_serve_adds_an_author_and_prints_the_token_once(tmp_path: Path) -> None:
+    result = CliRunner().invoke(
+        main, ["serve", "--league", str(tmp_path / "l"), "--add-author", "ada", "--admin"]
+    )
+    assert result.exit_code == 0 and "arena_" in result.output
+    again = CliRunner().invoke(
+        main, ["serve", "--league", str(tmp_path / "l"), "--add-author", "ada"]
+    )
+    assert again.exit_code == 1 and "already an author called ada" in again.output
