@@ -3,7 +3,6 @@ played with real bot processes, games stored once, across a restart."""
 
 from __future__ import annotations
 
-import shutil
 import time
 from pathlib import Path
 
@@ -13,20 +12,9 @@ from arena.league.league import League, archive_folder
 from arena.league.store import StoreError
 from arena.league.uploads import UploadError
 from arena.players.limits import Limits
+from tests.league_support import bot_archive
 
-BOTS = Path(__file__).resolve().parents[1] / "bots"
 LIMITS = Limits(move_ms=5000, startup_ms=20_000)
-
-
-def _bot(tmp_path: Path, source: str, name: str) -> Path:
-    """A copy of a bundled bot under another name, archived as `arena submit` does."""
-    folder = tmp_path / "src" / name
-    shutil.copytree(BOTS / source, folder, ignore=shutil.ignore_patterns("__pycache__"))
-    toml = (folder / "bot.toml").read_text().splitlines()
-    (folder / "bot.toml").write_text(
-        "\n".join(f'name = "{name}"' if line.startswith("name") else line for line in toml)
-    )
-    return archive_folder(folder, tmp_path)
 
 
 def _play_until(league: League, games: int) -> None:
@@ -48,8 +36,8 @@ def test_submitted_bots_are_checked_then_play_and_every_game_is_stored_once(
     ada = league.store.author_of(league.store.add_author("ada"))
     bob = league.store.author_of(league.store.add_author("bob"))
     assert ada is not None and bob is not None
-    first = league.submit(ada, _bot(tmp_path, "random", "alpha"), wait=True)
-    second = league.submit(bob, _bot(tmp_path, "greedy", "beta"), wait=True)
+    first = league.submit(ada, bot_archive(tmp_path, "random", "alpha"), wait=True)
+    second = league.submit(bob, bot_archive(tmp_path, "greedy", "beta"), wait=True)
     assert (first.status, second.status) == ("active", "active"), (first, second)
     _play_until(league, 6)
     games = league.store.games()
@@ -85,7 +73,7 @@ def test_only_its_author_retires_a_bot_and_bad_uploads_leave_nothing(tmp_path: P
     ada = league.store.author_of(league.store.add_author("ada"))
     bob = league.store.author_of(league.store.add_author("bob"))
     assert ada is not None and bob is not None
-    bot = league.submit(ada, _bot(tmp_path, "random", "alpha"), wait=True)
+    bot = league.submit(ada, bot_archive(tmp_path, "random", "alpha"), wait=True)
     with pytest.raises(StoreError, match="belongs to ada"):
         league.retire(bob, bot.label)
     assert league.retire(ada, bot.label).status == "retired"

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import http.client
 import json
-import shutil
 import socket
 import threading
 import time
@@ -21,10 +20,9 @@ from click.testing import CliRunner
 
 from arena.cli.main import main
 from arena.league import web
-from arena.league.league import League, archive_folder
+from arena.league.league import League
 from arena.players.limits import Limits
-
-BOTS = Path(__file__).resolve().parents[1] / "bots"
+from tests.league_support import bot_archive
 
 
 class Site:
@@ -79,24 +77,16 @@ def site(tmp_path: Path) -> Iterator[Site]:
     league.close()
 
 
-def _archive(tmp_path: Path, source: str, name: str) -> bytes:
-    folder = tmp_path / "src" / name
-    shutil.copytree(BOTS / source, folder, ignore=shutil.ignore_patterns("__pycache__"))
-    text = (folder / "bot.toml").read_text().splitlines()
-    (folder / "bot.toml").write_text(
-        "\n".join(f'name = "{name}"' if line.startswith("name") else line for line in text)
-    )
-    return archive_folder(folder, tmp_path).read_bytes()
-
-
 def test_bots_submitted_over_http_and_the_cli_play_and_rise(site: Site, tmp_path: Path) -> None:
     status, page = site.call("GET", "/")
     assert status == 200 and "League: mandala, 2 seats" in page
     assert site.call("GET", "/api/leaderboard") == (200, [])
-    status, bot = site.call("POST", "/api/bots", site.ada, _archive(tmp_path, "random", "alpha"))
+    status, bot = site.call(
+        "POST", "/api/bots", site.ada, bot_archive(tmp_path, "random", "alpha").read_bytes()
+    )
     assert status == 202 and bot["bot"] == "alpha" and bot["author"] == "ada"
     folder = tmp_path / "src" / "beta"
-    _archive(tmp_path, "greedy", "beta")  # makes the folder
+    bot_archive(tmp_path, "greedy", "beta")  # makes the folder
     result = CliRunner().invoke(
         main, ["submit", str(folder), "--to", site.url, "--token", site.bob]
     )
@@ -124,7 +114,7 @@ def test_bots_submitted_over_http_and_the_cli_play_and_rise(site: Site, tmp_path
 
 
 def test_what_a_token_does_not_allow_is_refused(site: Site, tmp_path: Path) -> None:
-    archive = _archive(tmp_path, "random", "alpha")
+    archive = bot_archive(tmp_path, "random", "alpha").read_bytes()
     assert site.call("POST", "/api/bots", None, archive)[0] == 401
     assert site.call("POST", "/api/bots", "arena_forged", archive)[0] == 401
     assert site.call("POST", "/api/bots", site.ada, archive)[0] == 202
