@@ -7,7 +7,9 @@ import time
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
+from arena.cli.main import main
 from arena.league.league import League, archive_folder
 from arena.league.store import StoreError
 from arena.league.uploads import UploadError
@@ -52,6 +54,17 @@ def test_submitted_bots_are_checked_then_play_and_every_game_is_stored_once(
     later = [g.game_id for g in again.store.games()]
     assert later[: len(ids)] == ids and len(set(later)) == len(later) > len(ids)
     again.close()
+    # The export is a run folder the batch commands read.
+    out = tmp_path / "export"
+    result = CliRunner().invoke(
+        main, ["serve", "--league", str(tmp_path / "league"), "--export", str(out)]
+    )
+    assert result.exit_code == 0 and f"{len(later)} games written" in result.output
+    board = CliRunner().invoke(main, ["leaderboard", str(out)])
+    assert board.exit_code == 0 and "alpha" in board.output and "beta" in board.output
+    report = CliRunner().invoke(main, ["report", str(out)])
+    assert report.exit_code == 0, report.output
+    assert len(list((out / "records").iterdir())) == len(later)
 
 
 def test_a_bot_that_fails_its_check_is_not_matched_and_says_why(tmp_path: Path) -> None:

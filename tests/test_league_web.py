@@ -102,6 +102,11 @@ def test_bots_submitted_over_http_and_the_cli_play_and_rise(site: Site, tmp_path
         time.sleep(0.3)
     assert [row["bot"] for row in rows] == ["beta", "alpha"]  # greedy above random
     assert set(rows[0]) >= {"bot", "games", "mu", "sigma", "conservative", "author"}
+    # custom leaderboards: a date range, the games among some bots only
+    assert site.call("GET", "/api/leaderboard?since=2100-01-01") == (200, [])
+    assert site.call("GET", "/api/leaderboard?bots=alpha") == (200, [])
+    status, among = site.call("GET", "/api/leaderboard?bots=alpha,beta&until=2100-01-01")
+    assert [row["bot"] for row in among] == ["beta", "alpha"]
     status, detail = site.call("GET", "/api/bots/beta")
     game_id = detail["games"][0]["game_id"]
     status, replay = site.call("GET", f"/replay/{game_id}")

@@ -51,16 +51,30 @@ TOKEN_ENV = "ARENA_TOKEN"
     help="Make an author, print their token, and stop.",
 )
 @click.option("--admin", is_flag=True, help="With --add-author: the author may pause the league.")
+@click.option(
+    "--export",
+    "export_to",
+    type=click.Path(path_type=Path),
+    default=None,
+    metavar="DIR",
+    help="Write the league's games as a run folder (for `arena "
+    "leaderboard` and `arena report`), and stop.",
+)
 def serve(
     folder: Path, game: str, seats: int | None, workers: int, host: str, port: int,
-    add_author: str | None, admin: bool,
+    add_author: str | None, admin: bool, export_to: Path | None,
 ) -> None:  # fmt: skip
     """Run a league: bots submitted over the web page or `arena submit` are checked, then
     play continuously; the leaderboard is live at http://HOST:PORT/."""
-    from arena.league.league import League
+    from arena.league.league import League, export
 
     try:
         league = League(folder, game=game, seats=seats, workers=workers)
+        if export_to is not None:
+            count = export(league, export_to)
+            league.close()
+            click.echo(f"{count} games written to {export_to}; `arena report {export_to}`.")
+            return
         if add_author is not None:
             token = league.store.add_author(add_author, admin=admin)
             league.close()

@@ -20,6 +20,7 @@ league game's record, as `arena run` writes them) and `logs/` (the bots' stderr)
 from __future__ import annotations
 
 import dataclasses
+import json
 import logging
 import random
 import shutil
@@ -230,6 +231,48 @@ class League:
         for thread in self.threads:
             thread.join(timeout=30)
         self.store.close()
+
+
+def export(league: League, destination: Path) -> int:
+    """Write the league's games as a run folder (`config.json`, `games.jsonl`, `records/`)
+    that `arena leaderboard` and `arena report` read; the number of games written."""
+    from datetime import UTC, datetime
+
+    from arena.results.log import LOG_NAME, GamesLog
+    from arena.results.report import CONFIG_NAME, write_atomic
+    from arena.run_config import BotEntry, TournamentConfig
+
+    with league.lock:
+        bots = league.store.bots()
+        games = league.store.games()
+    if (destination / LOG_NAME).exists():
+        raise StoreError(f"{destination} holds a games log already; export to a new folder.")
+    (destination / "records").mkdir(parents=True, exist_ok=True)
+    entries = []
+    for bot in bots:
+        try:
+            entries.append(BotEntry.of(league.manifest(bot), league.limits.bot_size_mb))
+        except ArenaError:
+            continue  # a version whose folder is gone: its games still count
+    config = TournamentConfig(
+        bots=tuple(entries),
+        rounds=1,
+        seed=0,
+        limits=dataclasses.asdict(league.limits),
+        total_games=len(games),
+        game=league.game,
+        seats=league.seats,
+        created=datetime.now(UTC).isoformat(timespec="seconds"),
+        command_line=("arena", "serve", "--export", str(destination)),
+    )
+    write_atomic(destination / CONFIG_NAME, json.dumps(config.to_json(), indent=2) + "\n")
+    with GamesLog(destination / LOG_NAME) as log_file:
+        for line in games:
+            log_file.append(line)
+            record = league.folder / "records" / f"{line.game_id}.json.gz"
+            if record.is_file():
+                shutil.copyfile(record, destination / "records" / record.name)
+    return len(games)
 
 
 def archive_folder(folder: Path, into: Path) -> Path:

@@ -4,8 +4,10 @@ Why Starlette: a small, well-kept ASGI toolkit (the base of FastAPI) that needs 
 step and streams server-sent events out of the box; uvicorn is its usual server.
 
     GET  /                          the page: the live leaderboard, bots, submitting
-    GET  /api/leaderboard           JSON rows: bot, author, version, status, games, mu, sigma,
-                                    conservative (mu - 3 sigma), wins, failures
+    GET  /api/leaderboard           JSON rows, best first: bot, author, version, status,
+                                    games, mu, sigma, conservative (mu - 3 sigma), elo with
+                                    elo_lo/elo_hi, win_rate with its interval, failures...;
+                                    ?since=ISO&until=ISO&bots=a,b for a custom leaderboard
     GET  /api/bots                  every bot version with its status and message
     GET  /api/bots/LABEL            one version, with its games
     GET  /api/events                server-sent events: the leaderboard each time it changes
@@ -28,6 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 import re
 import tempfile
 import time
@@ -55,42 +58,38 @@ _LABEL = re.compile(r"[A-Za-z0-9_.+-]{1,80}")
 _GAME_ID = re.compile(r"L[0-9]{7}-g[0-9]{1,2}")
 
 
-def leaderboard(league: League) -> list[dict[str, Any]]:
-    """The rows of the leaderboard, best first (every version that played or is active)."""
+def leaderboard(
+    league: League, since: str = "", until: str = "", among: frozenset[str] = frozenset()
+) -> list[dict[str, Any]]:
+    """The leaderboard as `arena run` makes it (TrueSkill, the order-free Elo and the win rate
+    with their 95% intervals, games, failures), each row with its bot's author, version and
+    status. A custom leaderboard counts only the games finished from `since` to `until` (ISO
+    times, either may be empty) and, with `among`, only the games among those bots."""
+    from arena.results import tables
+
     with league.lock:
-        bots = league.store.bots()
+        bots = {bot.label: bot for bot in league.store.bots()}
         games = league.store.games()
-    ratings = rate_games(games, [b.label for b in bots if b.status == "active"]).bots
-    played: dict[str, int] = defaultdict(int)
-    wins: dict[str, int] = defaultdict(int)
-    failures: dict[str, int] = defaultdict(int)
-    for line in games:
-        for seat, name in enumerate(line.players):
-            played[name] += 1
-            wins[name] += line.ranks[seat] == 0 and line.ranks.count(0) == 1
-            failures[name] += line.faulty_seat == seat
-    rated = sorted(
-        (bot for bot in bots if bot.label in ratings),
-        key=lambda bot: -ratings[bot.label].conservative,
-    )
+    games = [
+        line
+        for line in games
+        if (not since or line.finished_at >= since)
+        and (not until or line.finished_at <= until)
+        and (not among or set(line.players) <= among)
+    ]
+    if not games:
+        return []
+    board = tables.leaderboard(games, rate_games(games), [], league.seats)
     rows = []
-    for bot in rated:
-        rating = ratings[bot.label]
-        rows.append(
-            {
-                "bot": bot.label,
-                "name": bot.name,
-                "version": bot.version,
-                "author": bot.author,
-                "status": bot.status,
-                "games": played[bot.label],
-                "wins": wins[bot.label],
-                "failures": failures[bot.label],
-                "mu": round(rating.mu, 3),
-                "sigma": round(rating.sigma, 3),
-                "conservative": round(rating.conservative, 3),
-            }
-        )
+    for record in board.to_dict("records"):
+        row = {
+            str(k): (None if isinstance(v, float) and math.isnan(v) else v)
+            for k, v in record.items()
+        }
+        bot = bots.get(str(row["bot"]))
+        if bot is not None:
+            row.update(name=bot.name, version=bot.version, author=bot.author, status=bot.status)
+        rows.append(row)
     return rows
 
 
@@ -130,7 +129,11 @@ def create_app(league: League) -> Starlette:
         return HTMLResponse(_PAGE.replace("__GAME__", f"{league.game}, {league.seats} seats"))
 
     async def api_leaderboard(request: Request) -> Response:
-        return JSONResponse(await asyncio.to_thread(leaderboard, league))
+        query = request.query_params
+        since, until = query.get("since", "")[:40], query.get("until", "")[:40]
+        among = frozenset(filter(None, query.get("bots", "")[:4000].split(",")))
+        rows = await asyncio.to_thread(leaderboard, league, since, until, among)
+        return JSONResponse(rows)
 
     async def api_bots(request: Request) -> Response:
         with league.lock:
@@ -273,7 +276,7 @@ tr.mine{background:#fff6d5}tr{cursor:pointer}#error{color:#b00}
 <h1>League: __GAME__</h1>
 <p>The leaderboard updates by itself as games finish. Click a bot to see its games.</p>
 <table><thead><tr><th>#</th><th>bot</th><th>author</th><th>status</th><th>games</th>
-<th>wins</th><th>failures</th><th>mu</th><th>sigma</th><th>mu − 3σ</th></tr></thead>
+<th>Elo (95%)</th><th>failures</th><th>mu</th><th>sigma</th><th>mu − 3σ</th></tr></thead>
 <tbody id="board"></tbody></table>
 <h2 id="detail-title"></h2><ul id="detail"></ul>
 <h2>Submit a bot</h2>
@@ -289,7 +292,9 @@ function draw(rows) {
   const body = $("board"); body.replaceChildren();
   rows.forEach((r, i) => {
     const tr = document.createElement("tr");
-    [i + 1, r.bot, r.author, r.status, r.games, r.wins, r.failures, r.mu, r.sigma, r.conservative]
+    const f = (x) => (x === null || x === undefined) ? "-" : Number(x).toFixed(1);
+    const elo = r.elo === null ? "too few games" : f(r.elo) + " (" + f(r.elo_lo) + " to " + f(r.elo_hi) + ")";
+    [i + 1, r.bot, r.author, r.status, r.games, elo, r.failures || "-", f(r.mu), f(r.sigma), f(r.conservative)]
       .forEach((v) => cell(tr, v));
     tr.addEventListener("click", () => show(r.bot));
     body.append(tr);
