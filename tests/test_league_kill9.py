@@ -1,0 +1,108 @@
+"""`kill -9` of `arena serve` at any moment loses no finished game and stores none twice;
+restarted, the league goes on (issue 24). A real server process on the loopback."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+from arena.games import GAME_MODULES
+from tests.league_support import bot_archive
+
+ARENA = [str(Path(sys.executable).parent / "arena")]
+ENV = {k: v for k, v in os.environ.items() if k != GAME_MODULES}  # a user's environment
+
+
+def _port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _serve(league: Path, port: int) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(
+        [*ARENA, "serve", "--league", str(league), "--workers", "1", "--port", str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+        env=ENV,
+    )
+
+
+def _get(port: int, path: str) -> object:
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=30) as answer:
+        return json.loads(answer.read())
+
+
+def _wait(predicate: object, seconds: float = 180) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            if predicate():  # type: ignore[operator]
+                return
+        except OSError:
+            pass
+        time.sleep(0.3)
+    raise AssertionError("the league did not get there in time")
+
+
+def _stored(league: Path) -> list[str]:
+    db = sqlite3.connect(league / "league.sqlite")
+    try:
+        return [row[0] for row in db.execute("SELECT game_id FROM games ORDER BY id")]
+    finally:
+        db.close()
+
+
+def test_kill_9_loses_no_game_and_repeats_none(tmp_path: Path) -> None:
+    league = tmp_path / "league"
+    tokens = []
+    for name in ("ada", "bob"):
+        made = subprocess.run(
+            [*ARENA, "serve", "--league", str(league), "--add-author", name],
+            capture_output=True, text=True, timeout=60, check=True, env=ENV,
+        )  # fmt: skip
+        tokens.append(made.stdout.split()[-1])
+    port = _port()
+    server = _serve(league, port)
+    try:
+        _wait(lambda: _get(port, "/api/leaderboard") == [])
+        for token, (source, name) in zip(
+            tokens, [("random", "alpha"), ("greedy", "beta")], strict=True
+        ):
+            request = urllib.request.Request(
+                f"http://127.0.0.1:{port}/api/bots",
+                bot_archive(tmp_path, source, name).read_bytes(),
+                {"Authorization": f"Bearer {token}"},
+                method="POST",
+            )
+            urllib.request.urlopen(request, timeout=60).close()
+        _wait(lambda: len(_stored(league)) >= 8)
+    finally:
+        os.killpg(server.pid, signal.SIGKILL)  # the server and its workers, mid-game
+        server.wait(timeout=30)
+    before = _stored(league)
+    assert len(before) >= 8
+    port = _port()
+    server = _serve(league, port)
+    try:
+        _wait(lambda: len(_stored(league)) >= len(before) + 6)
+    finally:
+        server.send_signal(signal.SIGINT)  # a normal stop
+        try:
+            server.wait(timeout=60)
+        finally:
+            os.killpg(server.pid, signal.SIGKILL) if server.poll() is None else None
+    after = _stored(league)
+    assert after[: len(before)] == before  # nothing lost
+    assert len(set(after)) == len(after)  # nothing twice
+    records = {p.name.removesuffix(".json.gz") for p in (league / "records").iterdir()}
+    assert set(after) <= records  # every stored game has its record
