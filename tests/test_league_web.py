@@ -166,3 +166,11 @@ def test_arena_serve_adds_an_author_and_prints_the_token_once(tmp_path: Path) ->
         main, ["serve", "--league", str(tmp_path / "l"), "--add-author", "ada"]
     )
     assert again.exit_code == 1 and "already an author called ada" in again.output
+
+
+def test_arena_serve_refuses_a_bad_sprt_or_port_in_one_sentence(tmp_path: Path) -> None:
+    league = str(tmp_path / "l")
+    bad = CliRunner().invoke(main, ["serve", "--league", league, "--sprt", "5,1"])
+    assert bad.exit_code == 2 and "ELO0 must be less than ELO1" in bad.output
+    port = CliRunner().invoke(main, ["serve", "--league", league, "--port", "0"])
+    assert port.exit_code == 2 and "--port" in port.output

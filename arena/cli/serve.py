@@ -11,6 +11,7 @@ from pathlib import Path
 
 import click
 
+from arena.cli.match_stats import parse_sprt
 from arena.errors import ArenaError
 from arena.games import DEFAULT_GAME
 
@@ -52,6 +53,15 @@ TOKEN_ENV = "ARENA_TOKEN"
 )
 @click.option("--admin", is_flag=True, help="With --add-author: the author may pause the league.")
 @click.option(
+    "--sprt",
+    "bounds",
+    callback=parse_sprt,
+    metavar="ELO0,ELO1",
+    default="0,10",
+    show_default=True,
+    help="A new version's SPRT against its previous one (nElo, 5% error rates).",
+)
+@click.option(
     "--export",
     "export_to",
     type=click.Path(path_type=Path),
@@ -62,14 +72,16 @@ TOKEN_ENV = "ARENA_TOKEN"
 )
 def serve(
     folder: Path, game: str, seats: int | None, workers: int, host: str, port: int,
-    add_author: str | None, admin: bool, export_to: Path | None,
+    add_author: str | None, admin: bool, bounds: tuple[float, float], export_to: Path | None,
 ) -> None:  # fmt: skip
     """Run a league: bots submitted over the web page or `arena submit` are checked, then
     play continuously; the leaderboard is live at http://HOST:PORT/."""
     from arena.league.league import League, export
+    from arena.stats.sprt import Sprt
 
     try:
-        league = League(folder, game=game, seats=seats, workers=workers)
+        test = Sprt(*bounds)
+        league = League(folder, game=game, seats=seats, workers=workers, test=test)
         if export_to is not None:
             count = export(league, export_to)
             league.close()

@@ -9,7 +9,8 @@ league game's record, as `arena run` writes them) and `logs/` (the bots' stderr)
   included) against `random`: it becomes `active` and is matched, or `failed` with the
   check's own sentence on its page.
 - `play_forever` (a thread): keeps the executor (the local pool; `workers` processes) busy
-  with tables from `matchmaking`, each deal played with the seats rotated, and stores every
+  with tables from `matchmaking` (every other table seats a candidate, a new version whose
+  SPRT against its previous version continues, with that version: `candidates`), each deal played with the seats rotated, and stores every
   finished game at once. A table's game ids come from a counter kept in the store and
   advanced before the table is handed out, so a league killed at any moment and restarted
   abandons the tables it was playing (none of their games was stored) and plays new ones:
@@ -36,12 +37,15 @@ from arena.errors import ArenaError
 from arena.execution import Executor, TableResult, WorkerContext, make_executor, play_table
 from arena.games import get_game, table_seats
 from arena.league import uploads
+from arena.league.candidates import DEFAULT_TEST, Verdict, judge, previous_label
 from arena.league.matchmaking import next_table
 from arena.league.store import Author, Bot, Store, StoreError
 from arena.players.limits import Limits
 from arena.players.manifest import BotManifest, default_bots_dir, load_manifest
+from arena.results.log import GameLine
 from arena.results.ratings import environment, rate_games
 from arena.schedule import GameSlot, TableTask, seatings
+from arena.stats.sprt import Sprt
 
 log = logging.getLogger(__name__)
 
@@ -62,6 +66,7 @@ class League:
         workers: int = 2,
         limits: Limits | None = None,
         executor_factory: Callable[[int], Executor] = make_executor,
+        test: Sprt = DEFAULT_TEST,
     ) -> None:
         self.folder = folder
         folder.mkdir(parents=True, exist_ok=True)
@@ -72,6 +77,7 @@ class League:
         self.store = Store(folder / "league.sqlite")
         self.lock = threading.Lock()  # one connection, many threads: one at a time
         self.executor_factory = executor_factory
+        self.test = test
         self.stop = threading.Event()
         self.threads: list[threading.Thread] = []
         self.rng = random.Random()
@@ -155,23 +161,50 @@ class League:
         with self.lock:
             self.store.set_setting(PAUSED, "1" if paused else "0")
 
+    def verdict(self, bot: Bot, games: list[GameLine] | None = None) -> Verdict | None:
+        """The SPRT of a new version against its previous one (None for a first version)."""
+        if bot.version < 2:
+            return None
+        labels = [b.label for b in self.store.bots()]
+        previous = previous_label(bot.name, bot.version, labels)
+        if previous is None:
+            return None
+        return judge(
+            bot.label, previous, self.store.games() if games is None else games, self.seats
+        )
+
+    def _open_test(self, active: list[Bot], games: list[GameLine]) -> tuple[str, str] | None:
+        """A candidate whose test continues, with its previous version (both active)."""
+        labels = [bot.label for bot in active]
+        for bot in active:
+            verdict = self.verdict(bot, games)
+            if verdict is not None and not verdict.decided and verdict.previous in labels:
+                return verdict.candidate, verdict.previous
+        return None
+
     def _next_task(self) -> tuple[TableTask, WorkerContext] | None:
         with self.lock:
             active = self.store.bots("active")
-            games = self.store.games_per_bot()
-            ratings = rate_games(self.store.games()).bots
-            env = environment()
+            games = self.store.games()
+            played = self.store.games_per_bot()
+            number = int(self.store.setting(NEXT_TABLE, "0"))
             labels = [bot.label for bot in active]
-            table = next_table(
-                labels,
-                games,
-                {name: env.create_rating(r.mu, r.sigma) for name, r in ratings.items()},
-                self.seats,
-                self.rng,
-            )
+            test = self._open_test(active, games) if number % 2 == 0 else None
+            if test is not None:  # every other table: a candidate meets its previous version
+                rest = sorted((b for b in labels if b not in test), key=lambda b: played.get(b, 0))
+                chosen = rest[: self.seats - 2]
+                table: tuple[str, ...] | None = (
+                    (*test, *chosen) if len(chosen) == self.seats - 2 else None
+                )
+            else:
+                env = environment()
+                ratings = {
+                    name: env.create_rating(r.mu, r.sigma)
+                    for name, r in rate_games(games).bots.items()
+                }
+                table = next_table(labels, played, ratings, self.seats, self.rng)
             if table is None:
                 return None
-            number = int(self.store.setting(NEXT_TABLE, "0"))
             self.store.set_setting(NEXT_TABLE, str(number + 1))
         seed = self.rng.randrange(1 << 62)
         slots = tuple(

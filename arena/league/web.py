@@ -9,7 +9,8 @@ step and streams server-sent events out of the box; uvicorn is its usual server.
                                     elo_lo/elo_hi, win_rate with its interval, failures...;
                                     ?since=ISO&until=ISO&bots=a,b for a custom leaderboard
     GET  /api/bots                  every bot version with its status and message
-    GET  /api/bots/LABEL            one version, with its games
+    GET  /api/bots/LABEL            one version, with its games and, for a new version, its
+                                    SPRT against the previous one (LLR, bounds, verdict)
     GET  /api/events                server-sent events: the leaderboard each time it changes
     GET  /replay/GAME_ID            the replay viewer of one league game
     POST /api/bots                  submit: the body is a .zip or .tar.gz of a bot folder
@@ -146,7 +147,9 @@ def create_app(league: League) -> Starlette:
             return _error(404, "There is no such bot in this league.")
         with league.lock:
             games = league.store.games(bot.label)
+            verdict = league.verdict(bot)
         shown = _bot_json(bot)
+        shown["sprt"] = None if verdict is None else verdict.to_json()
         shown["games"] = [
             {"game_id": g.game_id, "players": list(g.players), "ranks": list(g.ranks),
              "termination": g.termination, "reason": g.reason}
@@ -308,7 +311,9 @@ function draw(rows) {
 }
 function show(label) {
   fetch("/api/bots/" + encodeURIComponent(label)).then((r) => r.json()).then((bot) => {
-    $("detail-title").textContent = "Games of " + bot.bot;
+    const t = bot.sprt;
+    $("detail-title").textContent = "Games of " + bot.bot + (t ? " (SPRT against " + t.against +
+      ": LLR " + t.llr + " in [" + t.lower + ", " + t.upper + "], " + t.verdict + ")" : "");
     const list = $("detail"); list.replaceChildren();
     (bot.games || []).slice(-50).reverse().forEach((g) => {
       const li = document.createElement("li"); const a = document.createElement("a");

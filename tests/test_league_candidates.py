@@ -1,0 +1,73 @@
+"""A new version is a candidate judged by an SPRT against its previous one
+(arena/league/candidates.py; issue 24)."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from arena.league.candidates import judge, previous_label
+from arena.league.league import League
+from arena.players.limits import Limits
+from arena.results.log import GameLine
+from arena.stats.sprt import H0, H1, Sprt
+from tests.league_support import bot_archive
+
+
+def _game(table: int, players: tuple[str, ...], ranks: tuple[int, ...]) -> GameLine:
+    return GameLine.from_json(
+        {
+            "seq": table, "game_id": f"L{table:07d}-g{len(players)}", "round": 1, "table": table,
+            "game": 1, "seed": 1, "players": list(players), "scores": [0] * len(players),
+            "ranks": list(ranks), "winner": None, "termination": "normal", "end": None,
+            "reason": "r", "faulty_seat": None, "turns": 1, "decisions": [1] * len(players),
+            "think_ms": [0.0] * len(players), "cpu_ms": [None] * len(players),
+            "think_max_ms": [0.0] * len(players), "think_hist": [{}] * len(players),
+            "duration_ms": 1.0, "worker": "w", "finished_at": "2026-11-25T00:00:00+00:00",
+        }
+    )  # fmt: skip
+
+
+def test_two_seat_pairs_of_wins_accept_the_candidate_and_losses_reject_it() -> None:
+    wins = [_game(t, seating, (0, 1) if seating[0] == "b.v2" else (1, 0))
+            for t in range(100) for seating in (("b.v2", "b"), ("b", "b.v2"))]  # fmt: skip
+    verdict = judge("b.v2", "b", wins, seats=2)
+    assert verdict.verdict == H1 and verdict.llr >= verdict.upper and verdict.games == 200
+    losses = [_game(t, seating, (1, 0) if seating[0] == "b.v2" else (0, 1))
+              for t in range(100) for seating in (("b.v2", "b"), ("b", "b.v2"))]  # fmt: skip
+    assert judge("b.v2", "b", losses, seats=2).verdict == H0
+    assert judge("b.v2", "b", wins[:1], seats=2).llr == 0.0  # half a pair is no evidence
+
+
+def test_at_more_seats_each_game_counts_by_which_version_ranked_better() -> None:
+    games = [_game(t, ("x", "b", "b.v2"), (0, 2, 1)) for t in range(120)]
+    verdict = judge("b.v2", "b", games, seats=3)
+    assert verdict.verdict == H1 and verdict.games == 120
+
+
+def test_the_previous_version_is_the_latest_earlier_one_still_known() -> None:
+    assert previous_label("b", 3, ["b", "b.v2", "b.v3"]) == "b.v2"
+    assert previous_label("b", 3, ["b", "b.v3"]) == "b"
+    assert previous_label("b", 2, ["c"]) is None
+
+
+def test_a_stronger_new_version_is_accepted_in_a_running_league(tmp_path: Path) -> None:
+    test = Sprt(0.0, 200.0)  # a wide test: decided in a few pairs
+    league = League(tmp_path / "league", workers=0, limits=Limits(move_ms=5000), test=test)
+    ada = league.store.author_of(league.store.add_author("ada"))
+    assert ada is not None
+    league.submit(ada, bot_archive(tmp_path / "1", "random", "mine"), wait=True)
+    league.submit(ada, bot_archive(tmp_path / "2", "random", "other"), wait=True)
+    candidate = league.submit(ada, bot_archive(tmp_path / "3", "greedy", "mine"), wait=True)
+    assert candidate.label == "mine.v2" and candidate.status == "active"
+    league.start()
+    deadline = time.monotonic() + 240
+    verdict = league.verdict(candidate)
+    while time.monotonic() < deadline:
+        with league.lock:
+            verdict = league.verdict(candidate)
+        if verdict is not None and verdict.decided:
+            break
+        time.sleep(0.3)
+    league.close()
+    assert verdict is not None and verdict.verdict == H1 and verdict.previous == "mine"
