@@ -1,11 +1,25 @@
-"""Helpers for the league tests: a bundled bot under another name, archived for submitting."""
+"""Helpers for the league tests: a bundled bot under another name, archived for submitting;
+a league served on the loopback (the `site` fixture) with three authors."""
 
 from __future__ import annotations
 
+import json
 import shutil
+import socket
+import threading
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
-from arena.league.league import archive_folder
+import uvicorn
+
+from arena.league import web
+from arena.league.league import League, archive_folder
+from arena.players.limits import Limits
 
 BOTS = Path(__file__).resolve().parents[1] / "bots"
 
@@ -20,3 +34,57 @@ def bot_archive(tmp_path: Path, source: str, name: str) -> Path:
         "\n".join(f'name = "{name}"' if line.startswith("name") else line for line in lines)
     )
     return archive_folder(folder, tmp_path)
+
+
+class Site:
+    def __init__(self, league: League, port: int) -> None:
+        self.league, self.url = league, f"http://127.0.0.1:{port}"
+        self.admin = league.store.add_author("admin", admin=True)
+        self.ada = league.store.add_author("ada")
+        self.bob = league.store.add_author("bob")
+
+    def call(
+        self, method: str, path: str, token: str | None = None, body: bytes | None = None
+    ) -> tuple[int, Any]:
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        request = urllib.request.Request(self.url + path, body, headers, method=method)
+        try:
+            with urllib.request.urlopen(request, timeout=60) as answer:
+                raw, status = answer.read(), answer.status
+        except urllib.error.HTTPError as error:
+            raw, status = error.read(), error.code
+        kind = "json" if raw[:1] in (b"[", b"{") else "text"
+        return status, json.loads(raw) if kind == "json" else raw.decode()
+
+    def wait_status(self, label: str, wanted: str) -> None:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            status, bot = self.call("GET", f"/api/bots/{label}")
+            if status == 200 and bot["status"] == wanted:
+                return
+            time.sleep(0.2)
+        raise AssertionError(f"{label} never became {wanted}: {bot}")
+
+
+@contextmanager
+def served(tmp_path: Path) -> Iterator[Site]:
+    """A league (inline games) served by uvicorn on a free loopback port, and its Site."""
+    league = League(tmp_path / "league", workers=0, limits=Limits(move_ms=5000, startup_ms=20_000))
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = uvicorn.Server(
+        uvicorn.Config(web.create_app(league), host="127.0.0.1", port=port, log_level="error")
+    )
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    for _ in range(200):
+        if server.started:
+            break
+        time.sleep(0.05)
+    try:
+        yield Site(league, port)
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+        league.close()

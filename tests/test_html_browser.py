@@ -9,7 +9,6 @@ from __future__ import annotations
 import csv
 import json
 import random
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -21,34 +20,16 @@ from arena.cli.main import main
 from arena.games import get_game
 from arena.games.takenoko.state import TakenokoState
 from arena.html.replay_page import replay_html
+from tests.browser_support import SCREENSHOTS, chromium, needs_chromium
 from tests.tournament_support import make_bots
 
-ROOT = Path(__file__).resolve().parents[1]
-SCREENSHOTS = ROOT / "results" / "screenshots"
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-DRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
-
-pytestmark = pytest.mark.skipif(
-    not (Path(CHROMIUM).exists() and Path(DRIVER).exists()),
-    reason="needs Debian's chromium and chromium-driver (make test installs them)",
-)
+pytestmark = needs_chromium
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1280,1000",
-                     "--disable-dev-shm-usage", "--allow-file-access-from-files"):  # fmt: skip
-        options.add_argument(argument)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service(executable_path=DRIVER), options=options)
-    driver.set_page_load_timeout(60)
-    yield driver
-    driver.quit()
+    with chromium() as driver:
+        yield driver
 
 
 def _open(browser: Any, path: Path, fragment: str = "") -> None:

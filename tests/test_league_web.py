@@ -5,76 +5,24 @@ from __future__ import annotations
 
 import http.client
 import json
-import socket
-import threading
 import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
-import uvicorn
 from click.testing import CliRunner
 
 from arena.cli.main import main
 from arena.league import web
-from arena.league.league import League
-from arena.players.limits import Limits
-from tests.league_support import bot_archive
-
-
-class Site:
-    def __init__(self, league: League, port: int) -> None:
-        self.league, self.url = league, f"http://127.0.0.1:{port}"
-        self.admin = league.store.add_author("admin", admin=True)
-        self.ada = league.store.add_author("ada")
-        self.bob = league.store.add_author("bob")
-
-    def call(
-        self, method: str, path: str, token: str | None = None, body: bytes | None = None
-    ) -> tuple[int, Any]:
-        headers = {"Authorization": f"Bearer {token}"} if token else {}
-        request = urllib.request.Request(self.url + path, body, headers, method=method)
-        try:
-            with urllib.request.urlopen(request, timeout=60) as answer:
-                raw, status = answer.read(), answer.status
-        except urllib.error.HTTPError as error:
-            raw, status = error.read(), error.code
-        kind = "json" if raw[:1] in (b"[", b"{") else "text"
-        return status, json.loads(raw) if kind == "json" else raw.decode()
-
-    def wait_status(self, label: str, wanted: str) -> None:
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline:
-            status, bot = self.call("GET", f"/api/bots/{label}")
-            if status == 200 and bot["status"] == wanted:
-                return
-            time.sleep(0.2)
-        raise AssertionError(f"{label} never became {wanted}: {bot}")
+from tests.league_support import Site, bot_archive, served
 
 
 @pytest.fixture
 def site(tmp_path: Path) -> Iterator[Site]:
-    league = League(tmp_path / "league", workers=0, limits=Limits(move_ms=5000, startup_ms=20_000))
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    server = uvicorn.Server(
-        uvicorn.Config(web.create_app(league), host="127.0.0.1", port=port, log_level="error")
-    )
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    for _ in range(200):
-        if server.started:
-            break
-        time.sleep(0.05)
-    site = Site(league, port)
-    yield site
-    server.should_exit = True
-    thread.join(timeout=10)
-    league.close()
+    with served(tmp_path) as running:
+        yield running
 
 
 def test_bots_submitted_over_http_and_the_cli_play_and_rise(site: Site, tmp_path: Path) -> None:

@@ -265,6 +265,7 @@ def create_app(league: League) -> Starlette:
             Route("/api/resume", set_paused, methods=["POST"]),
             Route("/api/events", events),
             Route("/replay/{game_id}", replay),
+            Route("/favicon.ico", lambda request: Response(status_code=204)),
         ]
     )
 
@@ -274,7 +275,7 @@ _PAGE = """<!doctype html>
 <style>
 body{font-family:system-ui,sans-serif;margin:2em;max-width:70em}
 table{border-collapse:collapse}td,th{padding:.3em .7em;border-bottom:1px solid #ddd;text-align:left}
-tr.mine{background:#fff6d5}tr{cursor:pointer}#error{color:#b00}
+tr{cursor:pointer}#error{color:#036}
 </style></head><body>
 <h1>League: __GAME__</h1>
 <p>The leaderboard updates by itself as games finish. Click a bot to see its games.</p>
@@ -284,9 +285,10 @@ tr.mine{background:#fff6d5}tr{cursor:pointer}#error{color:#b00}
 <h2 id="detail-title"></h2><ul id="detail"></ul>
 <h2>Submit a bot</h2>
 <p>A .zip or .tar.gz of your bot's folder (with its bot.toml). Your token stays in this page.</p>
-<p><input id="token" type="password" placeholder="your token" size="50">
+<p><input id="token" type="password" placeholder="your token (to submit or retire)" size="50">
 <input id="archive" type="file" accept=".zip,.tar.gz,.tgz"> <button id="send">Submit</button></p>
 <p id="error"></p><h2>Bots</h2><ul id="bots"></ul>
+<p>The same from scripts: <code>curl http://HOST:PORT/api/leaderboard</code>; README, "A live league".</p>
 <script>
 "use strict";
 const $ = (id) => document.getElementById(id);
@@ -296,7 +298,8 @@ function draw(rows) {
   rows.forEach((r, i) => {
     const tr = document.createElement("tr");
     const f = (x) => (x === null || x === undefined) ? "-" : Number(x).toFixed(1);
-    const elo = r.elo === null ? "too few games" : f(r.elo) + " (" + f(r.elo_lo) + " to " + f(r.elo_hi) + ")";
+    const elo = r.elo === null ? "-" : f(r.elo) + (r.elo_lo === null ? " (too few games)"
+      : " (" + f(r.elo_lo) + " to " + f(r.elo_hi) + ")");
     [i + 1, r.bot, r.author, r.status, r.games, elo, r.failures || "-", f(r.mu), f(r.sigma), f(r.conservative)]
       .forEach((v) => cell(tr, v));
     tr.addEventListener("click", () => show(r.bot));
@@ -305,7 +308,13 @@ function draw(rows) {
   fetch("/api/bots").then((r) => r.json()).then((bots) => {
     const list = $("bots"); list.replaceChildren();
     bots.forEach((b) => { const li = document.createElement("li");
-      li.textContent = b.bot + " (" + b.author + "): " + b.status + (b.message ? ", " + b.message : "");
+      li.textContent = b.bot + " (" + b.author + "): " + b.status + (b.message ? ", " + b.message : "") + " ";
+      if (b.status === "active") {
+        const button = document.createElement("button"); button.textContent = "retire";
+        button.className = "retire"; button.dataset.bot = b.bot;
+        button.addEventListener("click", () => act("/api/bots/" + encodeURIComponent(b.bot) + "/retire"));
+        li.append(button);
+      }
       list.append(li); });
   });
 }
@@ -321,6 +330,13 @@ function show(label) {
       li.append(a, " " + g.players.join(" v ") + ": " + g.reason); list.append(li);
     });
   });
+}
+function act(path) {
+  fetch(path, {method: "POST", headers: {"Authorization": "Bearer " + $("token").value}})
+    .then((r) => r.json()).then((answer) => {
+      $("error").textContent = answer.error || (answer.bot + ": " + answer.status);
+      fetch("/api/leaderboard").then((r) => r.json()).then(draw);
+    });
 }
 $("send").addEventListener("click", () => {
   const file = $("archive").files[0];

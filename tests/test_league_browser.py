@@ -1,0 +1,103 @@
+"""The league's page in a real browser (Debian's chromium through Selenium; issue 24): a bot
+submitted through the page appears on the live leaderboard, one of its replays opens, an
+author cannot retire another author's bot, and no text from a bot runs as script."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from arena.league.league import archive_folder
+from tests.browser_support import SCREENSHOTS, chromium, needs_chromium
+from tests.league_support import Site, bot_archive, served
+
+pytestmark = needs_chromium
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    with chromium() as driver:
+        yield driver
+
+
+def _until(condition: Any, seconds: float = 120) -> Any:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(0.2)
+    raise AssertionError("the page did not get there in time")
+
+
+def _board(browser: Any) -> list[list[str]]:
+    from selenium.webdriver.common.by import By
+
+    rows = browser.find_elements(By.CSS_SELECTOR, "#board tr")
+    return [[cell.text for cell in row.find_elements(By.TAG_NAME, "td")] for row in rows]
+
+
+def test_submit_watch_it_rise_open_a_replay_and_stay_in_ones_lane(
+    browser: Any, tmp_path: Path
+) -> None:
+    from selenium.webdriver.common.by import By
+
+    with served(tmp_path) as site:
+        _run(browser, site, tmp_path, By)
+
+
+def _run(browser: Any, site: Site, tmp_path: Path, by: Any) -> None:
+    # bob's bot arrives from a script; a hostile one prints markup to stderr and fails
+    assert (
+        site.call(
+            "POST", "/api/bots", site.bob, bot_archive(tmp_path, "greedy", "beta").read_bytes()
+        )[0]
+        == 202
+    )
+    evil = tmp_path / "src" / "evil"
+    evil.mkdir(parents=True)
+    (evil / "bot.toml").write_text('name = "evil"\ncommand = ["python3", "bot.py"]\n')
+    (evil / "bot.py").write_text(
+        "import sys\nsys.stderr.write('<img src=x onerror=\"window.hacked=1\"><script>window.hacked=2</script>')\nsys.exit(1)\n"
+    )
+    site.call("POST", "/api/bots", site.bob, archive_folder(evil, tmp_path).read_bytes())
+    site.wait_status("beta", "active")
+    site.wait_status("evil", "failed")
+    site.league.start()
+    browser.get(site.url + "/")
+    # ada submits through the page
+    browser.find_element(by.ID, "token").send_keys(site.ada)
+    archive = bot_archive(tmp_path, "random", "alpha")
+    browser.find_element(by.ID, "archive").send_keys(str(archive))
+    browser.find_element(by.ID, "send").click()
+    _until(lambda: "Submitted alpha" in browser.find_element(by.ID, "error").text)
+    # the live leaderboard shows it playing, without a reload
+    rows = _until(lambda: [r for r in _board(browser) if r[1] == "alpha" and int(r[4]) >= 4])
+    assert rows and any(r[1] == "beta" for r in _board(browser))
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    browser.save_screenshot(str(SCREENSHOTS / "league.png"))
+    # nothing a bot wrote ran: the failed bot's message is shown as text
+    _until(lambda: "evil" in browser.find_element(by.ID, "bots").text)
+    assert browser.execute_script("return window.hacked === undefined")
+    # a replay of alpha's opens in the viewer
+    next(
+        row for row in browser.find_elements(by.CSS_SELECTOR, "#board tr") if "alpha" in row.text
+    ).click()
+    link = _until(lambda: browser.find_elements(by.CSS_SELECTOR, "#detail a"))[0]
+    link.click()
+    _until(lambda: browser.find_elements(by.ID, "replay-data"))
+    assert "Move 1" in _until(lambda: browser.find_element(by.ID, "counter").text)
+    errors = [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+    assert not errors, errors
+    # ada may not retire bob's bot from the page
+    browser.get(site.url + "/")
+    browser.find_element(by.ID, "token").send_keys(site.ada)
+    button = _until(lambda: [b for b in browser.find_elements(by.CSS_SELECTOR, "button.retire")
+                             if b.get_attribute("data-bot") == "beta"])[0]  # fmt: skip
+    button.click()
+    _until(lambda: "belongs to bob" in browser.find_element(by.ID, "error").text)
+    assert site.call("GET", "/api/bots/beta")[1]["status"] == "active"
