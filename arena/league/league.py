@@ -43,7 +43,7 @@ from arena.league.store import Author, Bot, Store, StoreError
 from arena.players.limits import Limits
 from arena.players.manifest import BotManifest, default_bots_dir, load_manifest
 from arena.results.log import GameLine
-from arena.results.ratings import environment, rate_games
+from arena.results.ratings import environment, in_schedule_order, rate_game
 from arena.schedule import GameSlot, TableTask, seatings
 from arena.stats.sprt import Sprt
 
@@ -81,6 +81,12 @@ class League:
         self.stop = threading.Event()
         self.threads: list[threading.Thread] = []
         self.rng = random.Random()
+        # Matchmaking's view of the games, kept up to date by `record` (not re-read per table)
+        self.played: list[GameLine] = self.store.games()
+        self.env = environment()
+        self.ratings: dict[str, Any] = {}
+        for line in in_schedule_order(self.played):
+            rate_game(self.env, self.ratings, line)
         for sub in ("bots", "checks", "records", "logs", "uploads"):
             (folder / sub).mkdir(exist_ok=True)
 
@@ -185,7 +191,7 @@ class League:
     def _next_task(self) -> tuple[TableTask, WorkerContext] | None:
         with self.lock:
             active = self.store.bots("active")
-            games = self.store.games()
+            games = self.played
             played = self.store.games_per_bot()
             number = int(self.store.setting(NEXT_TABLE, "0"))
             labels = [bot.label for bot in active]
@@ -197,12 +203,7 @@ class League:
                     (*test, *chosen) if len(chosen) == self.seats - 2 else None
                 )
             else:
-                env = environment()
-                ratings = {
-                    name: env.create_rating(r.mu, r.sigma)
-                    for name, r in rate_games(games).bots.items()
-                }
-                table = next_table(labels, played, ratings, self.seats, self.rng)
+                table = next_table(labels, played, self.ratings, self.seats, self.rng)
             if table is None:
                 return None
             self.store.set_setting(NEXT_TABLE, str(number + 1))
@@ -225,8 +226,14 @@ class League:
 
     def record(self, result: TableResult) -> int:
         """Store a table's finished games; how many were new."""
+        new = 0
         with self.lock:
-            return sum(self.store.record_game(line) for line in result.lines)
+            for line in result.lines:
+                if self.store.record_game(line):
+                    new += 1
+                    self.played.append(line)
+                    rate_game(self.env, self.ratings, line)
+        return new
 
     def play_forever(self) -> None:
         """Keep the executor busy until `stop` is set (run it in a thread)."""

@@ -112,6 +112,20 @@ def _error(status: int, sentence: str) -> JSONResponse:
 def create_app(league: League) -> Starlette:
     """The web application of `league`."""
     recent: dict[str, deque[float]] = defaultdict(deque)
+    cached: dict[str, Any] = {"key": None, "rows": []}
+
+    def board(since: str = "", until: str = "", among: frozenset[str] = frozenset()) -> Any:
+        """The leaderboard; the plain one is made once per change of the games or bots."""
+        if since or until or among:
+            return leaderboard(league, since, until, among)
+        with league.lock:
+            key = (
+                league.store.game_count(),
+                tuple((b.label, b.status) for b in league.store.bots()),
+            )
+        if cached["key"] != key:
+            cached["rows"], cached["key"] = leaderboard(league), key
+        return cached["rows"]
 
     def author_of(request: Request) -> Author | None:
         header = request.headers.get("authorization", "")
@@ -133,7 +147,7 @@ def create_app(league: League) -> Starlette:
         query = request.query_params
         since, until = query.get("since", "")[:40], query.get("until", "")[:40]
         among = frozenset(filter(None, query.get("bots", "")[:4000].split(",")))
-        rows = await asyncio.to_thread(leaderboard, league, since, until, among)
+        rows = await asyncio.to_thread(board, since, until, among)
         return JSONResponse(rows)
 
     async def api_bots(request: Request) -> Response:
@@ -224,15 +238,13 @@ def create_app(league: League) -> Starlette:
 
     async def events(request: Request) -> Response:
         async def stream() -> Any:
-            last, started = -1, time.monotonic()
+            last, started = None, time.monotonic()
             while time.monotonic() - started < EVENTS_MAX_SECONDS:
                 if await request.is_disconnected():
                     return
-                with league.lock:
-                    count = league.store.game_count() + 1_000_003 * len(league.store.bots())
-                if count != last:
-                    last = count
-                    rows = await asyncio.to_thread(leaderboard, league)
+                rows = await asyncio.to_thread(board)
+                if rows is not last:
+                    last = rows
                     yield f"data: {json.dumps(rows)}\n\n"
                 await asyncio.sleep(EVENT_SECONDS)
 

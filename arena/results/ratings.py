@@ -27,6 +27,7 @@ __all__ = [
     "RatingPoint",
     "game_order",
     "in_schedule_order",
+    "rate_game",
     "rate_games",
     "environment",
 ]
@@ -122,6 +123,23 @@ def in_schedule_order(games: Iterable[GameLine]) -> list[GameLine]:
     return unique
 
 
+def rate_game(env: trueskill.TrueSkill, current: dict[str, Any], line: GameLine) -> bool:
+    """Update `current` (TrueSkill ratings by bot) with one game; False when the game cannot
+    be rated (fewer than two distinct players, or ranks that do not match them)."""
+    players = list(line.players)
+    ranks = list(line.ranks)
+    if len(players) < 2 or len(set(players)) != len(players) or len(ranks) != len(players):
+        return False
+    before = [current.setdefault(name, env.create_rating()) for name in players]
+    if len(players) == 2:
+        after = _rate_two(env, before, ranks)
+    else:
+        after = [group[0] for group in env.rate([(r,) for r in before], ranks=ranks)]
+    for name, rating in zip(players, after, strict=True):
+        current[name] = rating
+    return True
+
+
 def rate_games(
     games: Iterable[GameLine],
     bots: Iterable[str] = (),
@@ -137,19 +155,12 @@ def rate_games(
     points: list[RatingPoint] = []
     rated = 0
     for line in in_schedule_order(games):
-        players = list(line.players)
-        ranks = list(line.ranks)
-        if len(players) < 2 or len(set(players)) != len(players) or len(ranks) != len(players):
+        if not rate_game(env, current, line):
             continue
-        before = [current.setdefault(name, env.create_rating()) for name in players]
-        if len(players) == 2:
-            after = _rate_two(env, before, ranks)
-        else:
-            after = [group[0] for group in env.rate([(r,) for r in before], ranks=ranks)]
         rated += 1
-        for name, rating in zip(players, after, strict=True):
-            current[name] = rating
-            if history:
+        if history:
+            for name in line.players:
+                rating = current[name]
                 points.append(RatingPoint(rated, name, float(rating.mu), float(rating.sigma)))
     return Ratings(
         bots={name: BotRating(float(r.mu), float(r.sigma)) for name, r in current.items()},
