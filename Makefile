@@ -47,6 +47,7 @@ bench: $(STAMP)
 	$(BIN)/arena bench tournament --cluster local:2
 	$(BIN)/arena bench sandbox
 	$(BIN)/arena bench stats
+	$(BIN)/arena bench league
 
 lint: $(STAMP)
 	$(BIN)/ruff check arena tests bots

@@ -34,3 +34,11 @@ def test_bench_stats_prints_the_coverage_of_every_interval() -> None:
     assert "honest is 93-97%" in result.output
     for interval in ("mean rank", "win rate", "head-to-head", "order-free Elo"):
         assert f"  {interval}" in result.output
+
+
+def test_bench_league_prints_its_share_of_a_batch_run_and_the_load_test() -> None:
+    args = ["bench", "league", "--games", "20", "--reads", "2"]
+    result = CliRunner().invoke(main, args, catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    assert "league/batch" in result.output and "(target >= 0.9)" in result.output
+    assert "0 errors" in result.output and "stored once: True" in result.output

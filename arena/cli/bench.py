@@ -13,6 +13,7 @@ BENCHMARKS: dict[str, str] = {
     "sandbox": "arena.bench.sandbox:sandbox_bench",
     "protocol": "arena.bench.protocol:protocol_bench",
     "stats": "arena.bench.stats:stats_bench",
+    "league": "arena.bench.league:league_bench",
 }
 
 

@@ -224,6 +224,10 @@ class League:
         )
         return TableTask(number, 1, seed, slots), context
 
+    def game_count(self) -> int:
+        with self.lock:
+            return self.store.game_count()
+
     def record(self, result: TableResult) -> int:
         """Store a table's finished games; how many were new."""
         new = 0
@@ -258,8 +262,7 @@ class League:
                     except Exception:  # an arena fault in one table: log it, play on
                         log.exception("a league table failed")
         finally:
-            executor.shutdown(wait=False, cancel_futures=True)
-            executor.terminate()
+            executor.terminate()  # its workers and their bots (it shuts the pool down itself)
 
     def start(self) -> None:
         thread = threading.Thread(target=self.play_forever, daemon=True, name="league-play")

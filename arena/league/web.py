@@ -34,6 +34,7 @@ import json
 import math
 import re
 import tempfile
+import threading
 import time
 from collections import defaultdict, deque
 from pathlib import Path
@@ -53,6 +54,8 @@ from arena.results.ratings import rate_games
 UPLOADS_PER_MINUTE = 10
 STDERR_TAIL = 64 << 10
 EVENT_SECONDS = 1.0
+BOARD_SECONDS = 1.0
+"""The plain leaderboard is remade at most this often (in the background)."""
 EVENTS_MAX_SECONDS = 600.0
 """A live page's event stream ends after this; the page opens a new one."""
 _LABEL = re.compile(r"[A-Za-z0-9_.+-]{1,80}")
@@ -112,19 +115,33 @@ def _error(status: int, sentence: str) -> JSONResponse:
 def create_app(league: League) -> Starlette:
     """The web application of `league`."""
     recent: dict[str, deque[float]] = defaultdict(deque)
-    cached: dict[str, Any] = {"key": None, "rows": []}
+    cached: dict[str, Any] = {"key": None, "rows": [], "made": 0.0}
+    making = threading.Lock()
+
+    def remake(key: Any) -> None:
+        try:
+            cached["rows"], cached["key"] = leaderboard(league), key
+        finally:
+            cached["made"] = time.monotonic()
+            making.release()
 
     def board(since: str = "", until: str = "", among: frozenset[str] = frozenset()) -> Any:
-        """The leaderboard; the plain one is made once per change of the games or bots."""
+        """The leaderboard. The plain one is kept made: when games or bots changed, a reader
+        gets the last one at once and one background thread makes the next, so fifty readers
+        of a league playing hundreds of games a second share one computation a second at
+        most (a change shows a moment later, on a later read or event)."""
         if since or until or among:
             return leaderboard(league, since, until, among)
         with league.lock:
-            key = (
-                league.store.game_count(),
-                tuple((b.label, b.status) for b in league.store.bots()),
-            )
-        if cached["key"] != key:
-            cached["rows"], cached["key"] = leaderboard(league), key
+            bots = tuple((b.label, b.status) for b in league.store.bots())
+            key = (league.store.game_count(), bots)
+        if cached["key"] == key:
+            return cached["rows"]
+        if cached["key"] is None:
+            making.acquire()
+            remake(key)
+        elif time.monotonic() - cached["made"] >= BOARD_SECONDS and making.acquire(False):
+            threading.Thread(target=remake, args=(key,), daemon=True).start()
         return cached["rows"]
 
     def author_of(request: Request) -> Author | None:

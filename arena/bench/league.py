@@ -1,0 +1,210 @@
+"""`arena bench league`: a league's games per second beside a batch run's, and a load test.
+
+1. The same two bots (default: greedy and random) play `--games` games as a batch
+   (`arena run`, 2 workers) and then in a league (`arena serve`'s engine, 2 workers, both
+   submitted and checked first), side by side in one run. Target: the league at least 90%
+   of the batch's games per second.
+2. The load test, on the loopback only: while the league plays, 50 readers each fetch the
+   leaderboard `--reads` times and 5 authors submit a bot each; every request is timed.
+   Printed: requests, errors, the median and p95 time of a leaderboard read, and whether
+   every game the league finished is stored once.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import statistics
+import tempfile
+import threading
+import time
+import urllib.error
+import urllib.request
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+if TYPE_CHECKING:
+    from arena.league.league import League
+
+LEAGUE_TARGET = 0.90
+READERS = 50
+SUBMITTERS = 5
+
+
+def _batch(root: Path, names: tuple[str, ...], games: int) -> float:
+    from arena import tournament
+    from arena.players.manifest import default_bots_dir, resolve_bot
+
+    bots = [resolve_bot(name, default_bots_dir()) for name in names]
+    rounds = max(1, games // (len(bots) * (len(bots) - 1)))
+    config = tournament.create_run(root / "batch", bots, rounds=rounds, seed=1, limits={})
+    return float(tournament.play(root / "batch", config, workers=2).games_per_second)
+
+
+def _league(root: Path, names: tuple[str, ...], games: int) -> tuple[Any, dict[str, str]]:
+    """A league of `names` (checked, not started), and the authors' tokens."""
+    from arena.league.league import League, archive_folder
+    from arena.players.manifest import default_bots_dir
+
+    league = League(root / "league", workers=2)
+    tokens = {}
+    for name in names:
+        token = league.store.add_author(f"author-{name}")
+        tokens[name] = token
+        author = league.store.author_of(token)
+        assert author is not None
+        archive = archive_folder(default_bots_dir() / name, root)
+        bot = league.submit(author, archive, wait=True)
+        if bot.status != "active":
+            raise click.ClickException(f"{name} failed its check in the league: {bot.message}")
+    return league, tokens
+
+
+def _league_rate(league: League, games: int) -> float:
+    league.start()
+    deadline = time.monotonic() + 600
+    while league.game_count() < 1 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    start, first = time.perf_counter(), league.game_count()
+    while league.game_count() < first + games and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return (league.game_count() - first) / (time.perf_counter() - start)
+
+
+def _serve(league: Any) -> tuple[Any, threading.Thread, str]:
+    import uvicorn
+
+    from arena.league.web import create_app
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = uvicorn.Server(
+        uvicorn.Config(create_app(league), host="127.0.0.1", port=port, log_level="error")
+    )
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    while not server.started:
+        time.sleep(0.02)
+    return server, thread, f"http://127.0.0.1:{port}"
+
+
+def _timed(request: urllib.request.Request) -> tuple[float, int]:
+    start = time.perf_counter()
+    try:
+        with urllib.request.urlopen(request, timeout=60) as answer:
+            answer.read()
+            status = answer.status
+    except urllib.error.HTTPError as error:
+        status = error.code
+    except (urllib.error.URLError, OSError):
+        status = 0
+    return time.perf_counter() - start, status
+
+
+def _load(league: Any, root: Path, reads: int) -> dict[str, Any]:
+    from arena.league.league import archive_folder
+    from arena.players.manifest import default_bots_dir
+
+    server, thread, url = _serve(league)
+    archives = []
+    for n in range(SUBMITTERS):
+        folder = root / "load" / f"load{n}"
+        folder.parent.mkdir(parents=True, exist_ok=True)
+        source = default_bots_dir() / "random"
+        folder.mkdir()
+        (folder / "bot.py").write_bytes((source / "bot.py").read_bytes())
+        (folder / "bot.toml").write_text(f'name = "load{n}"\ncommand = ["python3", "bot.py"]\n')
+        token = league.store.add_author(f"loader{n}")
+        archives.append((archive_folder(folder, root).read_bytes(), token))
+    before = league.game_count()
+
+    def reader(_: int) -> list[tuple[float, int]]:
+        return [_timed(urllib.request.Request(url + "/api/leaderboard")) for _ in range(reads)]
+
+    def submitter(item: tuple[bytes, str]) -> tuple[float, int]:
+        body, token = item
+        headers = {"Authorization": f"Bearer {token}"}
+        return _timed(urllib.request.Request(url + "/api/bots", body, headers, method="POST"))
+
+    with ThreadPoolExecutor(READERS + SUBMITTERS) as pool:
+        sent = [pool.submit(submitter, item) for item in archives]
+        read = list(pool.map(reader, range(READERS)))
+        submits = [future.result() for future in sent]
+    server.should_exit = True
+    thread.join(timeout=30)
+    times = sorted(t for rows in read for t, _ in rows)
+    statuses = [s for rows in read for _, s in rows] + [s for _, s in submits]
+    with league.lock:
+        ids = [line.game_id for line in league.store.games()]
+    return {
+        "requests": len(statuses),
+        "errors": sum(s not in (200, 202) for s in statuses),
+        "read_median_ms": round(statistics.median(times) * 1000, 1),
+        "read_p95_ms": round(times[int(0.95 * (len(times) - 1))] * 1000, 1),
+        "games_during_load": len(ids) - before,
+        "games_stored_once": len(ids) == len(set(ids)),
+    }
+
+
+def measure(names: tuple[str, ...], games: int, reads: int) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory(prefix="arena-bench-league-") as temporary:
+        root = Path(temporary)
+        batch = _batch(root, names, games)
+        league, _ = _league(root, names, games)
+        try:
+            rate = _league_rate(league, games)
+            load = _load(league, root, reads)
+        finally:
+            league.close()
+    return {
+        "bots": list(names),
+        "games": games,
+        "batch_games_per_second": round(batch, 2),
+        "league_games_per_second": round(rate, 2),
+        "league_share": round(rate / batch, 3) if batch else None,
+        "league_target": LEAGUE_TARGET,
+        "load": load,
+    }
+
+
+@click.command()
+@click.argument("bot", nargs=-1)
+@click.option("--games", type=click.IntRange(min=10), default=400, show_default=True)
+@click.option(
+    "--reads",
+    type=click.IntRange(min=1),
+    default=20,
+    show_default=True,
+    help="Leaderboard reads by each of the 50 readers of the load test.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def league_bench(bot: tuple[str, ...], games: int, reads: int, as_json: bool) -> None:
+    """A league's games per second beside a batch run's, and a load test of its web side.
+
+    BOTs are names in bots/ (default: greedy and random)."""
+    from arena.errors import ArenaError
+
+    try:
+        figures = measure(bot or ("greedy", "random"), games, reads)
+    except ArenaError as error:
+        raise click.ClickException(str(error)) from None
+    if as_json:
+        click.echo(json.dumps(figures))
+        return
+    load = figures["load"]
+    click.echo(f"league benchmark: {', '.join(figures['bots'])}; {games} games each way, 2 workers")
+    click.echo(
+        f"  games per second    batch {figures['batch_games_per_second']:>8.1f}    league "
+        f"{figures['league_games_per_second']:>8.1f}    league/batch {figures['league_share']}"
+        f" (target >= {LEAGUE_TARGET})"
+    )
+    click.echo(
+        f"  load test  {READERS} readers x {reads} leaderboard reads + {SUBMITTERS} submissions"
+        f" while games ran: {load['requests']} requests, {load['errors']} errors; leaderboard "
+        f"median {load['read_median_ms']} ms, p95 {load['read_p95_ms']} ms; "
+        f"{load['games_during_load']} games meanwhile, stored once: {load['games_stored_once']}"
+    )
