@@ -96,3 +96,23 @@ def test_only_its_author_retires_a_bot_and_bad_uploads_leave_nothing(tmp_path: P
         league.submit(ada, junk)
     assert [p.name for p in (league.folder / "bots").iterdir()] == ["alpha"]
     league.close()
+
+
+def test_a_league_plays_on_a_dask_local_cluster(tmp_path: Path) -> None:
+    from arena.cli.serve import dask_factory
+
+    league = League(
+        tmp_path / "league",
+        workers=1,
+        limits=LIMITS,
+        executor_factory=dask_factory("local:1", None),
+    )
+    ada = league.store.author_of(league.store.add_author("ada"))
+    assert ada is not None
+    league.submit(ada, bot_archive(tmp_path, "random", "alpha"), wait=True)
+    league.submit(ada, bot_archive(tmp_path, "greedy", "beta"), wait=True)
+    _play_until(league, 4)
+    games = league.store.games()
+    assert len(games) >= 4 and len({g.game_id for g in games}) == len(games)
+    assert all((league.folder / "records" / f"{g.game_id}.json.gz").exists() for g in games)
+    league.close()

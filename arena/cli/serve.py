@@ -7,13 +7,18 @@ import os
 import tempfile
 import urllib.error
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from arena.cli.match_stats import parse_sprt
 from arena.errors import ArenaError
 from arena.games import DEFAULT_GAME
+
+if TYPE_CHECKING:
+    from arena.execution import Executor
 
 DEFAULT_LEAGUE = Path("results") / "league"
 TOKEN_ENV = "ARENA_TOKEN"
@@ -36,6 +41,17 @@ TOKEN_ENV = "ARENA_TOKEN"
     default=2,
     show_default=True,
     help="Processes playing games (0: in the server's own process).",
+)
+@click.option(
+    "--cluster",
+    metavar="local:N",
+    help="Play the league's games on a Dask LocalCluster of N worker processes.",
+)
+@click.option(
+    "--scheduler",
+    metavar="tcp://HOST:PORT",
+    help="Play them on a running Dask cluster whose workers see the league's folder at the "
+    "same path (this machine, or a shared file system).",
 )
 @click.option(
     "--host",
@@ -72,7 +88,8 @@ TOKEN_ENV = "ARENA_TOKEN"
 )
 def serve(
     folder: Path, game: str, seats: int | None, workers: int, host: str, port: int,
-    add_author: str | None, admin: bool, bounds: tuple[float, float], export_to: Path | None,
+    cluster: str | None, scheduler: str | None, add_author: str | None, admin: bool,
+    bounds: tuple[float, float], export_to: Path | None,
 ) -> None:  # fmt: skip
     """Run a league: bots submitted over the web page or `arena submit` are checked, then
     play continuously; the leaderboard is live at http://HOST:PORT/."""
@@ -80,8 +97,15 @@ def serve(
     from arena.stats.sprt import Sprt
 
     try:
+        if cluster is not None and scheduler is not None:
+            raise click.UsageError(
+                "Give --cluster local:N or --scheduler tcp://HOST:PORT, not both."
+            )
         test = Sprt(*bounds)
-        league = League(folder, game=game, seats=seats, workers=workers, test=test)
+        league = League(
+            folder, game=game, seats=seats, workers=workers, test=test,
+            executor_factory=dask_factory(cluster, scheduler),
+        )  # fmt: skip
         if export_to is not None:
             count = export(league, export_to)
             league.close()
@@ -104,6 +128,20 @@ def serve(
         uvicorn.run(create_app(league), host=host, port=port, log_level="warning")
     finally:
         league.close()
+
+
+def dask_factory(cluster: str | None, scheduler: str | None) -> Callable[[int], Executor]:
+    """The league's executor: the local pool, or Dask as `--cluster`/`--scheduler` ask."""
+    from arena.execution import make_executor
+
+    if cluster is None and scheduler is None:
+        return make_executor
+    from arena.cluster import DaskExecutor, local_workers
+
+    if cluster is not None:
+        n = local_workers(cluster)
+        return lambda workers: DaskExecutor(local=n)
+    return lambda workers: DaskExecutor(address=scheduler)
 
 
 @click.command()
