@@ -56,6 +56,8 @@ def test_bots_submitted_over_http_and_the_cli_play_and_rise(site: Site, tmp_path
     status, among = site.call("GET", "/api/leaderboard?bots=alpha,beta&until=2100-01-01")
     assert [row["bot"] for row in among] == ["beta", "alpha"]
     status, detail = site.call("GET", "/api/bots/beta")
+    assert detail["think_ms_per_decision"] > 0 and detail["failures"] == []
+    assert detail["sprt"] is None  # a first version has nothing to be tested against
     game_id = detail["games"][0]["game_id"]
     status, replay = site.call("GET", f"/replay/{game_id}")
     assert status == 200 and "replay-data" in replay

@@ -9,8 +9,9 @@ step and streams server-sent events out of the box; uvicorn is its usual server.
                                     elo_lo/elo_hi, win_rate with its interval, failures...;
                                     ?since=ISO&until=ISO&bots=a,b for a custom leaderboard
     GET  /api/bots                  every bot version with its status and message
-    GET  /api/bots/LABEL            one version, with its games and, for a new version, its
-                                    SPRT against the previous one (LLR, bounds, verdict)
+    GET  /api/bots/LABEL            one version: its games, failures, think and CPU time per
+                                    decision and, for a new version, its SPRT against the
+                                    previous one (LLR, bounds, verdict)
     GET  /api/events                server-sent events: the leaderboard each time it changes
     GET  /replay/GAME_ID            the replay viewer of one league game
     POST /api/bots                  submit: the body is a .zip or .tar.gz of a bot folder
@@ -49,6 +50,7 @@ from arena.errors import ArenaError
 from arena.league import uploads
 from arena.league.league import League
 from arena.league.store import Author, Bot
+from arena.results.log import GameLine
 from arena.results.ratings import rate_games
 
 UPLOADS_PER_MINUTE = 10
@@ -105,6 +107,28 @@ def _bot_json(bot: Bot) -> dict[str, Any]:
         "author": bot.author,
         "status": bot.status,
         "message": bot.message,
+    }
+
+
+def _timing(label: str, games: list[GameLine]) -> dict[str, Any]:
+    """A bot's think time and CPU time per decision over its games, and its failures."""
+    think = cpu = 0.0
+    decisions = cpu_decisions = 0
+    failures = []
+    for line in games:
+        seat = line.players.index(label)
+        think += line.think_ms[seat]
+        decisions += line.decisions[seat]
+        if line.cpu_ms[seat] is not None:
+            cpu += float(line.cpu_ms[seat] or 0.0)
+            cpu_decisions += line.decisions[seat]
+        if line.faulty_seat == seat:
+            failures.append({"game_id": line.game_id, "termination": line.termination,
+                             "reason": line.reason})  # fmt: skip
+    return {
+        "think_ms_per_decision": round(think / decisions, 3) if decisions else None,
+        "cpu_ms_per_decision": round(cpu / cpu_decisions, 3) if cpu_decisions else None,
+        "failures": failures[-100:],
     }
 
 
@@ -181,6 +205,7 @@ def create_app(league: League) -> Starlette:
             verdict = league.verdict(bot)
         shown = _bot_json(bot)
         shown["sprt"] = None if verdict is None else verdict.to_json()
+        shown.update(_timing(bot.label, games))
         shown["games"] = [
             {"game_id": g.game_id, "players": list(g.players), "ranks": list(g.ranks),
              "termination": g.termination, "reason": g.reason}
@@ -350,8 +375,9 @@ function draw(rows) {
 function show(label) {
   fetch("/api/bots/" + encodeURIComponent(label)).then((r) => r.json()).then((bot) => {
     const t = bot.sprt;
-    $("detail-title").textContent = "Games of " + bot.bot + (t ? " (SPRT against " + t.against +
-      ": LLR " + t.llr + " in [" + t.lower + ", " + t.upper + "], " + t.verdict + ")" : "");
+    $("detail-title").textContent = "Games of " + bot.bot + " (" + bot.think_ms_per_decision +
+      " ms a decision, " + bot.failures.length + " failures)" + (t ? "; SPRT against " +
+      t.against + ": LLR " + t.llr + " in [" + t.lower + ", " + t.upper + "], " + t.verdict : "");
     const list = $("detail"); list.replaceChildren();
     (bot.games || []).slice(-50).reverse().forEach((g) => {
       const li = document.createElement("li"); const a = document.createElement("a");
