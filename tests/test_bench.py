@@ -41,4 +41,5 @@ def test_bench_league_prints_its_share_of_a_batch_run_and_the_load_test() -> Non
     result = CliRunner().invoke(main, args, catch_exceptions=False)
     assert result.exit_code == 0, result.output
     assert "league/batch" in result.output and "(target >= 0.9)" in result.output
-    assert "0 errors" in result.output and "stored once: True" in result.output
+    assert " errors; leaderboard median " in result.output  # the figures, not a verdict on them
+    assert "stored once: True" in result.output

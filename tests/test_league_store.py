@@ -66,12 +66,12 @@ def test_versions_of_a_bot_belong_to_its_author(tmp_path: Path) -> None:
     ada = store.author_of(store.add_author("ada"))
     bob = store.author_of(store.add_author("bob"))
     assert ada is not None and bob is not None
-    first = store.add_bot("mine", ada, "bots/mine-v1")
-    second = store.add_bot("mine", ada, "bots/mine-v2")
+    first = store.add_bot("mine", ada)
+    second = store.add_bot("mine", ada)
     assert (first.version, first.label, second.version, second.label) == (1, "mine", 2, "mine.v2")
-    assert first.status == "building"
+    assert first.status == "building" and second.folder == "bots/mine.v2"
     with pytest.raises(StoreError, match="belongs to ada"):
-        store.add_bot("mine", bob, "bots/x")
+        store.add_bot("mine", bob)
     active = store.set_status(first, "active")
     assert [bot.label for bot in store.bots("active")] == ["mine"] and active.status == "active"
     with pytest.raises(StoreError, match="not a bot status"):

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from arena.league.store import label
 from arena.results.log import GameLine
 from arena.stats.elo import Pentanomial, game_points
 from arena.stats.sprt import CONTINUE, Sprt
@@ -82,7 +83,6 @@ def judge(
 def previous_label(name: str, version: int, labels: Sequence[str]) -> str | None:
     """The label of the latest earlier version among `labels` (`name` is version 1)."""
     for earlier in range(version - 1, 0, -1):
-        label = name if earlier == 1 else f"{name}.v{earlier}"
-        if label in labels:
-            return label
+        if label(name, earlier) in labels:
+            return label(name, earlier)
     return None

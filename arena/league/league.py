@@ -99,16 +99,11 @@ class League:
         try:
             name = load_manifest(folder).name
             with self.lock:
-                bot = self.store.add_bot(name, author, "")
-                target = self.folder / "bots" / bot.label
-                self.store.db.execute(
-                    "UPDATE bots SET folder = ? WHERE id = ?", (str(target), bot.id)
-                )
-                bot = dataclasses.replace(bot, folder=str(target))
+                bot = self.store.add_bot(name, author)
         except ArenaError:
             shutil.rmtree(incoming, ignore_errors=True)
             raise
-        shutil.move(str(folder), target)
+        shutil.move(str(folder), self.folder / bot.folder)
         if folder != incoming:
             shutil.rmtree(incoming, ignore_errors=True)
         if wait:
@@ -145,7 +140,7 @@ class League:
 
     def manifest(self, bot: Bot) -> BotManifest:
         """The bot's manifest, named with its league label."""
-        return dataclasses.replace(load_manifest(Path(bot.folder)), name=bot.label)
+        return dataclasses.replace(load_manifest(self.folder / bot.folder), name=bot.label)
 
     def retire(self, author: Author, label: str) -> Bot:
         """Stop matching a bot (its games stay); only its author or an admin may."""

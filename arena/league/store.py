@@ -83,6 +83,7 @@ class Bot:
     version: int
     author: str
     folder: str
+    """Its folder, relative to the league's folder."""
     status: str
     message: str
 
@@ -90,7 +91,12 @@ class Bot:
     def label(self) -> str:
         """The name the league plays it under: `name` for version 1, else `name.vN` (a
         bot name, as bot.toml allows)."""
-        return self.name if self.version == 1 else f"{self.name}.v{self.version}"
+        return label(self.name, self.version)
+
+
+def label(name: str, version: int) -> str:
+    """The name a bot version plays under: `name` for version 1, else `name.vN`."""
+    return name if version == 1 else f"{name}.v{version}"
 
 
 class Store:
@@ -183,9 +189,9 @@ class Store:
 
     # --- bots ---
 
-    def add_bot(self, name: str, author: Author, folder: str) -> Bot:
-        """A new version of bot `name` (version 1 if new), status `building`. Only its
-        author may add versions of a bot."""
+    def add_bot(self, name: str, author: Author) -> Bot:
+        """A new version of bot `name` (version 1 if new), status `building`, its folder
+        `bots/<label>` (in the league's folder). Only its author may add versions."""
         with self._transaction() as db:
             owner = db.execute(
                 "SELECT a.name FROM bots b JOIN authors a ON a.id = b.author_id "
@@ -200,7 +206,7 @@ class Store:
             cursor = db.execute(
                 "INSERT INTO bots (name, version, author_id, folder, status, created) "
                 "VALUES (?, ?, ?, ?, 'building', ?)",
-                (name, version, author.id, folder, time.time()),
+                (name, version, author.id, f"bots/{label(name, version)}", time.time()),
             )
         bot = self.bot_by_id(int(cursor.lastrowid or 0))
         assert bot is not None

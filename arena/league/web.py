@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import math
 import re
 import tempfile
@@ -52,6 +53,8 @@ from arena.league.league import League
 from arena.league.store import Author, Bot
 from arena.results.log import GameLine
 from arena.results.ratings import rate_games
+
+log = logging.getLogger(__name__)
 
 UPLOADS_PER_MINUTE = 10
 STDERR_TAIL = 64 << 10
@@ -145,6 +148,8 @@ def create_app(league: League) -> Starlette:
     def remake(key: Any) -> None:
         try:
             cached["rows"], cached["key"] = leaderboard(league), key
+        except Exception:  # the league closed meanwhile: the last board stays
+            log.debug("the leaderboard could not be remade", exc_info=True)
         finally:
             cached["made"] = time.monotonic()
             making.release()
