@@ -74,7 +74,9 @@ def served(tmp_path: Path) -> Iterator[Site]:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     server = uvicorn.Server(
-        uvicorn.Config(web.create_app(league), host="127.0.0.1", port=port, log_level="error")
+        uvicorn.Config(
+            web.create_app(league), host="127.0.0.1", port=port, log_level="error", log_config=None
+        )
     )
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

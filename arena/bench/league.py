@@ -83,7 +83,9 @@ def _serve(league: Any) -> tuple[Any, threading.Thread, str]:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     server = uvicorn.Server(
-        uvicorn.Config(create_app(league), host="127.0.0.1", port=port, log_level="error")
+        uvicorn.Config(
+            create_app(league), host="127.0.0.1", port=port, log_level="error", log_config=None
+        )
     )
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
