@@ -112,8 +112,8 @@ class ArenaEnv(AECEnv):  # type: ignore[misc]
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        legal = self.state.legal_actions()
-        if action is None or int(action) not in legal:
+        allowed = self.state.legal_actions()
+        if action is None or int(action) not in allowed:
             raise ValueError(f"{agent} cannot play action {action!r}: it is not legal here.")
         self._cumulative_rewards[agent] = 0.0
         self.state.apply_action(int(action))
