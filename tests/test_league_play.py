@@ -95,7 +95,11 @@ def test_only_its_author_retires_a_bot_and_bad_uploads_leave_nothing(tmp_path: P
     with pytest.raises(UploadError):
         league.submit(ada, junk)
     assert [p.name for p in (league.folder / "bots").iterdir()] == ["alpha"]
+    stuck = league.store.add_bot("beta", ada)  # as if the league died during its check
     league.close()
+    again = League(tmp_path / "league", workers=0, limits=LIMITS)
+    assert again.store.bot_by_id(stuck.id).status == "failed"  # type: ignore[union-attr]
+    again.close()
 
 
 def test_a_league_plays_on_a_dask_local_cluster(tmp_path: Path) -> None:

@@ -74,6 +74,8 @@ def test_versions_of_a_bot_belong_to_its_author(tmp_path: Path) -> None:
         store.add_bot("mine", bob)
     active = store.set_status(first, "active")
     assert [bot.label for bot in store.bots("active")] == ["mine"] and active.status == "active"
+    with pytest.raises(StoreError, match="may not end in .v and a number"):
+        store.add_bot("mine.v3", bob)  # it would take the label of ada's third version
     with pytest.raises(StoreError, match="not a bot status"):
         store.set_status(first, "king")
 

@@ -89,6 +89,10 @@ class League:
             rate_game(self.env, self.ratings, line)
         for sub in ("bots", "checks", "records", "logs", "uploads"):
             (folder / sub).mkdir(exist_ok=True)
+        for bot in self.store.bots("building") + self.store.bots("checking"):
+            self.store.set_status(  # the league stopped during its check
+                bot, "failed", "the league stopped during its check; submit it again"
+            )
 
     # --- submissions ---
 

@@ -11,6 +11,7 @@ moment and restarted neither loses a finished game nor counts one twice.
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 import time
 from collections.abc import Iterator, Sequence
@@ -92,6 +93,9 @@ class Bot:
         """The name the league plays it under: `name` for version 1, else `name.vN` (a
         bot name, as bot.toml allows)."""
         return label(self.name, self.version)
+
+
+_VERSIONED = re.compile(r"\.v[0-9]+$")
 
 
 def label(name: str, version: int) -> str:
@@ -192,6 +196,11 @@ class Store:
     def add_bot(self, name: str, author: Author) -> Bot:
         """A new version of bot `name` (version 1 if new), status `building`, its folder
         `bots/<label>` (in the league's folder). Only its author may add versions."""
+        if _VERSIONED.search(name):
+            raise StoreError(
+                f"A bot's name may not end in .v and a number ({name}): the league names "
+                "versions so; rename it in its bot.toml."
+            )
         with self._transaction() as db:
             owner = db.execute(
                 "SELECT a.name FROM bots b JOIN authors a ON a.id = b.author_id "
