@@ -28,6 +28,7 @@ import shutil
 import tempfile
 import threading
 import uuid
+from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import Future
 from pathlib import Path
@@ -83,6 +84,8 @@ class League:
         self.rng = random.Random()
         # Matchmaking's view of the games, kept up to date by `record` (not re-read per table)
         self.played: list[GameLine] = self.store.games()
+        self.games_of: Counter[str] = Counter(self.store.games_per_bot())
+        self.manifests: dict[str, BotManifest] = {}
         self.env = environment()
         self.ratings: dict[str, Any] = {}
         for line in in_schedule_order(self.played):
@@ -143,8 +146,13 @@ class League:
             return self.store.set_status(bot, status, message)
 
     def manifest(self, bot: Bot) -> BotManifest:
-        """The bot's manifest, named with its league label."""
-        return dataclasses.replace(load_manifest(self.folder / bot.folder), name=bot.label)
+        """The bot's manifest, named with its league label (read once: a version's folder
+        never changes)."""
+        manifest = self.manifests.get(bot.label)
+        if manifest is None:
+            manifest = load_manifest(self.folder / bot.folder)
+            manifest = self.manifests[bot.label] = dataclasses.replace(manifest, name=bot.label)
+        return manifest
 
     def retire(self, author: Author, label: str) -> Bot:
         """Stop matching a bot (its games stay); only its author or an admin may."""
@@ -166,23 +174,22 @@ class League:
         with self.lock:
             self.store.set_setting(PAUSED, "1" if paused else "0")
 
-    def verdict(self, bot: Bot, games: list[GameLine] | None = None) -> Verdict | None:
-        """The SPRT of a new version against its previous one (None for a first version)."""
+    def verdict(self, bot: Bot) -> Verdict | None:
+        """The SPRT of a new version against its previous one (None for a first version);
+        call it holding `lock`."""
         if bot.version < 2:
             return None
         labels = [b.label for b in self.store.bots()]
         previous = previous_label(bot.name, bot.version, labels)
         if previous is None:
             return None
-        return judge(
-            bot.label, previous, self.store.games() if games is None else games, self.seats
-        )
+        return judge(bot.label, previous, self.played, self.seats, self.test)
 
-    def _open_test(self, active: list[Bot], games: list[GameLine]) -> tuple[str, str] | None:
+    def _open_test(self, active: list[Bot]) -> tuple[str, str] | None:
         """A candidate whose test continues, with its previous version (both active)."""
         labels = [bot.label for bot in active]
         for bot in active:
-            verdict = self.verdict(bot, games)
+            verdict = self.verdict(bot)
             if verdict is not None and not verdict.decided and verdict.previous in labels:
                 return verdict.candidate, verdict.previous
         return None
@@ -190,11 +197,10 @@ class League:
     def _next_task(self) -> tuple[TableTask, WorkerContext] | None:
         with self.lock:
             active = self.store.bots("active")
-            games = self.played
-            played = self.store.games_per_bot()
+            played = self.games_of
             number = int(self.store.setting(NEXT_TABLE, "0"))
             labels = [bot.label for bot in active]
-            test = self._open_test(active, games) if number % 2 == 0 else None
+            test = self._open_test(active) if number % 2 == 0 else None
             if test is not None:  # every other table: a candidate meets its previous version
                 rest = sorted((b for b in labels if b not in test), key=lambda b: played.get(b, 0))
                 chosen = rest[: self.seats - 2]
@@ -235,6 +241,7 @@ class League:
                 if self.store.record_game(line):
                     new += 1
                     self.played.append(line)
+                    self.games_of.update(line.players)
                     rate_game(self.env, self.ratings, line)
         return new
 

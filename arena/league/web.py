@@ -78,7 +78,7 @@ def leaderboard(
 
     with league.lock:
         bots = {bot.label: bot for bot in league.store.bots()}
-        games = league.store.games()
+        games = list(league.played)  # the league's own copy: the store is not read again
     games = [
         line
         for line in games
