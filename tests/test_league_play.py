@@ -103,13 +103,13 @@ def test_only_its_author_retires_a_bot_and_bad_uploads_leave_nothing(tmp_path: P
 
 
 def test_a_league_plays_on_a_dask_local_cluster(tmp_path: Path) -> None:
-    from arena.cli.serve import dask_factory
+    from arena.cli.serve import executor_factory
 
     league = League(
         tmp_path / "league",
         workers=1,
         limits=LIMITS,
-        executor_factory=dask_factory("local:1", None),
+        executor_factory=executor_factory("local:1", None),
     )
     ada = league.store.author_of(league.store.add_author("ada"))
     assert ada is not None

@@ -78,3 +78,34 @@ def game_options(command: F) -> F:
         show_default=True,
         help="The game to play (`arena games` lists them).",
     )(command)
+
+
+def cluster_options(command: F) -> F:
+    """`--cluster local:N` and `--scheduler tcp://HOST:PORT`, shared by `run` and `serve`."""
+    command = click.option(
+        "--scheduler",
+        metavar="tcp://HOST:PORT",
+        help="Play on a running Dask cluster (`dask scheduler`, `dask worker`); see README.",
+    )(command)
+    return click.option(
+        "--cluster",
+        metavar="local:N",
+        help="Play on a Dask LocalCluster of N worker processes on this machine.",
+    )(command)
+
+
+def cluster_executor(cluster: str | None, scheduler: str | None) -> Any:
+    """The Dask executor `--cluster` or `--scheduler` asks for (None: the local pool),
+    connected before anything is written; a usage error when both are given."""
+    if cluster is not None and scheduler is not None:
+        raise click.UsageError("Give --cluster local:N or --scheduler tcp://HOST:PORT, not both.")
+    if cluster is None and scheduler is None:
+        return None
+    from arena.cluster import DaskExecutor, local_workers
+
+    if cluster is not None:
+        n = local_workers(cluster)
+        click.echo(f"Starting a Dask LocalCluster of {n} workers.", err=True)
+        return DaskExecutor(local=n)
+    click.echo(f"Connecting to the Dask scheduler at {scheduler}.", err=True)
+    return DaskExecutor(address=scheduler)

@@ -14,7 +14,7 @@ from typing import IO, TYPE_CHECKING, Any
 import click
 
 from arena.cli.match_stats import parse_sprt
-from arena.cli.options import cpu_limit_option, game_options
+from arena.cli.options import cluster_executor, cluster_options, cpu_limit_option, game_options
 from arena.errors import ArenaError
 
 if TYPE_CHECKING:
@@ -89,21 +89,6 @@ def _clock(seconds: float) -> str:
     hours, rest = divmod(seconds, 3600)
     minutes, secs = divmod(rest, 60)
     return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes:02d}:{secs:02d}"
-
-
-def _cluster_executor(cluster: str | None, scheduler: str | None) -> Any:
-    """The Dask executor `--cluster` or `--scheduler` asks for (None: the local pool),
-    connected before anything is written."""
-    if cluster is None and scheduler is None:
-        return None
-    from arena.cluster import DaskExecutor, local_workers
-
-    if cluster is not None:
-        n = local_workers(cluster)
-        click.echo(f"Starting a Dask LocalCluster of {n} workers.", err=True)
-        return DaskExecutor(local=n)
-    click.echo(f"Connecting to the Dask scheduler at {scheduler}.", err=True)
-    return DaskExecutor(address=scheduler)
 
 
 def _raise_interrupt(signum: int, frame: FrameType | None) -> None:
@@ -207,16 +192,7 @@ def _round_size_note(config: TournamentConfig) -> str | None:
     type=click.IntRange(min=0),
     help="Games played at once, one process each [number of cores]; 0 plays in this process.",
 )
-@click.option(
-    "--cluster",
-    metavar="local:N",
-    help="Play on a Dask LocalCluster of N worker processes on this machine.",
-)
-@click.option(
-    "--scheduler",
-    metavar="tcp://HOST:PORT",
-    help="Play on a running Dask cluster (`dask scheduler`, `dask worker`); see README.",
-)
+@cluster_options
 @click.option("--seed", type=int, help="Seed of the deals [drawn at random, saved].")
 @click.option(
     "--time-limit",
@@ -292,12 +268,10 @@ def run(
     from arena.results.report import make_report, newest_run
 
     workers = (os.cpu_count() or 1) if workers is None else workers
-    if cluster is not None and scheduler is not None:
-        raise click.UsageError("Give --cluster local:N or --scheduler tcp://HOST:PORT, not both.")
     executor = None
     handed_over = False  # tournament.play stops the executor once it has it
     try:
-        executor = _cluster_executor(cluster, scheduler)
+        executor = cluster_executor(cluster, scheduler)
         if executor is not None:
             workers = executor.workers
         if resume:

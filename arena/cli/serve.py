@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 import click
 
 from arena.cli.match_stats import parse_sprt
+from arena.cli.options import cluster_executor, cluster_options
 from arena.errors import ArenaError
 from arena.games import DEFAULT_GAME
 
@@ -42,17 +43,7 @@ TOKEN_ENV = "ARENA_TOKEN"
     show_default=True,
     help="Processes playing games (0: in the server's own process).",
 )
-@click.option(
-    "--cluster",
-    metavar="local:N",
-    help="Play the league's games on a Dask LocalCluster of N worker processes.",
-)
-@click.option(
-    "--scheduler",
-    metavar="tcp://HOST:PORT",
-    help="Play them on a running Dask cluster whose workers see the league's folder at the "
-    "same path (this machine, or a shared file system).",
-)
+@cluster_options
 @click.option(
     "--host",
     default="127.0.0.1",
@@ -92,19 +83,16 @@ def serve(
     bounds: tuple[float, float], export_to: Path | None,
 ) -> None:  # fmt: skip
     """Run a league: bots submitted over the web page or `arena submit` are checked, then
-    play continuously; the leaderboard is live at http://HOST:PORT/."""
+    play continuously; the leaderboard is live at http://HOST:PORT/. With --scheduler, the
+    Dask workers must see the league's folder at the same path."""
     from arena.league.league import League, export
     from arena.stats.sprt import Sprt
 
     try:
-        if cluster is not None and scheduler is not None:
-            raise click.UsageError(
-                "Give --cluster local:N or --scheduler tcp://HOST:PORT, not both."
-            )
         test = Sprt(*bounds)
         league = League(
             folder, game=game, seats=seats, workers=workers, test=test,
-            executor_factory=dask_factory(cluster, scheduler),
+            executor_factory=executor_factory(cluster, scheduler),
         )  # fmt: skip
         if export_to is not None:
             count = export(league, export_to)
@@ -130,18 +118,13 @@ def serve(
         league.close()
 
 
-def dask_factory(cluster: str | None, scheduler: str | None) -> Callable[[int], Executor]:
-    """The league's executor: the local pool, or Dask as `--cluster`/`--scheduler` ask."""
+def executor_factory(cluster: str | None, scheduler: str | None) -> Callable[[int], Executor]:
+    """The league's executor: Dask as `--cluster`/`--scheduler` ask (connected now, so a
+    wrong address is one sentence at start-up), else the local pool of `--workers`."""
     from arena.execution import make_executor
 
-    if cluster is None and scheduler is None:
-        return make_executor
-    from arena.cluster import DaskExecutor, local_workers
-
-    if cluster is not None:
-        n = local_workers(cluster)
-        return lambda workers: DaskExecutor(local=n)
-    return lambda workers: DaskExecutor(address=scheduler)
+    dask = cluster_executor(cluster, scheduler)
+    return make_executor if dask is None else (lambda workers: dask)
 
 
 @click.command()
