@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import socket
-import threading
 import time
 import urllib.error
 import urllib.request
@@ -14,8 +12,6 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
-
-import uvicorn
 
 from arena.league import web
 from arena.league.league import League, archive_folder
@@ -68,25 +64,10 @@ class Site:
 
 @contextmanager
 def served(tmp_path: Path) -> Iterator[Site]:
-    """A league (inline games) served by uvicorn on a free loopback port, and its Site."""
+    """A league (inline games) served on a free loopback port, and its Site."""
     league = League(tmp_path / "league", workers=0, limits=Limits(move_ms=5000, startup_ms=20_000))
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    server = uvicorn.Server(
-        uvicorn.Config(
-            web.create_app(league), host="127.0.0.1", port=port, log_level="error", log_config=None
-        )
-    )
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    for _ in range(200):
-        if server.started:
-            break
-        time.sleep(0.05)
     try:
-        yield Site(league, port)
+        with web.serving(league) as url:
+            yield Site(league, int(url.rsplit(":", 1)[1]))
     finally:
-        server.should_exit = True
-        thread.join(timeout=10)
         league.close()

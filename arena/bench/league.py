@@ -13,10 +13,8 @@
 from __future__ import annotations
 
 import json
-import socket
 import statistics
 import tempfile
-import threading
 import time
 import urllib.error
 import urllib.request
@@ -44,23 +42,21 @@ def _batch(root: Path, names: tuple[str, ...], games: int) -> float:
     return float(tournament.play(root / "batch", config, workers=2).games_per_second)
 
 
-def _league(root: Path, names: tuple[str, ...], games: int) -> tuple[Any, dict[str, str]]:
-    """A league of `names` (checked, not started), and the authors' tokens."""
+def _league(root: Path, names: tuple[str, ...]) -> League:
+    """A league of `names`, each submitted by an author of its own and checked; not started."""
     from arena.league.league import League, archive_folder
     from arena.players.manifest import default_bots_dir
 
     league = League(root / "league", workers=2)
-    tokens = {}
     for name in names:
         token = league.store.add_author(f"author-{name}")
-        tokens[name] = token
         author = league.store.author_of(token)
         assert author is not None
         archive = archive_folder(default_bots_dir() / name, root)
         bot = league.submit(author, archive, wait=True)
         if bot.status != "active":
             raise click.ClickException(f"{name} failed its check in the league: {bot.message}")
-    return league, tokens
+    return league
 
 
 def _league_rate(league: League, games: int) -> float:
@@ -72,26 +68,6 @@ def _league_rate(league: League, games: int) -> float:
     while league.game_count() < first + games and time.monotonic() < deadline:
         time.sleep(0.01)
     return (league.game_count() - first) / (time.perf_counter() - start)
-
-
-def _serve(league: Any) -> tuple[Any, threading.Thread, str]:
-    import uvicorn
-
-    from arena.league.web import create_app
-
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    server = uvicorn.Server(
-        uvicorn.Config(
-            create_app(league), host="127.0.0.1", port=port, log_level="error", log_config=None
-        )
-    )
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    while not server.started:
-        time.sleep(0.02)
-    return server, thread, f"http://127.0.0.1:{port}"
 
 
 def _timed(request: urllib.request.Request) -> tuple[float, int]:
@@ -107,11 +83,11 @@ def _timed(request: urllib.request.Request) -> tuple[float, int]:
     return time.perf_counter() - start, status
 
 
-def _load(league: Any, root: Path, reads: int) -> dict[str, Any]:
+def _load(league: League, root: Path, reads: int) -> dict[str, Any]:
     from arena.league.league import archive_folder
+    from arena.league.web import serving
     from arena.players.manifest import default_bots_dir
 
-    server, thread, url = _serve(league)
     archives = []
     for n in range(SUBMITTERS):
         folder = root / "load" / f"load{n}"
@@ -120,24 +96,23 @@ def _load(league: Any, root: Path, reads: int) -> dict[str, Any]:
         folder.mkdir()
         (folder / "bot.py").write_bytes((source / "bot.py").read_bytes())
         (folder / "bot.toml").write_text(f'name = "load{n}"\ncommand = ["python3", "bot.py"]\n')
-        token = league.store.add_author(f"loader{n}")
+        with league.lock:  # the league is playing: its store is shared
+            token = league.store.add_author(f"loader{n}")
         archives.append((archive_folder(folder, root).read_bytes(), token))
     before = league.game_count()
 
-    def reader(_: int) -> list[tuple[float, int]]:
+    def reader(url: str) -> list[tuple[float, int]]:
         return [_timed(urllib.request.Request(url + "/api/leaderboard")) for _ in range(reads)]
 
-    def submitter(item: tuple[bytes, str]) -> tuple[float, int]:
+    def submitter(url: str, item: tuple[bytes, str]) -> tuple[float, int]:
         body, token = item
         headers = {"Authorization": f"Bearer {token}"}
         return _timed(urllib.request.Request(url + "/api/bots", body, headers, method="POST"))
 
-    with ThreadPoolExecutor(READERS + SUBMITTERS) as pool:
-        sent = [pool.submit(submitter, item) for item in archives]
-        read = list(pool.map(reader, range(READERS)))
+    with serving(league) as url, ThreadPoolExecutor(READERS + SUBMITTERS) as pool:
+        sent = [pool.submit(submitter, url, item) for item in archives]
+        read = list(pool.map(reader, [url] * READERS))
         submits = [future.result() for future in sent]
-    server.should_exit = True
-    thread.join(timeout=30)
     times = sorted(t for rows in read for t, _ in rows)
     statuses = [s for rows in read for _, s in rows] + [s for _, s in submits]
     with league.lock:
@@ -156,7 +131,7 @@ def measure(names: tuple[str, ...], games: int, reads: int) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="arena-bench-league-") as temporary:
         root = Path(temporary)
         batch = _batch(root, names, games)
-        league, _ = _league(root, names, games)
+        league = _league(root, names)
         try:
             rate = _league_rate(league, games)
             load = _load(league, root, reads)

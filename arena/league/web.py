@@ -35,10 +35,13 @@ import json
 import logging
 import math
 import re
+import socket
 import tempfile
 import threading
 import time
 from collections import defaultdict, deque
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -137,6 +140,32 @@ def _timing(label: str, games: list[GameLine]) -> dict[str, Any]:
 
 def _error(status: int, sentence: str) -> JSONResponse:
     return JSONResponse({"error": sentence}, status_code=status)
+
+
+@contextmanager
+def serving(league: League) -> Iterator[str]:
+    """`league`'s web side served by uvicorn in a thread of this process, on a free port of
+    the loopback, for as long as the block lasts; its address. Logging is left as it is
+    (uvicorn's own set-up would replace the process's handlers)."""
+    import uvicorn
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    config = uvicorn.Config(
+        create_app(league), host="127.0.0.1", port=port, log_level="error", log_config=None
+    )
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True, name="league-web")
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started and thread.is_alive() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=30)
 
 
 def create_app(league: League) -> Starlette:
