@@ -20,9 +20,15 @@ $(STAMP): pyproject.toml
 	@command -v chromedriver >/dev/null || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null \
 		&& (apt-get update -qq && apt-get install -y -qq chromium chromium-driver) >/dev/null 2>&1 \
 		|| echo "note: chromium is not installed; the browser tests will be skipped"; }
+	@# Debian's postgresql: the league's tests start a server of their own from it
+	@# (tests/postgres_support.py); without it those tests are skipped, with a note.
+	@{ command -v initdb >/dev/null || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; } \
+		|| { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null \
+		&& (apt-get update -qq && apt-get install -y -qq postgresql) >/dev/null 2>&1 \
+		|| echo "note: postgresql is not installed; the PostgreSQL league tests will be skipped"; }
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test,lint,ecosystem]'
+	$(BIN)/python -m pip install --quiet -e '.[test,lint,ecosystem,postgresql]'
 	touch $(STAMP)
 
 install: $(STAMP)

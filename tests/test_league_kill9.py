@@ -7,7 +7,6 @@ import json
 import os
 import signal
 import socket
-import sqlite3
 import subprocess
 import sys
 import time
@@ -15,6 +14,7 @@ import urllib.request
 from pathlib import Path
 
 from arena.games import GAME_MODULES
+from arena.league.store import Store
 from tests.league_support import bot_archive
 
 ARENA = [str(Path(sys.executable).parent / "arena")]
@@ -27,9 +27,20 @@ def _port() -> int:
         return int(probe.getsockname()[1])
 
 
-def _serve(league: Path, port: int) -> subprocess.Popen[bytes]:
+def _serve(league: Path, db: str, port: int) -> subprocess.Popen[bytes]:
     return subprocess.Popen(
-        [*ARENA, "serve", "--league", str(league), "--workers", "1", "--port", str(port)],
+        [
+            *ARENA,
+            "serve",
+            "--league",
+            str(league),
+            "--db",
+            db,
+            "--workers",
+            "1",
+            "--port",
+            str(port),
+        ],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         start_new_session=True,
@@ -54,25 +65,25 @@ def _wait(predicate: object, seconds: float = 180) -> None:
     raise AssertionError("the league did not get there in time")
 
 
-def _stored(league: Path) -> list[str]:
-    db = sqlite3.connect(league / "league.sqlite")
+def _stored(db: str) -> list[str]:
+    store = Store(db)
     try:
-        return [row[0] for row in db.execute("SELECT game_id FROM games ORDER BY id")]
+        return [game.game_id for game in store.games()]
     finally:
-        db.close()
+        store.close()
 
 
-def test_kill_9_loses_no_game_and_repeats_none(tmp_path: Path) -> None:
+def test_kill_9_loses_no_game_and_repeats_none(tmp_path: Path, league_db: str) -> None:
     league = tmp_path / "league"
     tokens = []
     for name in ("ada", "bob"):
         made = subprocess.run(
-            [*ARENA, "serve", "--league", str(league), "--add-author", name],
+            [*ARENA, "serve", "--league", str(league), "--db", league_db, "--add-author", name],
             capture_output=True, text=True, timeout=60, check=True, env=ENV,
         )  # fmt: skip
         tokens.append(made.stdout.split()[-1])
     port = _port()
-    server = _serve(league, port)
+    server = _serve(league, league_db, port)
     try:
         _wait(lambda: _get(port, "/api/leaderboard") == [])
         for token, (source, name) in zip(
@@ -85,23 +96,23 @@ def test_kill_9_loses_no_game_and_repeats_none(tmp_path: Path) -> None:
                 method="POST",
             )
             urllib.request.urlopen(request, timeout=60).close()
-        _wait(lambda: len(_stored(league)) >= 8)
+        _wait(lambda: len(_stored(league_db)) >= 8)
     finally:
         os.killpg(server.pid, signal.SIGKILL)  # the server and its workers, mid-game
         server.wait(timeout=30)
-    before = _stored(league)
+    before = _stored(league_db)
     assert len(before) >= 8
     port = _port()
-    server = _serve(league, port)
+    server = _serve(league, league_db, port)
     try:
-        _wait(lambda: len(_stored(league)) >= len(before) + 6)
+        _wait(lambda: len(_stored(league_db)) >= len(before) + 6)
     finally:
         server.send_signal(signal.SIGINT)  # a normal stop
         try:
             server.wait(timeout=60)
         finally:
             os.killpg(server.pid, signal.SIGKILL) if server.poll() is None else None
-    after = _stored(league)
+    after = _stored(league_db)
     assert after[: len(before)] == before  # nothing lost
     assert len(set(after)) == len(after)  # nothing twice
     records = {p.name.removesuffix(".json.gz") for p in (league / "records").iterdir()}

@@ -15,6 +15,7 @@ from arena.league.store import StoreError
 from arena.league.uploads import UploadError
 from arena.players.limits import Limits
 from tests.league_support import bot_archive
+from tests.postgres_support import fresh_database
 
 LIMITS = Limits(move_ms=5000, startup_ms=20_000)
 
@@ -32,9 +33,9 @@ def _play_until(league: League, games: int) -> None:
 
 
 def test_submitted_bots_are_checked_then_play_and_every_game_is_stored_once(
-    tmp_path: Path,
+    tmp_path: Path, league_db: str
 ) -> None:
-    league = League(tmp_path / "league", workers=0, limits=LIMITS)
+    league = League(tmp_path / "league", workers=0, limits=LIMITS, db=league_db)
     ada = league.store.author_of(league.store.add_author("ada"))
     bob = league.store.author_of(league.store.add_author("bob"))
     assert ada is not None and bob is not None
@@ -49,7 +50,7 @@ def test_submitted_bots_are_checked_then_play_and_every_game_is_stored_once(
     ids = [g.game_id for g in games]
     league.close()
     # A restart continues: new tables, new ids, the old games kept once.
-    again = League(tmp_path / "league", workers=0, limits=LIMITS)
+    again = League(tmp_path / "league", workers=0, limits=LIMITS, db=league_db)
     _play_until(again, len(ids) + 2)
     later = [g.game_id for g in again.store.games()]
     assert later[: len(ids)] == ids and len(set(later)) == len(later) > len(ids)
@@ -57,7 +58,8 @@ def test_submitted_bots_are_checked_then_play_and_every_game_is_stored_once(
     # The export is a run folder the batch commands read.
     out = tmp_path / "export"
     result = CliRunner().invoke(
-        main, ["serve", "--league", str(tmp_path / "league"), "--export", str(out)]
+        main,
+        ["serve", "--league", str(tmp_path / "league"), "--db", league_db, "--export", str(out)],
     )
     assert result.exit_code == 0 and f"{len(later)} games written" in result.output
     board = CliRunner().invoke(main, ["leaderboard", str(out)])
@@ -119,4 +121,30 @@ def test_a_league_plays_on_a_dask_local_cluster(tmp_path: Path) -> None:
     games = league.store.games()
     assert len(games) >= 4 and len({g.game_id for g in games}) == len(games)
     assert all((league.folder / "records" / f"{g.game_id}.json.gz").exists() for g in games)
+    league.close()
+
+
+def test_a_postgresql_league_plays_on_when_the_server_drops_its_connection(
+    tmp_path: Path, postgres_url: str
+) -> None:
+    import psycopg
+
+    where = fresh_database(postgres_url)
+    league = League(tmp_path / "league", workers=0, limits=LIMITS, db=where)
+    ada = league.store.author_of(league.store.add_author("ada"))
+    assert ada is not None
+    league.submit(ada, bot_archive(tmp_path, "random", "alpha"), wait=True)
+    league.submit(ada, bot_archive(tmp_path, "greedy", "beta"), wait=True)
+    _play_until(league, 2)
+    before = league.store.game_count()
+    with psycopg.connect(postgres_url, autocommit=True) as admin:  # as a server restart would
+        dropped = admin.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE datname = %s AND pid <> pg_backend_pid()",
+            (where.rsplit("/", 1)[1],),
+        ).fetchall()
+    assert dropped
+    _play_until(league, before + 4)
+    games = league.store.games()
+    assert len(games) >= before + 4 and len({g.game_id for g in games}) == len(games)
     league.close()

@@ -10,6 +10,7 @@ import pytest
 from arena.league import accounts
 from arena.league.store import MIGRATIONS, Store, StoreError
 from arena.results.log import GameLine
+from tests.postgres_support import fresh_database
 
 
 def _line(game_id: str, players: tuple[str, ...] = ("a", "b")) -> GameLine:
@@ -25,13 +26,36 @@ def _line(game_id: str, players: tuple[str, ...] = ("a", "b")) -> GameLine:
     )  # fmt: skip
 
 
-def test_a_new_database_is_migrated_in_wal_mode(tmp_path: Path) -> None:
-    store = Store(tmp_path / "league.sqlite")
+def test_a_new_database_is_migrated(league_db: str) -> None:
+    store = Store(league_db)
     assert store.version == len(MIGRATIONS)
-    assert store.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     store.close()
-    again = Store(tmp_path / "league.sqlite")  # reopening runs nothing twice
+    again = Store(league_db)  # reopening runs nothing twice
     assert again.version == len(MIGRATIONS)
+    again.close()
+
+
+def test_a_sqlite_league_is_in_wal_mode(tmp_path: Path) -> None:
+    store = Store(tmp_path / "league.sqlite")
+    assert store.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+def test_a_postgresql_league_made_by_a_newer_arena_is_refused(postgres_url: str) -> None:
+    where = fresh_database(postgres_url)
+    Store(where).close()
+    import psycopg
+
+    with psycopg.connect(where, autocommit=True) as db:
+        db.execute("UPDATE arena_schema SET version = %s", (len(MIGRATIONS) + 1,))
+    with pytest.raises(StoreError, match="newer arena"):
+        Store(where)
+
+
+def test_an_unreachable_postgresql_server_is_one_sentence() -> None:
+    pytest.importorskip("psycopg")
+    with pytest.raises(StoreError, match=r"Cannot open the PostgreSQL database .*:\*\*\*@") as error:
+        Store("postgresql://ada:secret@127.0.0.1:1/league")
+    assert "secret" not in str(error.value) and "\n" not in str(error.value)
 
 
 def test_a_newer_or_foreign_database_is_one_sentence(tmp_path: Path) -> None:
@@ -45,8 +69,8 @@ def test_a_newer_or_foreign_database_is_one_sentence(tmp_path: Path) -> None:
         Store(junk)
 
 
-def test_tokens_are_stored_hashed_and_find_their_author(tmp_path: Path) -> None:
-    store = Store(tmp_path / "league.sqlite")
+def test_tokens_are_stored_hashed_and_find_their_author(league_db: str) -> None:
+    store = Store(league_db)
     token = store.add_author("ada", admin=True)
     assert token.startswith(accounts.TOKEN_PREFIX) and len(token) > 40
     stored = store.db.execute("SELECT token_hash FROM authors").fetchone()[0]
@@ -61,8 +85,8 @@ def test_tokens_are_stored_hashed_and_find_their_author(tmp_path: Path) -> None:
         store.add_author("<script>")
 
 
-def test_versions_of_a_bot_belong_to_its_author(tmp_path: Path) -> None:
-    store = Store(tmp_path / "league.sqlite")
+def test_versions_of_a_bot_belong_to_its_author(league_db: str) -> None:
+    store = Store(league_db)
     ada = store.author_of(store.add_author("ada"))
     bob = store.author_of(store.add_author("bob"))
     assert ada is not None and bob is not None
@@ -80,8 +104,8 @@ def test_versions_of_a_bot_belong_to_its_author(tmp_path: Path) -> None:
         store.set_status(first, "king")
 
 
-def test_a_game_is_recorded_once(tmp_path: Path) -> None:
-    store = Store(tmp_path / "league.sqlite")
+def test_a_game_is_recorded_once(league_db: str) -> None:
+    store = Store(league_db)
     assert store.record_game(_line("g1"))
     assert not store.record_game(_line("g1"))  # after a restart, the same game again
     assert store.record_game(_line("g2", ("b", "c")))

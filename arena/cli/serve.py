@@ -34,6 +34,13 @@ TOKEN_ENV = "ARENA_TOKEN"
     show_default=True,
     help="The league's folder (its database, bots, records).",
 )
+@click.option(
+    "--db",
+    default=None,
+    metavar="FILE|URL",
+    help="The league's database: a SQLite file, or postgresql://USER@HOST/NAME "
+    "[LEAGUE/league.sqlite].",
+)
 @click.option("--game", default=DEFAULT_GAME, show_default=True, help="The game played.")
 @click.option("--seats", type=int, default=None, help="Seats at each table [the game's own].")
 @click.option(
@@ -78,7 +85,7 @@ TOKEN_ENV = "ARENA_TOKEN"
     "leaderboard` and `arena report`), and stop.",
 )
 def serve(
-    folder: Path, game: str, seats: int | None, workers: int, host: str, port: int,
+    folder: Path, db: str | None, game: str, seats: int | None, workers: int, host: str, port: int,
     cluster: str | None, scheduler: str | None, add_author: str | None, admin: bool,
     bounds: tuple[float, float], export_to: Path | None,
 ) -> None:  # fmt: skip
@@ -91,7 +98,7 @@ def serve(
     try:
         test = Sprt(*bounds)
         league = League(
-            folder, game=game, seats=seats, workers=workers, test=test,
+            folder, game=game, seats=seats, workers=workers, test=test, db=db,
             executor_factory=executor_factory(cluster, scheduler),
         )  # fmt: skip
         if export_to is not None:

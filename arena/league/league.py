@@ -1,6 +1,7 @@
 """A running league: submissions checked and admitted, tables played without end, games stored.
 
-A league lives in one folder: `league.sqlite` (the store), `bots/<label>/` (each submitted
+A league lives in one folder: `league.sqlite` (the store, unless `db` names another file or a
+PostgreSQL database), `bots/<label>/` (each submitted
 version, unpacked), `checks/<label>/` (its conformance games and logs), `records/` (every
 league game's record, as `arena run` writes them) and `logs/` (the bots' stderr).
 
@@ -53,6 +54,8 @@ log = logging.getLogger(__name__)
 PAUSED = "paused"
 NEXT_TABLE = "next_table"
 CHECK_GAMES = 4
+DEFAULT_DB = "league.sqlite"
+"""The store's file in the league's folder when no other database is named."""
 
 
 class League:
@@ -68,6 +71,7 @@ class League:
         limits: Limits | None = None,
         executor_factory: Callable[[int], Executor] = make_executor,
         test: Sprt = DEFAULT_TEST,
+        db: str | Path | None = None,
     ) -> None:
         self.folder = folder
         folder.mkdir(parents=True, exist_ok=True)
@@ -75,7 +79,7 @@ class League:
         self.seats = table_seats(get_game(game), seats)
         self.workers = workers
         self.limits = limits or Limits()
-        self.store = Store(folder / "league.sqlite")
+        self.store = Store(folder / DEFAULT_DB if db is None else db)
         self.lock = threading.Lock()  # one connection, many threads: one at a time
         self.executor_factory = executor_factory
         self.test = test
@@ -249,14 +253,22 @@ class League:
         """Keep the executor busy until `stop` is set (run it in a thread)."""
         executor = self.executor_factory(self.workers)
         running: dict[Future[Any], TableTask] = {}
+        unstored: list[TableResult] = []  # played while the database could not be written
         try:
             while not self.stop.is_set():
-                while len(running) < 2 * max(1, self.workers) and not self.paused():
-                    ready = self._next_task()
-                    if ready is None:
-                        break
-                    task, context = ready
-                    running[executor.submit(play_table, context, task)] = task
+                try:
+                    while unstored:
+                        self.record(unstored[0])
+                        unstored.pop(0)
+                    while len(running) < 2 * max(1, self.workers) and not self.paused():
+                        ready = self._next_task()
+                        if ready is None:
+                            break
+                        task, context = ready
+                        running[executor.submit(play_table, context, task)] = task
+                except Exception:  # the database is away (a server restart): try again soon
+                    log.exception("the league's database failed; trying again")
+                    self.stop.wait(1.0)
                 if not running:
                     self.stop.wait(0.5)
                     continue
@@ -264,9 +276,15 @@ class League:
                 for future in done:
                     running.pop(future)
                     try:
-                        self.record(future.result())
+                        result = future.result()
                     except Exception:  # an arena fault in one table: log it, play on
                         log.exception("a league table failed")
+                        continue
+                    try:
+                        self.record(result)
+                    except Exception:
+                        log.exception("the league's database failed; the table waits to be stored")
+                        unstored.append(result)
         finally:
             executor.terminate()  # its workers and their bots (it shuts the pool down itself)
 

@@ -1,6 +1,7 @@
 """The league's database: authors, bots and their versions, games recorded once.
 
-SQLite, one file, WAL mode (readers never wait for the writer), foreign keys on. The schema
+SQLite by default (one file, WAL mode: readers never wait for the writer), or PostgreSQL,
+both through arena/league/database.py, which the SQL here is written for once. The schema
 is versioned: `MIGRATIONS[n]` takes a database from version n to n + 1, and opening a
 database runs the ones it has not had, in one transaction each, so an old league file
 opens in a new arena. A game is stored with its games-log line (`GameLine.to_json`) under
@@ -12,43 +13,42 @@ from __future__ import annotations
 
 import json
 import re
-import sqlite3
 import time
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from arena.errors import ArenaError
 from arena.league import accounts
+from arena.league.database import Database, DatabaseError, open_database
 from arena.results.log import GameLine
 
 MIGRATIONS: Sequence[str] = (
     """
     CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
     CREATE TABLE authors (
-        id INTEGER PRIMARY KEY,
+        id {serial},
         name TEXT NOT NULL UNIQUE,
         token_hash TEXT NOT NULL UNIQUE,
         admin INTEGER NOT NULL DEFAULT 0,
-        created REAL NOT NULL
+        created {float} NOT NULL
     );
     CREATE TABLE bots (
-        id INTEGER PRIMARY KEY,
+        id {serial},
         name TEXT NOT NULL,
         version INTEGER NOT NULL,
         author_id INTEGER NOT NULL REFERENCES authors(id),
         folder TEXT NOT NULL,
         status TEXT NOT NULL,
         message TEXT NOT NULL DEFAULT '',
-        created REAL NOT NULL,
+        created {float} NOT NULL,
         UNIQUE (name, version)
     );
     CREATE TABLE games (
-        id INTEGER PRIMARY KEY,
+        id {serial},
         game_id TEXT NOT NULL UNIQUE,
         line TEXT NOT NULL,
-        created REAL NOT NULL
+        created {float} NOT NULL
     );
     CREATE TABLE game_bots (
         game INTEGER NOT NULL REFERENCES games(id),
@@ -59,7 +59,8 @@ MIGRATIONS: Sequence[str] = (
     CREATE INDEX game_bots_by_bot ON game_bots (bot);
     """,
 )
-"""The schema, one step per version (version 0 is an empty file)."""
+"""The schema, one step per version (version 0 is an empty database); `{serial}` and
+`{float}` are the dialect's words (database.py)."""
 
 STATUSES = ("building", "checking", "active", "failed", "retired")
 """A bot version's life: built, checked by conformance games, then playing, or failed; an
@@ -104,51 +105,47 @@ def label(name: str, version: int) -> str:
 
 
 class Store:
-    """One league database (`path`, created if missing)."""
+    """One league database: a SQLite file's path (created if missing) or a
+    `postgresql://` URL (database.py)."""
 
-    def __init__(self, path: Path) -> None:
-        self.path = path
+    def __init__(self, where: str | Path) -> None:
         try:
-            # one connection shared by the league's threads, each use under the league's lock
-            self.db = sqlite3.connect(
-                path, timeout=30, isolation_level=None, check_same_thread=False
-            )
-            self.db.execute("PRAGMA journal_mode=WAL")
-            self.db.execute("PRAGMA foreign_keys=ON")
+            self.db: Database = open_database(where)
+        except DatabaseError as error:
+            raise StoreError(str(error)) from None
+        self.where = self.db.where
+        try:
             self._migrate()
-        except sqlite3.DatabaseError as error:
+        except StoreError:
+            self.db.close()
+            raise
+        except Exception as error:  # sqlite3 or psycopg: a database that is not ours
+            self.db.close()
             raise StoreError(
-                f"{path} is not a league database this arena can use ({error})."
+                f"{self.where} is not a league database this arena can use ({error})."
             ) from None
 
     def close(self) -> None:
         self.db.close()
 
-    @contextmanager
-    def _transaction(self) -> Iterator[sqlite3.Connection]:
-        self.db.execute("BEGIN IMMEDIATE")
-        try:
-            yield self.db
-        except BaseException:
-            self.db.execute("ROLLBACK")
-            raise
-        self.db.execute("COMMIT")
-
     @property
     def version(self) -> int:
-        return int(self.db.execute("PRAGMA user_version").fetchone()[0])
+        return self.db.schema_version()
 
     def _migrate(self) -> None:
         if self.version > len(MIGRATIONS):
             raise StoreError(
-                f"{self.path} was made by a newer arena (schema {self.version}); upgrade."
+                f"{self.where} was made by a newer arena (schema {self.version}); upgrade."
             )
         for number in range(self.version, len(MIGRATIONS)):
-            with self._transaction() as db:
-                for statement in MIGRATIONS[number].split(";"):
+            with self.db.transaction():
+                self.db.lock_for_migration()
+                if self.db.schema_version() != number:  # another league migrated it first
+                    continue
+                for statement in MIGRATIONS[number].format(**self.db.types).split(";"):
                     if statement.strip():
-                        db.execute(statement)
-                db.execute(f"PRAGMA user_version = {number + 1}")
+                        self.db.execute(statement)
+                self.db.set_schema_version(number + 1)
 
     # --- settings ---
 
@@ -174,7 +171,7 @@ class Store:
                 "INSERT INTO authors (name, token_hash, admin, created) VALUES (?, ?, ?, ?)",
                 (name, accounts.token_hash(token), int(admin), time.time()),
             )
-        except sqlite3.IntegrityError:
+        except self.db.already_there:
             raise StoreError(f"There is already an author called {name}.") from None
         return token
 
@@ -201,7 +198,8 @@ class Store:
                 f"A bot's name may not end in .v and a number ({name}): the league names "
                 "versions so; rename it in its bot.toml."
             )
-        with self._transaction() as db:
+        db = self.db
+        with db.transaction():
             owner = db.execute(
                 "SELECT a.name FROM bots b JOIN authors a ON a.id = b.author_id "
                 "WHERE b.name = ? LIMIT 1",
@@ -212,12 +210,12 @@ class Store:
             version = db.execute(
                 "SELECT COALESCE(MAX(version), 0) + 1 FROM bots WHERE name = ?", (name,)
             ).fetchone()[0]
-            cursor = db.execute(
+            bot_id = db.execute(
                 "INSERT INTO bots (name, version, author_id, folder, status, created) "
-                "VALUES (?, ?, ?, ?, 'building', ?)",
+                "VALUES (?, ?, ?, ?, 'building', ?) RETURNING id",
                 (name, version, author.id, f"bots/{label(name, version)}", time.time()),
-            )
-        bot = self.bot_by_id(int(cursor.lastrowid or 0))
+            ).fetchall()[0][0]  # fetchall: SQLite keeps a statement open until it is read out
+        bot = self.bot_by_id(int(bot_id))
         assert bot is not None
         return bot
 
@@ -258,14 +256,16 @@ class Store:
 
     def record_game(self, line: GameLine) -> bool:
         """Store a finished game once; False when its game id was stored already."""
-        with self._transaction() as db:
-            cursor = db.execute(
-                "INSERT OR IGNORE INTO games (game_id, line, created) VALUES (?, ?, ?)",
+        db = self.db
+        with db.transaction():
+            inserted = db.execute(
+                "INSERT INTO games (game_id, line, created) VALUES (?, ?, ?) "
+                "ON CONFLICT (game_id) DO NOTHING RETURNING id",
                 (line.game_id, json.dumps(line.to_json()), time.time()),
-            )
-            if cursor.rowcount == 0:
+            ).fetchall()
+            if not inserted:
                 return False
-            game = cursor.lastrowid
+            game = inserted[0][0]
             db.executemany(
                 "INSERT INTO game_bots (game, seat, bot) VALUES (?, ?, ?)",
                 [(game, seat, bot) for seat, bot in enumerate(line.players)],
