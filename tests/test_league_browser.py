@@ -1,6 +1,7 @@
 """The league's page in a real browser (Debian's chromium through Selenium; issue 24): a bot
-submitted through the page appears on the live leaderboard, one of its replays opens, an
-author cannot retire another author's bot, and no text from a bot runs as script."""
+submitted through the page appears on the live leaderboard, clicked it is highlighted with
+its results against the others, one of its replays opens, an author cannot retire another
+author's bot, no text from a bot runs as script, and an invite link gives a token."""
 
 from __future__ import annotations
 
@@ -87,6 +88,11 @@ def _run(browser: Any, site: Site, tmp_path: Path, by: Any) -> None:
     next(
         row for row in browser.find_elements(by.CSS_SELECTOR, "#board tr") if "alpha" in row.text
     ).click()
+    # it is highlighted, with every other bot's result against it and its seats
+    chosen = browser.find_elements(by.CSS_SELECTOR, "#board tr.chosen")
+    assert [row.get_attribute("data-bot") for row in chosen] == ["alpha"]
+    against = _until(lambda: browser.find_element(by.ID, "against").text)
+    assert "beta" in against and browser.find_element(by.ID, "seats").text
     link = _until(lambda: browser.find_elements(by.CSS_SELECTOR, "#detail a"))[0]
     link.click()
     _until(lambda: browser.find_elements(by.ID, "replay-data"))
@@ -101,3 +107,21 @@ def _run(browser: Any, site: Site, tmp_path: Path, by: Any) -> None:
     button.click()
     _until(lambda: "belongs to bob" in browser.find_element(by.ID, "error").text)
     assert site.call("GET", "/api/bots/beta")[1]["status"] == "active"
+
+
+def test_an_invite_link_opened_in_the_browser_gives_a_token(browser: Any, tmp_path: Path) -> None:
+    from selenium.webdriver.common.by import By
+
+    with served(tmp_path) as site:
+        link = site.call("POST", "/api/invites", site.admin)[1]["link"]
+        browser.get(link)
+        browser.find_element(By.ID, "name").send_keys("carol")
+        browser.find_element(By.ID, "join").click()
+        token = _until(lambda: browser.find_element(By.ID, "token").text)
+        assert "Welcome, carol" in browser.find_element(By.ID, "answer").text
+        author = site.league.store.author_of(token)
+        assert author is not None and author.name == "carol"
+        browser.get(link)  # the same link again: used up
+        browser.find_element(By.ID, "name").send_keys("dave")
+        browser.find_element(By.ID, "join").click()
+        _until(lambda: "not valid" in browser.find_element(By.ID, "answer").text)

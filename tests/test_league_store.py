@@ -53,7 +53,9 @@ def test_a_postgresql_league_made_by_a_newer_arena_is_refused(postgres_url: str)
 
 def test_an_unreachable_postgresql_server_is_one_sentence() -> None:
     pytest.importorskip("psycopg")
-    with pytest.raises(StoreError, match=r"Cannot open the PostgreSQL database .*:\*\*\*@") as error:
+    with pytest.raises(
+        StoreError, match=r"Cannot open the PostgreSQL database .*:\*\*\*@"
+    ) as error:
         Store("postgresql://ada:secret@127.0.0.1:1/league")
     assert "secret" not in str(error.value) and "\n" not in str(error.value)
 
@@ -113,3 +115,44 @@ def test_a_game_is_recorded_once(league_db: str) -> None:
     assert [game.game_id for game in store.games("b")] == ["g1", "g2"]
     assert store.games_per_bot() == {"a": 1, "b": 2, "c": 1}
     assert store.games()[0] == _line("g1")
+
+
+def test_an_invite_makes_one_author_once(league_db: str) -> None:
+    store = Store(league_db)
+    store.add_author("ada")
+    code = store.add_invite()
+    assert code.startswith(accounts.INVITE_PREFIX)
+    assert code not in str(store.db.execute("SELECT code_hash FROM invites").fetchall())
+    with pytest.raises(StoreError, match="already an author called ada"):
+        store.join(code, "ada")  # the code is not used up by a refusal
+    with pytest.raises(accounts.AccountError, match="author's name"):
+        store.join(code, "<b>")
+    token = store.join(code, "carol")
+    author = store.author_of(token)
+    assert author is not None and author.name == "carol" and not author.admin
+    with pytest.raises(StoreError, match="invite is not valid"):
+        store.join(code, "dave")  # once only
+    with pytest.raises(StoreError, match="invite is not valid"):
+        store.join(store.add_invite(days=-1), "dave")  # expired
+    for junk in ("", "invite_nonsense", "x" * 10_000):
+        with pytest.raises(StoreError, match="invite is not valid"):
+            store.join(junk, "dave")
+    store.close()
+
+
+def test_a_league_file_of_schema_1_is_migrated_and_keeps_its_authors(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite"
+    old = sqlite3.connect(path, isolation_level=None)
+    for statement in MIGRATIONS[0].format(serial="INTEGER PRIMARY KEY", float="REAL").split(";"):
+        old.execute(statement)
+    old.execute("PRAGMA user_version = 1")
+    old.execute(
+        "INSERT INTO authors (name, token_hash, admin, created) VALUES ('ada', ?, 1, 0)",
+        (accounts.token_hash("arena_old"),),
+    )
+    old.close()
+    store = Store(path)
+    assert store.version == len(MIGRATIONS) >= 2
+    author = store.author_of("arena_old")
+    assert author is not None and author.admin
+    assert store.author_of(store.join(store.add_invite(), "bob")) is not None

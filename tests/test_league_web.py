@@ -58,6 +58,11 @@ def test_bots_submitted_over_http_and_the_cli_play_and_rise(site: Site, tmp_path
     status, detail = site.call("GET", "/api/bots/beta")
     assert detail["think_ms_per_decision"] > 0 and detail["failures"] == []
     assert detail["sprt"] is None  # a first version has nothing to be tested against
+    (met,) = detail["against"]  # every other bot's result against it
+    assert met["bot"] == "alpha" and met["games"] >= 4
+    assert met["ahead"] + met["level"] + met["behind"] == met["games"]
+    assert [seat["seat"] for seat in detail["by_seat"]] == [0, 1]
+    assert sum(seat["games"] for seat in detail["by_seat"]) == met["games"]
     game_id = detail["games"][0]["game_id"]
     status, replay = site.call("GET", f"/replay/{game_id}")
     assert status == 200 and "replay-data" in replay
@@ -124,3 +129,29 @@ def test_arena_serve_refuses_a_bad_sprt_or_port_in_one_sentence(tmp_path: Path) 
     assert bad.exit_code == 2 and "ELO0 must be less than ELO1" in bad.output
     port = CliRunner().invoke(main, ["serve", "--league", league, "--port", "0"])
     assert port.exit_code == 2 and "--port" in port.output
+
+
+def test_an_invite_link_makes_one_author_who_can_submit(site: Site, tmp_path: Path) -> None:
+    assert site.call("POST", "/api/invites", site.ada)[0] == 403  # the admin's only
+    status, made = site.call("POST", "/api/invites", site.admin)
+    assert status == 201 and made["link"] == f"{site.url}/join#{made['invite']}"
+    status, page = site.call("GET", "/join")
+    assert status == 200 and "Join the league" in page
+    ask = json.dumps({"invite": made["invite"], "name": "carol"}).encode()
+    status, joined = site.call("POST", "/api/join", None, ask)
+    assert status == 201 and joined["author"] == "carol"
+    archive = bot_archive(tmp_path, "random", "gamma").read_bytes()
+    assert site.call("POST", "/api/bots", joined["token"], archive)[0] == 202
+    status, again = site.call("POST", "/api/join", None, ask.replace(b"carol", b"dave"))
+    assert status == 400 and "invite is not valid" in again["error"]
+    for junk in (b"", b"[]", b'{"invite": 1, "name": "x"}', b"{" * 5000):
+        status, answer = site.call("POST", "/api/join", None, junk)
+        assert status in (400, 413) and answer["error"].endswith("."), junk[:20]
+
+
+def test_arena_serve_prints_an_invite_link(tmp_path: Path) -> None:
+    result = CliRunner().invoke(
+        main, ["serve", "--league", str(tmp_path / "l"), "--port", "8123", "--invite"]
+    )
+    assert result.exit_code == 0, result.output
+    assert "http://127.0.0.1:8123/join#invite_" in result.output

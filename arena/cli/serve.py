@@ -67,6 +67,11 @@ TOKEN_ENV = "ARENA_TOKEN"
 )
 @click.option("--admin", is_flag=True, help="With --add-author: the author may pause the league.")
 @click.option(
+    "--invite",
+    is_flag=True,
+    help="Print an invite link (one author joins with it, within 7 days), and stop.",
+)
+@click.option(
     "--sprt",
     "bounds",
     callback=parse_sprt,
@@ -86,7 +91,7 @@ TOKEN_ENV = "ARENA_TOKEN"
 )
 def serve(
     folder: Path, db: str | None, game: str, seats: int | None, workers: int, host: str, port: int,
-    cluster: str | None, scheduler: str | None, add_author: str | None, admin: bool,
+    cluster: str | None, scheduler: str | None, add_author: str | None, admin: bool, invite: bool,
     bounds: tuple[float, float], export_to: Path | None,
 ) -> None:  # fmt: skip
     """Run a league: bots submitted over the web page or `arena submit` are checked, then
@@ -105,6 +110,16 @@ def serve(
             count = export(league, export_to)
             league.close()
             click.echo(f"{count} games written to {export_to}; `arena report {export_to}`.")
+            return
+        if invite:
+            from arena.league.accounts import INVITE_DAYS
+
+            code = league.store.add_invite()
+            league.close()
+            click.echo(
+                f"Invite link (one author, valid {INVITE_DAYS:g} days; shown once): "
+                f"http://{host}:{port}/join#{code}"
+            )
             return
         if add_author is not None:
             token = league.store.add_author(add_author, admin=admin)

@@ -1,4 +1,5 @@
-"""Authors' tokens: made at random, shown once, stored only as a hash, compared in constant time.
+"""Authors' tokens and invite codes: made at random, shown once, stored only as a hash,
+compared in constant time.
 
 A token is 32 random bytes (`secrets`), so a fast hash (SHA-256) is enough to store it: no
 one can guess a token from its hash, and there is no password to stretch. The league keeps
@@ -15,7 +16,10 @@ import secrets
 from arena.errors import ArenaError
 
 TOKEN_PREFIX = "arena_"
+INVITE_PREFIX = "invite_"
 MAX_TOKEN_CHARS = 200
+INVITE_DAYS = 7.0
+"""How long an invite link stays valid."""
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,39}")
 
 
@@ -26,6 +30,11 @@ class AccountError(ArenaError):
 def new_token() -> str:
     """A fresh token to give an author (once: only its hash is kept)."""
     return TOKEN_PREFIX + secrets.token_urlsafe(32)
+
+
+def new_invite() -> str:
+    """A fresh invite code: one author joins with it, once (only its hash is kept)."""
+    return INVITE_PREFIX + secrets.token_urlsafe(32)
 
 
 def token_hash(token: str) -> str:

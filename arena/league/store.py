@@ -58,6 +58,15 @@ MIGRATIONS: Sequence[str] = (
     );
     CREATE INDEX game_bots_by_bot ON game_bots (bot);
     """,
+    """
+    CREATE TABLE invites (
+        id {serial},
+        code_hash TEXT NOT NULL UNIQUE,
+        created {float} NOT NULL,
+        expires {float} NOT NULL,
+        used_by INTEGER REFERENCES authors(id)
+    );
+    """,
 )
 """The schema, one step per version (version 0 is an empty database); `{serial}` and
 `{float}` are the dialect's words (database.py)."""
@@ -187,6 +196,55 @@ class Store:
         if row is None or not accounts.same_token(token, row[3]):
             return None
         return Author(int(row[0]), str(row[1]), bool(row[2]))
+
+    def add_invite(self, days: float = accounts.INVITE_DAYS) -> str:
+        """A new invite code, good for one author within `days` (shown once: only its hash
+        is kept)."""
+        code = accounts.new_invite()
+        now = time.time()
+        self.db.execute(
+            "INSERT INTO invites (code_hash, created, expires) VALUES (?, ?, ?)",
+            (accounts.token_hash(code), now, now + days * 86400.0),
+        )
+        return code
+
+    def join(self, code: str, name: str) -> str:
+        """The author `name` made with an invite code, which is then used up; their token.
+        A code unknown, used or expired, or a name taken, is one sentence (and a name taken
+        leaves the code unused)."""
+        accounts.author_name(name)
+        refused = StoreError(
+            "That invite is not valid (mistyped, used or expired); ask the league's admin "
+            "for another."
+        )
+        try:
+            digest = accounts.token_hash(code)
+        except accounts.AccountError:
+            raise refused from None
+        token = accounts.new_token()
+        db = self.db
+        taken = StoreError(f"There is already an author called {name}; choose another name.")
+        try:
+            with db.transaction():
+                if db.execute("SELECT 1 FROM authors WHERE name = ?", (name,)).fetchall():
+                    raise taken
+                author = db.execute(
+                    "INSERT INTO authors (name, token_hash, admin, created) VALUES (?, ?, 0, ?) "
+                    "RETURNING id",
+                    (name, accounts.token_hash(token), time.time()),
+                ).fetchall()[0][0]
+                # used up in the same statement that checks it: two joins racing with one
+                # code cannot both succeed (the loser's author is rolled back)
+                used = db.execute(
+                    "UPDATE invites SET used_by = ? WHERE code_hash = ? AND used_by IS NULL "
+                    "AND expires > ? RETURNING code_hash",
+                    (author, digest, time.time()),
+                ).fetchall()
+                if not used or not accounts.same_token(code, used[0][0]):
+                    raise refused
+        except db.already_there:
+            raise taken from None
+        return token
 
     # --- bots ---
 

@@ -10,7 +10,8 @@ step and streams server-sent events out of the box; uvicorn is its usual server.
                                     ?since=ISO&until=ISO&bots=a,b for a custom leaderboard
     GET  /api/bots                  every bot version with its status and message
     GET  /api/bots/LABEL            one version: its games, failures, think and CPU time per
-                                    decision and, for a new version, its SPRT against the
+                                    decision, its results against each other bot and from
+                                    each seat and, for a new version, its SPRT against the
                                     previous one (LLR, bounds, verdict)
     GET  /api/events                server-sent events: the leaderboard each time it changes
     GET  /replay/GAME_ID            the replay viewer of one league game
@@ -18,9 +19,13 @@ step and streams server-sent events out of the box; uvicorn is its usual server.
     POST /api/bots/LABEL/retire     stop matching your bot (its games stay)
     GET  /api/bots/LABEL/stderr     your bot's stderr log (the end of it)
     POST /api/pause, /api/resume    the admin stops and restarts matchmaking
+    POST /api/invites               the admin makes an invite link (one author, 7 days)
+    GET  /join#CODE                 the invite's page: choose a name, get a token
+    POST /api/join                  {"invite": CODE, "name": NAME}: a new author and token
 
 Acting needs `Authorization: Bearer TOKEN` (the token an admin made with `arena serve
---add-author`); reading does not. The page sends the token itself from a field the author
+--add-author`, or one an invite gave); reading does not. An invite's code travels in the
+link's fragment (`#CODE`), which browsers never send to a server, so it is in no log. The page sends the token itself from a field the author
 fills in, never in a cookie, so another site cannot make a browser act for an author (no
 cross-site request forgery to defend against). Every text from a bot (its name, its check's
 message, its stderr) reaches the page as JSON and is put in with `textContent`, never as
@@ -51,7 +56,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingR
 from starlette.routing import Route
 
 from arena.errors import ArenaError
-from arena.league import uploads
+from arena.league import accounts, uploads
 from arena.league.league import League
 from arena.league.store import Author, Bot
 from arena.results.log import GameLine
@@ -68,6 +73,7 @@ EVENTS_MAX_SECONDS = 600.0
 """A live page's event stream ends after this; the page opens a new one."""
 _LABEL = re.compile(r"[A-Za-z0-9_.+-]{1,80}")
 _GAME_ID = re.compile(r"L[0-9]{7}-g[0-9]{1,2}")
+JOIN_BODY_BYTES = 4096
 
 
 def leaderboard(
@@ -114,6 +120,34 @@ def _bot_json(bot: Bot) -> dict[str, Any]:
         "status": bot.status,
         "message": bot.message,
     }
+
+
+def _meetings(label: str, games: list[GameLine]) -> dict[str, Any]:
+    """How a bot fared against each other bot it met (finished ahead of it, level, behind:
+    ranks at their table) and from each seat (games, mean place, first places)."""
+    against: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
+    seats: dict[int, list[int]] = defaultdict(lambda: [0, 0, 0])
+    for line in games:
+        seat = line.players.index(label)
+        mine = line.ranks[seat]
+        for other, (name, rank) in enumerate(zip(line.players, line.ranks, strict=True)):
+            if other != seat:
+                against[name][0 if mine < rank else 1 if mine == rank else 2] += 1
+        place = seats[seat]
+        place[0] += 1
+        place[1] += mine + 1
+        place[2] += mine == 0
+    return {
+        "against": [
+            {"bot": name, "games": sum(tally), "ahead": tally[0], "level": tally[1],
+             "behind": tally[2]}
+            for name, tally in sorted(against.items())
+        ],
+        "by_seat": [
+            {"seat": seat, "games": n, "mean_place": round(total / n, 3), "first": first}
+            for seat, (n, total, first) in sorted(seats.items())
+        ],
+    }  # fmt: skip
 
 
 def _timing(label: str, games: list[GameLine]) -> dict[str, Any]:
@@ -240,6 +274,7 @@ def create_app(league: League) -> Starlette:
         shown = _bot_json(bot)
         shown["sprt"] = None if verdict is None else verdict.to_json()
         shown.update(_timing(bot.label, games))
+        shown.update(_meetings(bot.label, games))
         shown["games"] = [
             {"game_id": g.game_id, "players": list(g.players), "ranks": list(g.ranks),
              "termination": g.termination, "reason": g.reason}
@@ -312,6 +347,38 @@ def create_app(league: League) -> Starlette:
         league.set_paused(request.url.path.endswith("pause"))
         return JSONResponse({"paused": league.paused()})
 
+    async def invite(request: Request) -> Response:
+        author = author_of(request)
+        if author is None or not author.admin:
+            return _error(403, "Only the league's admin may make invite links.")
+        with league.lock:
+            code = league.store.add_invite()
+        link = f"{str(request.base_url).rstrip('/')}/join#{code}"
+        return JSONResponse({"invite": code, "link": link, "days": accounts.INVITE_DAYS}, 201)
+
+    async def join(request: Request) -> Response:
+        body = b""
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > JOIN_BODY_BYTES:
+                return _error(413, "A join request is a small JSON object.")
+        try:
+            asked = json.loads(body)
+            code, name = asked["invite"], asked["name"]
+            if not isinstance(code, str) or not isinstance(name, str):
+                raise TypeError
+        except (ValueError, KeyError, TypeError):
+            return _error(400, 'Send JSON: {"invite": "the code from your link", "name": "you"}.')
+        try:
+            with league.lock:
+                token = league.store.join(code, name)
+        except ArenaError as error:
+            return _error(400, str(error))
+        return JSONResponse({"author": name, "token": token}, status_code=201)
+
+    async def join_page(request: Request) -> Response:
+        return HTMLResponse(_JOIN_PAGE)
+
     async def events(request: Request) -> Response:
         async def stream() -> Any:
             last, started = None, time.monotonic()
@@ -351,6 +418,9 @@ def create_app(league: League) -> Starlette:
             Route("/api/bots/{label}/stderr", stderr),
             Route("/api/pause", set_paused, methods=["POST"]),
             Route("/api/resume", set_paused, methods=["POST"]),
+            Route("/api/invites", invite, methods=["POST"]),
+            Route("/api/join", join, methods=["POST"]),
+            Route("/join", join_page),
             Route("/api/events", events),
             Route("/replay/{game_id}", replay),
             Route("/favicon.ico", lambda request: Response(status_code=204)),
@@ -363,14 +433,19 @@ _PAGE = """<!doctype html>
 <style>
 body{font-family:system-ui,sans-serif;margin:2em;max-width:70em}
 table{border-collapse:collapse}td,th{padding:.3em .7em;border-bottom:1px solid #ddd;text-align:left}
-tr{cursor:pointer}#error{color:#036}
+tr{cursor:pointer}#error{color:#036}tr.chosen{background:#fff3c4}
 </style></head><body>
 <h1>League: __GAME__</h1>
 <p>The leaderboard updates by itself as games finish. Click a bot to see its games.</p>
 <table><thead><tr><th>#</th><th>bot</th><th>author</th><th>status</th><th>games</th>
 <th>Elo (95%)</th><th>failures</th><th>mu</th><th>sigma</th><th>mu − 3σ</th></tr></thead>
 <tbody id="board"></tbody></table>
-<h2 id="detail-title"></h2><ul id="detail"></ul>
+<h2 id="detail-title"></h2>
+<table id="against-table" hidden><thead><tr><th>against</th><th>games</th><th>ahead of it</th>
+<th>level</th><th>behind it</th></tr></thead><tbody id="against"></tbody></table>
+<table id="seats-table" hidden><thead><tr><th>seat</th><th>games</th><th>mean place</th>
+<th>first</th></tr></thead><tbody id="seats"></tbody></table>
+<ul id="detail"></ul>
 <h2>Submit a bot</h2>
 <p>A .zip or .tar.gz of your bot's folder (with its bot.toml). Your token stays in this page.</p>
 <p><input id="token" type="password" placeholder="your token (to submit or retire)" size="50">
@@ -390,6 +465,8 @@ function draw(rows) {
       : " (" + f(r.elo_lo) + " to " + f(r.elo_hi) + ")");
     [i + 1, r.bot, r.author, r.status, r.games, elo, r.failures || "-", f(r.mu), f(r.sigma), f(r.conservative)]
       .forEach((v) => cell(tr, v));
+    tr.dataset.bot = r.bot;
+    if (r.bot === chosen) tr.className = "chosen";
     tr.addEventListener("click", () => show(r.bot));
     body.append(tr);
   });
@@ -406,8 +483,20 @@ function draw(rows) {
       list.append(li); });
   });
 }
+let chosen = null;
+function fill(id, rows) {
+  const body = $(id); body.replaceChildren();
+  rows.forEach((values) => { const tr = document.createElement("tr");
+    values.forEach((v) => cell(tr, v)); body.append(tr); });
+  $(id + "-table").hidden = rows.length === 0;
+}
 function show(label) {
+  chosen = label;
+  document.querySelectorAll("#board tr").forEach((tr) => {
+    tr.className = tr.dataset.bot === label ? "chosen" : ""; });
   fetch("/api/bots/" + encodeURIComponent(label)).then((r) => r.json()).then((bot) => {
+    fill("against", (bot.against || []).map((a) => [a.bot, a.games, a.ahead, a.level, a.behind]));
+    fill("seats", (bot.by_seat || []).map((s) => [s.seat + 1, s.games, s.mean_place, s.first]));
     const t = bot.sprt;
     $("detail-title").textContent = "Games of " + bot.bot + " (" + bot.think_ms_per_decision +
       " ms a decision, " + bot.failures.length + " failures)" + (t ? "; SPRT against " +
@@ -438,5 +527,30 @@ $("send").addEventListener("click", () => {
 });
 fetch("/api/leaderboard").then((r) => r.json()).then(draw);
 new EventSource("/api/events").onmessage = (event) => draw(JSON.parse(event.data));
+</script></body></html>
+"""
+
+_JOIN_PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Join the league</title>
+<style>body{font-family:system-ui,sans-serif;margin:2em;max-width:50em}#answer{color:#036}</style>
+</head><body>
+<h1>Join the league</h1>
+<p>Choose your author's name (letters, digits, '_', '.', '-'). You get a token: keep it, it is
+shown once. Give it to <code>arena submit</code> (<code>--token</code> or <code>$ARENA_TOKEN</code>)
+or paste it in the <a href="/">league's page</a> to submit bots.</p>
+<p><input id="name" placeholder="your name" size="30"> <button id="join">Join</button></p>
+<p id="answer"></p><p><code id="token"></code></p>
+<script>
+"use strict";
+const $ = (id) => document.getElementById(id);
+$("join").addEventListener("click", () => {
+  fetch("/api/join", {method: "POST", headers: {"Content-Type": "application/json"},
+    body: JSON.stringify({invite: location.hash.slice(1), name: $("name").value})})
+    .then((r) => r.json()).then((answer) => {
+      if (answer.error) { $("answer").textContent = answer.error; return; }
+      $("answer").textContent = "Welcome, " + answer.author + ". Your token (shown once):";
+      $("token").textContent = answer.token;
+    });
+});
 </script></body></html>
 """
