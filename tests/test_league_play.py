@@ -4,6 +4,7 @@ played with real bot processes, games stored once, across a restart."""
 from __future__ import annotations
 
 import time
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -148,3 +149,37 @@ def test_a_postgresql_league_plays_on_when_the_server_drops_its_connection(
     games = league.store.games()
     assert len(games) >= before + 4 and len({g.game_id for g in games}) == len(games)
     league.close()
+
+
+def test_a_league_keeps_its_game_and_may_change_its_table_size(tmp_path: Path) -> None:
+    from arena.league.web import leaderboard
+
+    folder = tmp_path / "league"
+    league = League(folder, game="flowers", seats=3, workers=0, limits=LIMITS)
+    ada = league.store.author_of(league.store.add_author("ada"))
+    assert ada is not None
+    for name in ("alpha", "beta", "gamma"):
+        bot = league.submit(ada, bot_archive(tmp_path, "random", name), wait=True)
+        assert bot.status == "active", bot
+    _play_until(league, 3)
+    three = league.store.game_count()
+    league.close()
+    with pytest.raises(StoreError, match="This league plays flowers; start it with --game flowers"):
+        League(folder, game="mandala", workers=0)
+    with pytest.raises(StoreError, match="This league plays flowers"):
+        League(folder, game_options={"turn_limit": 50}, workers=0)
+    again = League(folder, seats=2, workers=0, limits=LIMITS)  # the game kept, a new size
+    assert (again.game, again.seats) == ("flowers", 2)
+    _play_until(again, three + 2)
+    sizes = Counter(len(line.players) for line in again.played)
+    assert sizes[3] == three and sizes[2] >= 2
+    at_three = leaderboard(again, seats=3)
+    assert {row["bot"] for row in at_three} == {"alpha", "beta", "gamma"}
+    assert sum(row["games"] for row in at_three) == 3 * three
+    at_two = leaderboard(again, seats=2)
+    assert sum(row["games"] for row in at_two) == 2 * sizes[2]
+    assert leaderboard(again, seats=4) == []
+    again.close()
+    kept = League(folder, workers=0)
+    assert (kept.game, kept.seats) == ("flowers", 2)
+    kept.close()

@@ -53,6 +53,13 @@ def test_bots_submitted_over_http_and_the_cli_play_and_rise(site: Site, tmp_path
     # custom leaderboards: a date range, the games among some bots only
     assert site.call("GET", "/api/leaderboard?since=2100-01-01") == (200, [])
     assert site.call("GET", "/api/leaderboard?bots=alpha") == (200, [])
+    assert site.call("GET", "/api/leaderboard?seats=3") == (200, [])  # tables of 3: none
+    assert [row["bot"] for row in site.call("GET", "/api/leaderboard?seats=2")[1]] == [
+        "beta",
+        "alpha",
+    ]
+    status, answer = site.call("GET", "/api/leaderboard?seats=many")
+    assert status == 400 and "table size" in answer["error"]
     status, among = site.call("GET", "/api/leaderboard?bots=alpha,beta&until=2100-01-01")
     assert [row["bot"] for row in among] == ["beta", "alpha"]
     status, detail = site.call("GET", "/api/bots/beta")
@@ -121,6 +128,24 @@ def test_arena_serve_adds_an_author_and_prints_the_token_once(tmp_path: Path) ->
         main, ["serve", "--league", str(tmp_path / "l"), "--add-author", "ada"]
     )
     assert again.exit_code == 1 and "already an author called ada" in again.output
+
+
+def test_arena_serve_keeps_the_leagues_game(tmp_path: Path) -> None:
+    league = ["serve", "--league", str(tmp_path / "l")]
+    made = CliRunner().invoke(main, [*league, "--game", "takenoko", "--game-option",
+                                     "chibis=true", "--add-author", "ada"])  # fmt: skip
+    assert made.exit_code == 0, made.output
+    other = CliRunner().invoke(main, [*league, "--game", "flowers", "--add-author", "bob"])
+    assert (
+        other.exit_code == 1
+        and "This league plays takenoko with --game-option chibis=true; start it with --game takenoko --game-option chibis=true"
+        in other.output
+    )
+    same = CliRunner().invoke(main, [*league, "--add-author", "bob"])  # its own game, unsaid
+    assert same.exit_code == 0, same.output
+    bad = CliRunner().invoke(main, ["serve", "--league", str(tmp_path / "m"), "--game",
+                                    "flowers", "--game-option", "colours=9", "--invite"])  # fmt: skip
+    assert bad.exit_code == 1 and "colours" in bad.output and "Traceback" not in bad.output
 
 
 def test_arena_serve_refuses_a_bad_sprt_or_port_in_one_sentence(tmp_path: Path) -> None:

@@ -9,14 +9,14 @@ import urllib.error
 import urllib.request
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
+from click.core import ParameterSource
 
 from arena.cli.match_stats import parse_sprt
-from arena.cli.options import cluster_executor, cluster_options
+from arena.cli.options import cluster_executor, cluster_options, game_options
 from arena.errors import ArenaError
-from arena.games import DEFAULT_GAME
 
 if TYPE_CHECKING:
     from arena.execution import Executor
@@ -41,8 +41,13 @@ TOKEN_ENV = "ARENA_TOKEN"
     help="The league's database: a SQLite file, or postgresql://USER@HOST/NAME "
     "[LEAGUE/league.sqlite].",
 )
-@click.option("--game", default=DEFAULT_GAME, show_default=True, help="The game played.")
-@click.option("--seats", type=int, default=None, help="Seats at each table [the game's own].")
+@game_options
+@click.option(
+    "--seats",
+    type=int,
+    default=None,
+    help="Seats at each table [as the league last played, else the game's own].",
+)
 @click.option(
     "--workers",
     type=click.IntRange(0, 64),
@@ -90,7 +95,7 @@ TOKEN_ENV = "ARENA_TOKEN"
     "leaderboard` and `arena report`), and stop.",
 )
 def serve(
-    folder: Path, db: str | None, game: str, seats: int | None, workers: int, host: str, port: int,
+    folder: Path, db: str | None, game: str, game_options: dict[str, Any], seats: int | None, workers: int, host: str, port: int,
     cluster: str | None, scheduler: str | None, add_author: str | None, admin: bool, invite: bool,
     bounds: tuple[float, float], export_to: Path | None,
 ) -> None:  # fmt: skip
@@ -102,8 +107,11 @@ def serve(
 
     try:
         test = Sprt(*bounds)
+        context = click.get_current_context()
+        given = context.get_parameter_source("game") != ParameterSource.DEFAULT
         league = League(
-            folder, game=game, seats=seats, workers=workers, test=test, db=db,
+            folder, game=game if given else None, seats=seats, workers=workers, test=test,
+            game_options=game_options or None, db=db,
             executor_factory=executor_factory(cluster, scheduler),
         )  # fmt: skip
         if export_to is not None:

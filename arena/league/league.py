@@ -30,14 +30,14 @@ import tempfile
 import threading
 import uuid
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
 
 from arena.errors import ArenaError
 from arena.execution import Executor, TableResult, WorkerContext, make_executor, play_table
-from arena.games import get_game, table_seats
+from arena.games import DEFAULT_GAME, get_game, ready_table
 from arena.league import uploads
 from arena.league.candidates import DEFAULT_TEST, Verdict, judge, previous_label
 from arena.league.matchmaking import next_table
@@ -53,6 +53,8 @@ log = logging.getLogger(__name__)
 
 PAUSED = "paused"
 NEXT_TABLE = "next_table"
+TABLE_SETTING = "table"
+"""The store's setting that keeps the league's game, its options and its table size."""
 CHECK_GAMES = 4
 DEFAULT_DB = "league.sqlite"
 """The store's file in the league's folder when no other database is named."""
@@ -65,8 +67,9 @@ class League:
         self,
         folder: Path,
         *,
-        game: str = "mandala",
+        game: str | None = None,
         seats: int | None = None,
+        game_options: Mapping[str, Any] | None = None,
         workers: int = 2,
         limits: Limits | None = None,
         executor_factory: Callable[[int], Executor] = make_executor,
@@ -75,11 +78,14 @@ class League:
     ) -> None:
         self.folder = folder
         folder.mkdir(parents=True, exist_ok=True)
-        self.game = get_game(game).name
-        self.seats = table_seats(get_game(game), seats)
         self.workers = workers
         self.limits = limits or Limits()
         self.store = Store(folder / DEFAULT_DB if db is None else db)
+        try:
+            self._set_table(game, seats, game_options)
+        except ArenaError:
+            self.store.close()
+            raise
         self.lock = threading.Lock()  # one connection, many threads: one at a time
         self.executor_factory = executor_factory
         self.test = test
@@ -100,6 +106,36 @@ class League:
             self.store.set_status(  # the league stopped during its check
                 bot, "failed", "the league stopped during its check; submit it again"
             )
+
+    def _set_table(
+        self, game: str | None, seats: int | None, options: Mapping[str, Any] | None
+    ) -> None:
+        """The game, its options and the table size: as asked, else as the league last
+        played (kept in the store), else the game's own. A league is one game with one set
+        of options (another is another league: refused); its table size may change between
+        starts (each game keeps its own; custom leaderboards filter by it)."""
+        kept = _kept_table(self.store.setting(TABLE_SETTING, ""), self.store.where)
+        name = get_game(game or (kept["game"] if kept else DEFAULT_GAME)).name
+        if options is None:
+            options = kept["options"] if kept and kept["game"] == name else {}
+        if kept and (kept["game"], kept["options"]) != (name, dict(options)):
+            given = " ".join(
+                f"--game-option {k}={json.dumps(v)}" for k, v in kept["options"].items()
+            )
+            raise StoreError(
+                f"This league plays {kept['game']}{' with ' + given if given else ''}; start it "
+                f"with --game {kept['game']} {given}".rstrip()
+                + ", or give another --league folder (and --db) for another game."
+            )
+        if seats is None and kept and kept["game"] == name:
+            seats = kept["seats"]
+        rules = get_game(name)
+        self.game, self.game_options = name, dict(options)
+        self.seats = ready_table(rules, self.game_options, seats)
+        self.seq_per_table = rules.max_players
+        table = {"game": name, "options": self.game_options, "seats": self.seats}
+        if kept != table:
+            self.store.set_setting(TABLE_SETTING, json.dumps(table))
 
     # --- submissions ---
 
@@ -140,6 +176,7 @@ class League:
                 games=CHECK_GAMES,
                 game=self.game,
                 seats=self.seats,
+                game_config=self.game_options,
             )
             failed = [result for result in results if result.failed]
             status = "failed" if failed else "active"
@@ -219,7 +256,13 @@ class League:
         seed = self.rng.randrange(1 << 62)
         slots = tuple(
             GameSlot(
-                f"L{number:07d}-g{n}", number * self.seats + n - 1, 1, number, n, seed, seating
+                f"L{number:07d}-g{n}",
+                number * self.seq_per_table + n - 1,
+                1,
+                number,
+                n,
+                seed,
+                seating,
             )
             for n, seating in enumerate(seatings(table), 1)
         )
@@ -228,6 +271,7 @@ class League:
             bots=tuple(self.manifest(bot) for bot in active if bot.label in table),
             limits=dataclasses.asdict(self.limits.hiding(self.folder)),
             game=self.game,
+            game_config=self.game_options,
             log_dir=self.folder / "logs",
             records_dir=self.folder / "records",
         )
@@ -328,6 +372,7 @@ def export(league: League, destination: Path) -> int:
         limits=dataclasses.asdict(league.limits),
         total_games=len(games),
         game=league.game,
+        game_config=league.game_options,
         seats=league.seats,
         created=datetime.now(UTC).isoformat(timespec="seconds"),
         command_line=("arena", "serve", "--export", str(destination)),
@@ -348,3 +393,25 @@ def archive_folder(folder: Path, into: Path) -> Path:
     return Path(
         shutil.make_archive(str(base), "gztar", root_dir=folder.parent, base_dir=folder.name)
     )
+
+
+def _kept_table(text: str, where: str) -> dict[str, Any] | None:
+    """The league's kept game, options and table size (TABLE_SETTING), checked; None if not
+    kept yet (a new league, or one from before they were kept)."""
+    if not text:
+        return None
+    try:
+        kept = json.loads(text)
+        if (
+            not isinstance(kept, dict)
+            or not isinstance(kept.get("game"), str)
+            or not isinstance(kept.get("options"), dict)
+            or type(kept.get("seats")) is not int
+        ):
+            raise ValueError
+    except ValueError:
+        raise StoreError(
+            f"The league's kept game in {where} is damaged; restore the database from a backup "
+            "or start a new league."
+        ) from None
+    return kept

@@ -7,7 +7,9 @@ step and streams server-sent events out of the box; uvicorn is its usual server.
     GET  /api/leaderboard           JSON rows, best first: bot, author, version, status,
                                     games, mu, sigma, conservative (mu - 3 sigma), elo with
                                     elo_lo/elo_hi, win_rate with its interval, failures...;
-                                    ?since=ISO&until=ISO&bots=a,b for a custom leaderboard
+                                    ?since=ISO&until=ISO&bots=a,b&seats=K for a custom
+                                    leaderboard (finished in a time range, among some
+                                    bots, at tables of K seats)
     GET  /api/bots                  every bot version with its status and message
     GET  /api/bots/LABEL            one version: its games, failures, think and CPU time per
                                     decision, its results against each other bot and from
@@ -77,12 +79,17 @@ JOIN_BODY_BYTES = 4096
 
 
 def leaderboard(
-    league: League, since: str = "", until: str = "", among: frozenset[str] = frozenset()
+    league: League,
+    since: str = "",
+    until: str = "",
+    among: frozenset[str] = frozenset(),
+    seats: int | None = None,
 ) -> list[dict[str, Any]]:
     """The leaderboard as `arena run` makes it (TrueSkill, the order-free Elo and the win rate
     with their 95% intervals, games, failures), each row with its bot's author, version and
     status. A custom leaderboard counts only the games finished from `since` to `until` (ISO
-    times, either may be empty) and, with `among`, only the games among those bots."""
+    times, either may be empty), with `among` only the games among those bots, and with
+    `seats` only the tables of that size (a league's table size may change between starts)."""
     from arena.results import tables
 
     with league.lock:
@@ -94,10 +101,11 @@ def leaderboard(
         if (not since or line.finished_at >= since)
         and (not until or line.finished_at <= until)
         and (not among or set(line.players) <= among)
+        and (seats is None or len(line.players) == seats)
     ]
     if not games:
         return []
-    board = tables.leaderboard(games, rate_games(games), [], league.seats)
+    board = tables.leaderboard(games, rate_games(games), [], seats)
     rows = []
     for record in board.to_dict("records"):
         row = {
@@ -217,13 +225,18 @@ def create_app(league: League) -> Starlette:
             cached["made"] = time.monotonic()
             making.release()
 
-    def board(since: str = "", until: str = "", among: frozenset[str] = frozenset()) -> Any:
+    def board(
+        since: str = "",
+        until: str = "",
+        among: frozenset[str] = frozenset(),
+        seats: int | None = None,
+    ) -> Any:
         """The leaderboard. The plain one is kept made: when games or bots changed, a reader
         gets the last one at once and one background thread makes the next, so fifty readers
         of a league playing hundreds of games a second share one computation a second at
         most (a change shows a moment later, on a later read or event)."""
-        if since or until or among:
-            return leaderboard(league, since, until, among)
+        if since or until or among or seats is not None:
+            return leaderboard(league, since, until, among, seats)
         with league.lock:
             bots = tuple((b.label, b.status) for b in league.store.bots())
             key = (league.store.game_count(), bots)
@@ -256,7 +269,10 @@ def create_app(league: League) -> Starlette:
         query = request.query_params
         since, until = query.get("since", "")[:40], query.get("until", "")[:40]
         among = frozenset(filter(None, query.get("bots", "")[:4000].split(",")))
-        rows = await asyncio.to_thread(board, since, until, among)
+        size = query.get("seats", "")
+        if size and not (size.isdigit() and 1 <= int(size) <= 99):
+            return _error(400, "seats= is a table size, e.g. seats=3.")
+        rows = await asyncio.to_thread(board, since, until, among, int(size) if size else None)
         return JSONResponse(rows)
 
     async def api_bots(request: Request) -> Response:
