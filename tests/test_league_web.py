@@ -180,3 +180,32 @@ def test_arena_serve_prints_an_invite_link(tmp_path: Path) -> None:
     )
     assert result.exit_code == 0, result.output
     assert "http://127.0.0.1:8123/join#invite_" in result.output
+
+
+def test_arena_serve_on_a_port_in_use_is_one_sentence(tmp_path: Path) -> None:
+    import socket
+
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        port = taken.getsockname()[1]
+        result = CliRunner().invoke(
+            main, ["serve", "--league", str(tmp_path / "l"), "--port", str(port)]
+        )
+    assert result.exit_code == 1 and f"Cannot listen on 127.0.0.1:{port}" in result.output
+
+
+def test_a_second_server_on_one_league_folder_is_refused(tmp_path: Path) -> None:
+    from arena.league.league import League
+    from arena.league.store import StoreError
+
+    first = League(tmp_path / "l", workers=0)
+    first.start()
+    second = League(tmp_path / "l", workers=0)
+    try:
+        with pytest.raises(StoreError, match="Another arena serve is playing the league"):
+            second.start()
+    finally:
+        second.close()
+        first.close()
+    again = League(tmp_path / "l", workers=0)  # the lock went with the first
+    again.start()
+    again.close()

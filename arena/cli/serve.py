@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import tempfile
 import urllib.error
 import urllib.request
@@ -112,7 +113,6 @@ def serve(
         league = League(
             folder, game=game if given else None, seats=seats, workers=workers, test=test,
             game_options=game_options or None, db=db,
-            executor_factory=executor_factory(cluster, scheduler),
         )  # fmt: skip
         if export_to is not None:
             count = export(league, export_to)
@@ -140,12 +140,38 @@ def serve(
 
     from arena.league.web import create_app
 
-    league.start()
+    listening = None
+    try:
+        listening = listen(host, port)
+        league.executor_factory = executor_factory(cluster, scheduler)
+        league.start()
+    except BaseException as error:  # a usage error or Ctrl-C too: the league closed first
+        league.close()
+        if listening is not None:
+            listening.close()
+        if isinstance(error, ArenaError):
+            raise click.ClickException(str(error)) from None
+        raise
     click.echo(f"League of {league.game} ({league.seats} seats) at http://{host}:{port}/")
     try:
-        uvicorn.run(create_app(league), host=host, port=port, log_level="warning")
+        config = uvicorn.Config(create_app(league), log_level="warning")
+        uvicorn.Server(config).run(sockets=[listening])
     finally:
         league.close()
+        listening.close()
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """The server's socket, bound before the league starts playing: a port in use is one
+    sentence, not a league that plays on with no page."""
+    try:
+        family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][0]
+        return socket.create_server((host, port), family=family, backlog=2048)
+    except OSError as error:
+        raise ArenaError(
+            f"Cannot listen on {host}:{port} ({error.strerror or error}); choose another "
+            "--port, or stop what uses it."
+        ) from None
 
 
 def executor_factory(cluster: str | None, scheduler: str | None) -> Callable[[int], Executor]:

@@ -22,6 +22,7 @@ league game's record, as `arena run` writes them) and `logs/` (the bots' stderr)
 from __future__ import annotations
 
 import dataclasses
+import fcntl
 import json
 import logging
 import random
@@ -33,7 +34,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping
 from concurrent.futures import Future
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from arena.errors import ArenaError
 from arena.execution import Executor, TableResult, WorkerContext, make_executor, play_table
@@ -57,6 +58,7 @@ TABLE_SETTING = "table"
 """The store's setting that keeps the league's game, its options and its table size."""
 CHECK_GAMES = 4
 DEFAULT_DB = "league.sqlite"
+LOCK_NAME = "league.lock"
 """The store's file in the league's folder when no other database is named."""
 
 
@@ -80,6 +82,7 @@ class League:
         folder.mkdir(parents=True, exist_ok=True)
         self.workers = workers
         self.limits = limits or Limits()
+        self._claim: IO[str] | None = None
         self.store = Store(folder / DEFAULT_DB if db is None else db)
         try:
             self._set_table(game, seats, game_options)
@@ -333,6 +336,20 @@ class League:
             executor.terminate()  # its workers and their bots (it shuts the pool down itself)
 
     def start(self) -> None:
+        """Play in a thread. One league process plays a league folder at a time (a second
+        would hand out the same table numbers and write over the first's records): a lock
+        on `league.lock` in the folder, held until `close`, refuses the second."""
+        if self._claim is None:
+            claim = (self.folder / LOCK_NAME).open("a")
+            try:
+                fcntl.flock(claim, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                claim.close()
+                raise StoreError(
+                    f"Another arena serve is playing the league in {self.folder}; stop it "
+                    "first, or give another --league folder."
+                ) from None
+            self._claim = claim
         thread = threading.Thread(target=self.play_forever, daemon=True, name="league-play")
         thread.start()
         self.threads.append(thread)
@@ -342,6 +359,9 @@ class League:
         for thread in self.threads:
             thread.join(timeout=30)
         self.store.close()
+        if self._claim is not None:
+            self._claim.close()  # the lock goes with the descriptor
+            self._claim = None
 
 
 def export(league: League, destination: Path) -> int:
