@@ -197,6 +197,10 @@ class DaskExecutor:
             warnings.append(f"could not write the workers' sandboxes to {path}.")
         return warnings
 
+    def register_plugin(self, plugin: WorkerPlugin) -> None:
+        """Run `plugin.setup` on every worker, now and on each that joins later."""
+        self._client.register_plugin(plugin, name=getattr(plugin, "name", None))
+
     def submit(self, fn: Callable[..., R], /, *args: Any) -> Any:
         """Run `fn(*args)` on a worker, under a key of its own (never merged with another)."""
         return self._client.submit(fn, *args, pure=False)

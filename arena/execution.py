@@ -32,7 +32,7 @@ import time
 import tracemalloc
 from collections.abc import Callable, Collection, Mapping
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from types import FrameType
@@ -158,12 +158,29 @@ def _players_for(context: WorkerContext, names: tuple[str, ...]) -> list[Player]
     for name in names:
         player = _players.get(name)
         if player is None:
+            bot, broken = by_name[name], context.broken.get(name)
+            local = _local_folders.get((bot.name, str(bot.folder)))
+            if local is not None:
+                bot, broken = replace(bot, folder=local[0]), broken or local[1]
             limits = limits_from_json(context.limits)
-            player = _players[name] = Player(
-                by_name[name], limits, log_dir=context.log_dir, broken=context.broken.get(name)
-            )
+            player = _players[name] = Player(bot, limits, log_dir=context.log_dir, broken=broken)
         chosen.append(player)
     return chosen
+
+
+_local_folders: dict[tuple[str, str], tuple[Path, str | None]] = {}
+
+
+def use_local_folder(bot: BotManifest, folder: Path, broken: str | None = None) -> None:
+    """On a worker of another machine: start `bot` from `folder`, this machine's copy of its
+    folder (arena/league/remote.py ships it), or, with `broken`, fail its games with that
+    reason (its build failed here)."""
+    _local_folders[(bot.name, str(bot.folder))] = (folder, broken)
+
+
+def local_folders() -> dict[str, tuple[Path, str | None]]:
+    """On a worker: each bot shipped to it, with its folder here (and why it is broken)."""
+    return {name: local for (name, _), local in _local_folders.items()}
 
 
 def record_bytes(record: Mapping[str, Any]) -> bytes:

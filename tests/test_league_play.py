@@ -183,3 +183,41 @@ def test_a_league_keeps_its_game_and_may_change_its_table_size(tmp_path: Path) -
     kept = League(folder, workers=0)
     assert (kept.game, kept.seats) == ("flowers", 2)
     kept.close()
+
+
+def test_a_league_ships_its_bots_to_dask_workers_of_other_machines(tmp_path: Path) -> None:
+    """Workers reached with --scheduler may not see the league's folder: each bot version is
+    installed on them by a plugin (into the worker's own directory, built there) and the
+    records come back with the results."""
+    from distributed import LocalCluster
+
+    from arena.cluster import DaskExecutor
+    from arena.execution import local_folders
+
+    with LocalCluster(
+        n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None
+    ) as cluster:
+        executor = DaskExecutor(address=cluster.scheduler_address)  # as another machine's
+        assert executor.remote
+        league = League(
+            tmp_path / "league", workers=1, limits=LIMITS, executor_factory=lambda n: executor
+        )
+        ada = league.store.author_of(league.store.add_author("ada"))
+        assert ada is not None
+        league.submit(ada, bot_archive(tmp_path, "random", "alpha"), wait=True)
+        league.submit(ada, bot_archive(tmp_path, "greedy", "beta"), wait=True)
+        _play_until(league, 4)
+        assert league.remote
+        games = league.store.games()
+        assert len(games) >= 4 and all(g.termination == "normal" for g in games), games
+        assert all((league.folder / "records" / f"{g.game_id}.json.gz").exists() for g in games)
+        league.close()
+        client = __import__("distributed").Client(cluster.scheduler_address)
+        try:
+            folders = next(iter(client.run(local_folders).values()))
+        finally:
+            client.close()
+        installed = {name: path for name, (path, broken) in folders.items() if broken is None}
+        assert set(installed) == {"alpha", "beta"}
+        assert all(league.folder not in path.parents for path in installed.values())
+        assert all((path / "bot.toml").is_file() for path in installed.values())

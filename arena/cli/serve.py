@@ -101,8 +101,8 @@ def serve(
     bounds: tuple[float, float], export_to: Path | None,
 ) -> None:  # fmt: skip
     """Run a league: bots submitted over the web page or `arena submit` are checked, then
-    play continuously; the leaderboard is live at http://HOST:PORT/. With --scheduler, the
-    Dask workers must see the league's folder at the same path."""
+    play continuously; the leaderboard is live at http://HOST:PORT/. With --scheduler, each
+    bot version is shipped to the Dask workers and built there; the records come back."""
     from arena.league.league import League, export
     from arena.stats.sprt import Sprt
 

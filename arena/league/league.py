@@ -37,7 +37,14 @@ from pathlib import Path
 from typing import IO, Any
 
 from arena.errors import ArenaError
-from arena.execution import Executor, TableResult, WorkerContext, make_executor, play_table
+from arena.execution import (
+    Executor,
+    TableResult,
+    WorkerContext,
+    make_executor,
+    play_table,
+    write_record,
+)
 from arena.games import DEFAULT_GAME, get_game, ready_table
 from arena.league import uploads
 from arena.league.candidates import DEFAULT_TEST, Verdict, judge, previous_label
@@ -83,6 +90,8 @@ class League:
         self.workers = workers
         self.limits = limits or Limits()
         self._claim: IO[str] | None = None
+        self.remote = False
+        """Playing on Dask workers of other machines: bots shipped, records carried back."""
         self.store = Store(folder / DEFAULT_DB if db is None else db)
         try:
             self._set_table(game, seats, game_options)
@@ -277,6 +286,7 @@ class League:
             game_config=self.game_options,
             log_dir=self.folder / "logs",
             records_dir=self.folder / "records",
+            carry_records=self.remote,
         )
         return TableTask(number, 1, seed, slots), context
 
@@ -287,6 +297,8 @@ class League:
     def record(self, result: TableResult) -> int:
         """Store a table's finished games; how many were new."""
         new = 0
+        for game_id, data in result.records.items():  # carried back by remote workers
+            write_record(self.folder / "records", game_id, data)
         with self.lock:
             for line in result.lines:
                 if self.store.record_game(line):
@@ -299,6 +311,8 @@ class League:
     def play_forever(self) -> None:
         """Keep the executor busy until `stop` is set (run it in a thread)."""
         executor = self.executor_factory(self.workers)
+        self.remote = bool(getattr(executor, "remote", False))
+        shipped: set[str] = set()  # bot versions the remote workers have
         running: dict[Future[Any], TableTask] = {}
         unstored: list[TableResult] = []  # played while the database could not be written
         try:
@@ -312,6 +326,8 @@ class League:
                         if ready is None:
                             break
                         task, context = ready
+                        if self.remote:
+                            self._ship(executor, context, shipped)
                         running[executor.submit(play_table, context, task)] = task
                 except Exception:  # the database is away (a server restart): try again soon
                     log.exception("the league's database failed; trying again")
@@ -334,6 +350,15 @@ class League:
                         unstored.append(result)
         finally:
             executor.terminate()  # its workers and their bots (it shuts the pool down itself)
+
+    def _ship(self, executor: Executor, context: WorkerContext, shipped: set[str]) -> None:
+        """Bots of the table the remote workers do not have yet: shipped to them (remote.py)."""
+        from arena.league.remote import ship
+
+        for bot in context.bots:
+            if bot.name not in shipped:
+                ship(executor, bot)
+                shipped.add(bot.name)
 
     def start(self) -> None:
         """Play in a thread. One league process plays a league folder at a time (a second
