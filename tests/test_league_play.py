@@ -99,9 +99,16 @@ def test_only_its_author_retires_a_bot_and_bad_uploads_leave_nothing(tmp_path: P
         league.submit(ada, junk)
     assert [p.name for p in (league.folder / "bots").iterdir()] == ["alpha"]
     stuck = league.store.add_bot("beta", ada)  # as if the league died during its check
+    with pytest.raises(StoreError, match="belongs to ada; you may remove only yours"):
+        league.remove(bob, bot.label)
+    with pytest.raises(StoreError, match="being checked"):
+        league.remove(ada, "beta")
+    assert league.remove(ada, bot.label).status == "removed"
+    assert (league.folder / "bots" / "alpha").is_dir()  # a table in flight may still use it
     league.close()
     again = League(tmp_path / "league", workers=0, limits=LIMITS)
     assert again.store.bot_by_id(stuck.id).status == "failed"  # type: ignore[union-attr]
+    assert not (again.folder / "bots" / "alpha").exists()  # gone at the restart
     again.close()
 
 

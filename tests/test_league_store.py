@@ -58,6 +58,9 @@ def test_an_unreachable_postgresql_server_is_one_sentence() -> None:
     ) as error:
         Store("postgresql://ada:secret@127.0.0.1:1/league")
     assert "secret" not in str(error.value) and "\n" not in str(error.value)
+    with pytest.raises(StoreError, match=r"password=\*\*\*") as error:
+        Store("postgresql://ada@127.0.0.1:1/league?password=secret&sslmode=disable")
+    assert "secret" not in str(error.value)
 
 
 def test_a_newer_or_foreign_database_is_one_sentence(tmp_path: Path) -> None:

@@ -78,6 +78,16 @@ def test_bots_submitted_over_http_and_the_cli_play_and_rise(site: Site, tmp_path
     with urllib.request.urlopen(site.url + "/api/events", timeout=30) as stream:
         first = stream.readline().decode()
     assert first.startswith("data: ") and json.loads(first[6:])[0]["bot"] in ("alpha", "beta")
+    # alpha removed: off the leaderboards and the list, its games still beta's
+    assert site.call("POST", "/api/bots/alpha/remove", site.bob)[0] == 403
+    status, gone = site.call("POST", "/api/bots/alpha/remove", site.ada)
+    assert status == 200 and gone["status"] == "removed"
+    site.league.stop.set()
+    rows = site.call("GET", "/api/leaderboard?bots=alpha,beta")[1]
+    assert [row["bot"] for row in rows] == ["beta"] and rows[0]["games"] >= 4
+    assert "alpha" not in [bot["bot"] for bot in site.call("GET", "/api/bots")[1]]
+    status, again = site.call("POST", "/api/bots/alpha/retire", site.ada)
+    assert status == 403 and "no bot alpha" in again["error"]
 
 
 def test_what_a_token_does_not_allow_is_refused(site: Site, tmp_path: Path) -> None:

@@ -42,12 +42,12 @@ def _batch(root: Path, names: tuple[str, ...], games: int) -> float:
     return float(tournament.play(root / "batch", config, workers=2).games_per_second)
 
 
-def _league(root: Path, names: tuple[str, ...]) -> League:
+def _league(root: Path, names: tuple[str, ...], db: str | None) -> League:
     """A league of `names`, each submitted by an author of its own and checked; not started."""
     from arena.league.league import League, archive_folder
     from arena.players.manifest import default_bots_dir
 
-    league = League(root / "league", workers=2)
+    league = League(root / "league", workers=2, db=db)
     for name in names:
         token = league.store.add_author(f"author-{name}")
         author = league.store.author_of(token)
@@ -127,11 +127,13 @@ def _load(league: League, root: Path, reads: int) -> dict[str, Any]:
     }
 
 
-def measure(names: tuple[str, ...], games: int, reads: int) -> dict[str, Any]:
+def measure(
+    names: tuple[str, ...], games: int, reads: int, db: str | None = None
+) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="arena-bench-league-") as temporary:
         root = Path(temporary)
         batch = _batch(root, names, games)
-        league = _league(root, names)
+        league = _league(root, names, db)
         try:
             rate = _league_rate(league, games)
             load = _load(league, root, reads)
@@ -140,6 +142,7 @@ def measure(names: tuple[str, ...], games: int, reads: int) -> dict[str, Any]:
     return {
         "bots": list(names),
         "games": games,
+        "database": "sqlite" if db is None else "postgresql",
         "batch_games_per_second": round(batch, 2),
         "league_games_per_second": round(rate, 2),
         "league_share": round(rate / batch, 3) if batch else None,
@@ -158,22 +161,33 @@ def measure(names: tuple[str, ...], games: int, reads: int) -> dict[str, Any]:
     show_default=True,
     help="Leaderboard reads by each of the 50 readers of the load test.",
 )
+@click.option(
+    "--db",
+    default=None,
+    metavar="URL",
+    help="The league's store on this empty database (postgresql://...) [a SQLite file].",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def league_bench(bot: tuple[str, ...], games: int, reads: int, as_json: bool) -> None:
+def league_bench(
+    bot: tuple[str, ...], games: int, reads: int, db: str | None, as_json: bool
+) -> None:
     """A league's games per second beside a batch run's, and a load test of its web side.
 
     BOTs are names in bots/ (default: greedy and random)."""
     from arena.errors import ArenaError
 
     try:
-        figures = measure(bot or ("greedy", "random"), games, reads)
+        figures = measure(bot or ("greedy", "random"), games, reads, db)
     except ArenaError as error:
         raise click.ClickException(str(error)) from None
     if as_json:
         click.echo(json.dumps(figures))
         return
     load = figures["load"]
-    click.echo(f"league benchmark: {', '.join(figures['bots'])}; {games} games each way, 2 workers")
+    click.echo(
+        f"league benchmark: {', '.join(figures['bots'])}; {games} games each way, 2 workers; "
+        f"the league's store on {figures['database']}"
+    )
     click.echo(
         f"  games per second    batch {figures['batch_games_per_second']:>8.1f}    league "
         f"{figures['league_games_per_second']:>8.1f}    league/batch {figures['league_share']}"

@@ -22,6 +22,7 @@ from arena.errors import ArenaError
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 _PASSWORD = re.compile(r"(://[^:/@]*):[^@/]*@")
+_PASSWORD_PARAMETER = re.compile(r"(password=)[^&\s\"']*", re.IGNORECASE)
 
 
 class DatabaseError(ArenaError):
@@ -68,8 +69,9 @@ class Database(Protocol):
 
 
 def shown(where: str) -> str:
-    """A database address fit for a message: a URL's password blanked."""
-    return _PASSWORD.sub(r"\1:***@", where)
+    """A database address fit for a message: a URL's password blanked (`user:PASSWORD@`
+    or `?password=PASSWORD`)."""
+    return _PASSWORD_PARAMETER.sub(r"\1***", _PASSWORD.sub(r"\1:***@", where))
 
 
 def is_postgres(where: str) -> bool:

@@ -118,6 +118,9 @@ class League:
             self.store.set_status(  # the league stopped during its check
                 bot, "failed", "the league stopped during its check; submit it again"
             )
+        for bot in self.store.bots("removed"):  # no table is in flight now
+            shutil.rmtree(self.folder / bot.folder, ignore_errors=True)
+            shutil.rmtree(self.folder / "checks" / bot.label, ignore_errors=True)
 
     def _set_table(
         self, game: str | None, seats: int | None, options: Mapping[str, Any] | None
@@ -208,14 +211,30 @@ class League:
         return manifest
 
     def retire(self, author: Author, label: str) -> Bot:
-        """Stop matching a bot (its games stay); only its author or an admin may."""
+        """Stop matching a bot (it stays on the leaderboard with its games); only its author
+        or an admin may."""
+        return self._set_status(author, label, "retired", "retire")
+
+    def remove(self, author: Author, label: str) -> Bot:
+        """Take a bot out of the league: no longer matched nor on the leaderboards, its
+        folder deleted at the league's next start (a table in flight may still be using it).
+        Its games stay, for the other bots' ratings and replays. Its author or an admin."""
+        return self._set_status(author, label, "removed", "remove")
+
+    def _set_status(self, author: Author, label: str, status: str, verb: str) -> Bot:
         with self.lock:
             bot = self.store.bot(label)
-            if bot is None:
+            if bot is None or bot.status == "removed":
                 raise StoreError(f"There is no bot {label} in this league.")
             if bot.author != author.name and not author.admin:
-                raise StoreError(f"{label} belongs to {bot.author}; you may retire only yours.")
-            return self.store.set_status(bot, "retired")
+                raise StoreError(f"{label} belongs to {bot.author}; you may {verb} only yours.")
+            if bot.status in ("building", "checking"):
+                raise StoreError(f"{label} is being checked; {verb} it once its check is done.")
+            if status == "retired" and bot.status != "active":
+                raise StoreError(
+                    f"{label} is {bot.status}, not playing; there is nothing to retire."
+                )
+            return self.store.set_status(bot, status)
 
     # --- play ---
 

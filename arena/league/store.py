@@ -71,9 +71,10 @@ MIGRATIONS: Sequence[str] = (
 """The schema, one step per version (version 0 is an empty database); `{serial}` and
 `{float}` are the dialect's words (database.py)."""
 
-STATUSES = ("building", "checking", "active", "failed", "retired")
+STATUSES = ("building", "checking", "active", "failed", "retired", "removed")
 """A bot version's life: built, checked by conformance games, then playing, or failed; an
-active bot can be retired (kept, with its games, but no longer matched)."""
+active bot can be retired (kept on the leaderboard with its games, but no longer matched),
+any checked one removed (off the leaderboards and lists; its games stay for the others)."""
 
 
 class StoreError(ArenaError):

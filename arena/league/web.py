@@ -19,13 +19,17 @@ step and streams server-sent events out of the box; uvicorn is its usual server.
     GET  /replay/GAME_ID            the replay viewer of one league game
     POST /api/bots                  submit: the body is a .zip or .tar.gz of a bot folder
     POST /api/bots/LABEL/retire     stop matching your bot (its games stay)
+    POST /api/bots/LABEL/remove     take your bot out: off the leaderboards and lists (its
+                                    games stay for the others; its folder goes at restart)
     GET  /api/bots/LABEL/stderr     your bot's stderr log (the end of it)
     POST /api/pause, /api/resume    the admin stops and restarts matchmaking
     POST /api/invites               the admin makes an invite link (one author, 7 days)
     GET  /join#CODE                 the invite's page: choose a name, get a token
     POST /api/join                  {"invite": CODE, "name": NAME}: a new author and token
 
-Acting needs `Authorization: Bearer TOKEN` (the token an admin made with `arena serve
+Handlers that read the store are plain functions, which Starlette runs in its thread pool,
+so a slow database (PostgreSQL over a network) never holds up the event loop; the two that
+stream a body hand their store work to a thread. Acting needs `Authorization: Bearer TOKEN` (the token an admin made with `arena serve
 --add-author`, or one an invite gave); reading does not. An invite's code travels in the
 link's fragment (`#CODE`), which browsers never send to a server, so it is in no log. The page sends the token itself from a field the author
 fills in, never in a cookie, so another site cannot make a browser act for an author (no
@@ -47,7 +51,7 @@ import tempfile
 import threading
 import time
 from collections import defaultdict, deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -114,6 +118,8 @@ def leaderboard(
         }
         bot = bots.get(str(row["bot"]))
         if bot is not None:
+            if bot.status == "removed":
+                continue  # its games still count for the others
             row.update(name=bot.name, version=bot.version, author=bot.author, status=bot.status)
         rows.append(row)
     return rows
@@ -256,6 +262,10 @@ def create_app(league: League) -> Starlette:
         with league.lock:
             return league.store.author_of(header.removeprefix("Bearer ").strip())
 
+    def locked(act: Callable[..., Any], *args: Any) -> Any:
+        with league.lock:
+            return act(*args)
+
     def find(label: str) -> Bot | None:
         if not _LABEL.fullmatch(label):
             return None
@@ -275,17 +285,17 @@ def create_app(league: League) -> Starlette:
         rows = await asyncio.to_thread(board, since, until, among, int(size) if size else None)
         return JSONResponse(rows)
 
-    async def api_bots(request: Request) -> Response:
+    def api_bots(request: Request) -> Response:
         with league.lock:
             bots = league.store.bots()
-        return JSONResponse([_bot_json(bot) for bot in bots])
+        return JSONResponse([_bot_json(bot) for bot in bots if bot.status != "removed"])
 
-    async def api_bot(request: Request) -> Response:
+    def api_bot(request: Request) -> Response:
         bot = find(request.path_params["label"])
         if bot is None:
             return _error(404, "There is no such bot in this league.")
         with league.lock:
-            games = league.store.games(bot.label)
+            games = [line for line in league.played if bot.label in line.players]
             verdict = league.verdict(bot)
         shown = _bot_json(bot)
         shown["sprt"] = None if verdict is None else verdict.to_json()
@@ -299,7 +309,7 @@ def create_app(league: League) -> Starlette:
         return JSONResponse(shown)
 
     async def submit(request: Request) -> Response:
-        author = author_of(request)
+        author = await asyncio.to_thread(author_of, request)
         if author is None:
             return _error(401, "Submitting needs an author's token: Authorization: Bearer TOKEN.")
         times = recent[author.name]
@@ -330,17 +340,18 @@ def create_app(league: League) -> Starlette:
                 return _error(400, str(error))
         return JSONResponse(_bot_json(bot), status_code=202)
 
-    async def retire(request: Request) -> Response:
+    def retire(request: Request) -> Response:
         author = author_of(request)
         if author is None:
-            return _error(401, "Retiring a bot needs its author's token.")
+            return _error(401, "Retiring or removing a bot needs its author's token.")
+        act = league.remove if request.url.path.endswith("/remove") else league.retire
         try:
-            bot = league.retire(author, request.path_params["label"])
+            bot = act(author, request.path_params["label"])
         except ArenaError as error:
             return _error(403, str(error))
         return JSONResponse(_bot_json(bot))
 
-    async def stderr(request: Request) -> Response:
+    def stderr(request: Request) -> Response:
         author = author_of(request)
         bot = find(request.path_params["label"])
         if author is None or bot is None or (bot.author != author.name and not author.admin):
@@ -356,14 +367,14 @@ def create_app(league: League) -> Starlette:
                     text += f"== {log.parent.name}\n" + file.read().decode("utf-8", "replace")
         return JSONResponse({"bot": bot.label, "stderr": text})
 
-    async def set_paused(request: Request) -> Response:
+    def set_paused(request: Request) -> Response:
         author = author_of(request)
         if author is None or not author.admin:
             return _error(403, "Only the league's admin may pause or resume it.")
         league.set_paused(request.url.path.endswith("pause"))
         return JSONResponse({"paused": league.paused()})
 
-    async def invite(request: Request) -> Response:
+    def invite(request: Request) -> Response:
         author = author_of(request)
         if author is None or not author.admin:
             return _error(403, "Only the league's admin may make invite links.")
@@ -386,8 +397,7 @@ def create_app(league: League) -> Starlette:
         except (ValueError, KeyError, TypeError):
             return _error(400, 'Send JSON: {"invite": "the code from your link", "name": "you"}.')
         try:
-            with league.lock:
-                token = league.store.join(code, name)
+            token = await asyncio.to_thread(locked, league.store.join, code, name)
         except ArenaError as error:
             return _error(400, str(error))
         return JSONResponse({"author": name, "token": token}, status_code=201)
@@ -431,6 +441,7 @@ def create_app(league: League) -> Starlette:
             Route("/api/bots", submit, methods=["POST"]),
             Route("/api/bots/{label}", api_bot),
             Route("/api/bots/{label}/retire", retire, methods=["POST"]),
+            Route("/api/bots/{label}/remove", retire, methods=["POST"]),
             Route("/api/bots/{label}/stderr", stderr),
             Route("/api/pause", set_paused, methods=["POST"]),
             Route("/api/resume", set_paused, methods=["POST"]),
@@ -464,7 +475,7 @@ tr{cursor:pointer}#error{color:#036}tr.chosen{background:#fff3c4}
 <ul id="detail"></ul>
 <h2>Submit a bot</h2>
 <p>A .zip or .tar.gz of your bot's folder (with its bot.toml). Your token stays in this page.</p>
-<p><input id="token" type="password" placeholder="your token (to submit or retire)" size="50">
+<p><input id="token" type="password" placeholder="your token (to submit, retire or remove)" size="50">
 <input id="archive" type="file" accept=".zip,.tar.gz,.tgz"> <button id="send">Submit</button></p>
 <p id="error"></p><h2>Bots</h2><ul id="bots"></ul>
 <p>The same from scripts: <code>curl http://HOST:PORT/api/leaderboard</code>; README, "A live league".</p>
@@ -490,12 +501,14 @@ function draw(rows) {
     const list = $("bots"); list.replaceChildren();
     bots.forEach((b) => { const li = document.createElement("li");
       li.textContent = b.bot + " (" + b.author + "): " + b.status + (b.message ? ", " + b.message : "") + " ";
-      if (b.status === "active") {
-        const button = document.createElement("button"); button.textContent = "retire";
-        button.className = "retire"; button.dataset.bot = b.bot;
-        button.addEventListener("click", () => act("/api/bots/" + encodeURIComponent(b.bot) + "/retire"));
-        li.append(button);
-      }
+      const verbs = b.status === "active" ? ["retire", "remove"]
+        : (b.status === "retired" || b.status === "failed") ? ["remove"] : [];
+      verbs.forEach((verb) => {
+        const button = document.createElement("button"); button.textContent = verb;
+        button.className = verb; button.dataset.bot = b.bot;
+        button.addEventListener("click", () => act("/api/bots/" + encodeURIComponent(b.bot) + "/" + verb));
+        li.append(button, " ");
+      });
       list.append(li); });
   });
 }
