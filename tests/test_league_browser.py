@@ -79,8 +79,6 @@ def _run(browser: Any, site: Site, tmp_path: Path, by: Any) -> None:
     # the live leaderboard shows it playing, without a reload
     rows = _until(lambda: [r for r in _board(browser) if r[1] == "alpha" and int(r[4]) >= 4])
     assert rows and any(r[1] == "beta" for r in _board(browser))
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    browser.save_screenshot(str(SCREENSHOTS / "league.png"))
     # nothing a bot wrote ran: the failed bot's message is shown as text
     _until(lambda: "evil" in browser.find_element(by.ID, "bots").text)
     assert browser.execute_script("return window.hacked === undefined")
@@ -93,6 +91,9 @@ def _run(browser: Any, site: Site, tmp_path: Path, by: Any) -> None:
     assert [row.get_attribute("data-bot") for row in chosen] == ["alpha"]
     against = _until(lambda: browser.find_element(by.ID, "against").text)
     assert "beta" in against and browser.find_element(by.ID, "seats").text
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    browser.set_window_size(1280, 1100)
+    browser.save_screenshot(str(SCREENSHOTS / "league.png"))
     link = _until(lambda: browser.find_elements(by.CSS_SELECTOR, "#detail a"))[0]
     link.click()
     _until(lambda: browser.find_elements(by.ID, "replay-data"))

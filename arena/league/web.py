@@ -463,7 +463,8 @@ table{border-collapse:collapse}td,th{padding:.3em .7em;border-bottom:1px solid #
 tr{cursor:pointer}#error{color:#036}tr.chosen{background:#fff3c4}
 </style></head><body>
 <h1>League: __GAME__</h1>
-<p>The leaderboard updates by itself as games finish. Click a bot to see its games.</p>
+<p>The leaderboard updates by itself as games finish. Click a bot to highlight it and see
+how it fared against each other bot, from each seat, and its games.</p>
 <table><thead><tr><th>#</th><th>bot</th><th>author</th><th>status</th><th>games</th>
 <th>Elo (95%)</th><th>failures</th><th>mu</th><th>sigma</th><th>mu − 3σ</th></tr></thead>
 <tbody id="board"></tbody></table>
