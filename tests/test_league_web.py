@@ -179,7 +179,7 @@ def test_an_invite_link_makes_one_author_who_can_submit(site: Site, tmp_path: Pa
     assert site.call("POST", "/api/bots", joined["token"], archive)[0] == 202
     status, again = site.call("POST", "/api/join", None, ask.replace(b"carol", b"dave"))
     assert status == 400 and "invite is not valid" in again["error"]
-    for junk in (b"", b"[]", b'{"invite": 1, "name": "x"}', b"{" * 5000):
+    for junk in (b"", b"[]", b'"x"', b'{"invite": 1, "name": "x"}', b"[" * 4000, b"{" * 5000):
         status, answer = site.call("POST", "/api/join", None, junk)
         assert status in (400, 413) and answer["error"].endswith("."), junk[:20]
 

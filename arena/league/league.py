@@ -1,22 +1,25 @@
 """A running league: submissions checked and admitted, tables played without end, games stored.
 
-A league lives in one folder: `league.sqlite` (the store, unless `db` names another file or a
-PostgreSQL database), `bots/<label>/` (each submitted
-version, unpacked), `checks/<label>/` (its conformance games and logs), `records/` (every
-league game's record, as `arena run` writes them) and `logs/` (the bots' stderr).
+A league lives in one folder: `league.sqlite` (the store, unless `db` names another file or
+a PostgreSQL database), `bots/<label>/` (each submitted version, unpacked), `checks/<label>/`
+(its conformance games and logs), `records/` (every league game's record, as `arena run`
+writes them) and `logs/` (the bots' stderr). The store keeps the league's game, options and
+table size, so a restart plays on without being told.
 
 - `submit`: the archive is unpacked (`uploads`), its bot.toml read, a new version stored as
   `building`; then, in the background, `arena check`'s conformance games (the build
   included) against `random`: it becomes `active` and is matched, or `failed` with the
   check's own sentence on its page.
-- `play_forever` (a thread): keeps the executor (the local pool; `workers` processes) busy
-  with tables from `matchmaking` (every other table seats a candidate, a new version whose
-  SPRT against its previous version continues, with that version: `candidates`), each deal played with the seats rotated, and stores every
-  finished game at once. A table's game ids come from a counter kept in the store and
-  advanced before the table is handed out, so a league killed at any moment and restarted
-  abandons the tables it was playing (none of their games was stored) and plays new ones:
-  no finished game is lost, none is stored twice. The field of a table is the active bots
-  as it starts; a bot retired meanwhile finishes that table.
+- `play_forever` (a thread; one process per league folder, see `start`): keeps the executor
+  busy (the local pool of `workers` processes, or Dask, whose workers on other machines get
+  each bot version shipped to them by `remote` and send the records back) with tables from
+  `matchmaking` (every other table seats a candidate, a new version whose SPRT against its
+  previous version continues, with that version: `candidates`), each deal played with the
+  seats rotated, and stores every finished game at once. A table's game ids come from a
+  counter kept in the store and advanced before the table is handed out, so a league killed
+  at any moment and restarted abandons the tables it was playing (none of their games was
+  stored) and plays new ones: no finished game is lost, none is stored twice. The field of
+  a table is the active bots as it starts; a bot retired meanwhile finishes that table.
 """
 
 from __future__ import annotations
@@ -65,8 +68,9 @@ TABLE_SETTING = "table"
 """The store's setting that keeps the league's game, its options and its table size."""
 CHECK_GAMES = 4
 DEFAULT_DB = "league.sqlite"
-LOCK_NAME = "league.lock"
 """The store's file in the league's folder when no other database is named."""
+LOCK_NAME = "league.lock"
+"""Locked by the one process playing the league (`start`)."""
 
 
 class League:
@@ -348,8 +352,8 @@ class League:
                         if self.remote:
                             self._ship(executor, context, shipped)
                         running[executor.submit(play_table, context, task)] = task
-                except Exception:  # the database is away (a server restart): try again soon
-                    log.exception("the league's database failed; trying again")
+                except Exception:  # the database away (a restart), a worker refusing a bot
+                    log.exception("the league could not hand out a table; trying again")
                     self.stop.wait(1.0)
                 if not running:
                     self.stop.wait(0.5)

@@ -29,9 +29,10 @@ step and streams server-sent events out of the box; uvicorn is its usual server.
 
 Handlers that read the store are plain functions, which Starlette runs in its thread pool,
 so a slow database (PostgreSQL over a network) never holds up the event loop; the two that
-stream a body hand their store work to a thread. Acting needs `Authorization: Bearer TOKEN` (the token an admin made with `arena serve
---add-author`, or one an invite gave); reading does not. An invite's code travels in the
-link's fragment (`#CODE`), which browsers never send to a server, so it is in no log. The page sends the token itself from a field the author
+stream a body hand their store work to a thread. Acting needs `Authorization: Bearer TOKEN`
+(the token an admin made with `arena serve --add-author`, or one an invite gave); reading
+does not. An invite's code travels in the link's fragment (`#CODE`), which browsers never
+send to a server, so it is in no log. The page sends the token itself from a field the author
 fills in, never in a cookie, so another site cannot make a browser act for an author (no
 cross-site request forgery to defend against). Every text from a bot (its name, its check's
 message, its stderr) reaches the page as JSON and is put in with `textContent`, never as
@@ -340,7 +341,7 @@ def create_app(league: League) -> Starlette:
                 return _error(400, str(error))
         return JSONResponse(_bot_json(bot), status_code=202)
 
-    def retire(request: Request) -> Response:
+    def retire_or_remove(request: Request) -> Response:
         author = author_of(request)
         if author is None:
             return _error(401, "Retiring or removing a bot needs its author's token.")
@@ -394,7 +395,7 @@ def create_app(league: League) -> Starlette:
             code, name = asked["invite"], asked["name"]
             if not isinstance(code, str) or not isinstance(name, str):
                 raise TypeError
-        except (ValueError, KeyError, TypeError):
+        except (ValueError, KeyError, TypeError, RecursionError):  # [[[[... nests too deep
             return _error(400, 'Send JSON: {"invite": "the code from your link", "name": "you"}.')
         try:
             token = await asyncio.to_thread(locked, league.store.join, code, name)
@@ -440,8 +441,8 @@ def create_app(league: League) -> Starlette:
             Route("/api/bots", api_bots),
             Route("/api/bots", submit, methods=["POST"]),
             Route("/api/bots/{label}", api_bot),
-            Route("/api/bots/{label}/retire", retire, methods=["POST"]),
-            Route("/api/bots/{label}/remove", retire, methods=["POST"]),
+            Route("/api/bots/{label}/retire", retire_or_remove, methods=["POST"]),
+            Route("/api/bots/{label}/remove", retire_or_remove, methods=["POST"]),
             Route("/api/bots/{label}/stderr", stderr),
             Route("/api/pause", set_paused, methods=["POST"]),
             Route("/api/resume", set_paused, methods=["POST"]),
