@@ -228,3 +228,20 @@ def test_a_league_ships_its_bots_to_dask_workers_of_other_machines(tmp_path: Pat
         assert set(installed) == {"alpha", "beta"}
         assert all(league.folder not in path.parents for path in installed.values())
         assert all((path / "bot.toml").is_file() for path in installed.values())
+
+
+def test_a_second_league_process_on_one_database_is_refused(
+    tmp_path: Path, league_db: str
+) -> None:
+    first = League(tmp_path / "a", workers=0, db=league_db)
+    first.start()
+    second = League(tmp_path / "b", workers=0, db=league_db)  # another folder, the same store
+    try:
+        with pytest.raises(StoreError, match="Another arena serve is playing a league on the"):
+            second.start()
+    finally:
+        second.close()
+        first.close()
+    again = League(tmp_path / "b", workers=0, db=league_db)  # released with the first
+    again.start()
+    again.close()

@@ -94,6 +94,7 @@ class League:
         self.workers = workers
         self.limits = limits or Limits()
         self._claim: IO[str] | None = None
+        self._release: Callable[[], None] = lambda: None
         self.remote = False
         """Playing on Dask workers of other machines: bots shipped, records carried back."""
         self.store = Store(folder / DEFAULT_DB if db is None else db)
@@ -386,7 +387,8 @@ class League:
     def start(self) -> None:
         """Play in a thread. One league process plays a league folder at a time (a second
         would hand out the same table numbers and write over the first's records): a lock
-        on `league.lock` in the folder, held until `close`, refuses the second."""
+        on `league.lock` in the folder and a claim on the database (database.py), held
+        until `close`, refuse the second."""
         if self._claim is None:
             claim = (self.folder / LOCK_NAME).open("a")
             try:
@@ -397,7 +399,14 @@ class League:
                     f"Another arena serve is playing the league in {self.folder}; stop it "
                     "first, or give another --league folder."
                 ) from None
-            self._claim = claim
+            release = self.store.db.claim()
+            if release is None:
+                claim.close()
+                raise StoreError(
+                    f"Another arena serve is playing a league on the database {self.store.where}; "
+                    "stop it first, or give another --db."
+                )
+            self._claim, self._release = claim, release
         thread = threading.Thread(target=self.play_forever, daemon=True, name="league-play")
         thread.start()
         self.threads.append(thread)
@@ -408,6 +417,7 @@ class League:
             thread.join(timeout=30)
         self.store.close()
         if self._claim is not None:
+            self._release()
             self._claim.close()  # the lock goes with the descriptor
             self._claim = None
 
