@@ -230,9 +230,7 @@ def test_a_league_ships_its_bots_to_dask_workers_of_other_machines(tmp_path: Pat
         assert all((path / "bot.toml").is_file() for path in installed.values())
 
 
-def test_a_second_league_process_on_one_database_is_refused(
-    tmp_path: Path, league_db: str
-) -> None:
+def test_a_second_league_process_on_one_database_is_refused(tmp_path: Path, league_db: str) -> None:
     first = League(tmp_path / "a", workers=0, db=league_db)
     first.start()
     second = League(tmp_path / "b", workers=0, db=league_db)  # another folder, the same store
@@ -245,3 +243,36 @@ def test_a_second_league_process_on_one_database_is_refused(
     again = League(tmp_path / "b", workers=0, db=league_db)  # released with the first
     again.start()
     again.close()
+
+
+def test_a_bot_that_cannot_be_shipped_loses_its_games_and_the_league_plays_on(
+    tmp_path: Path,
+) -> None:
+    """A bot whose folder, once built, holds a link out of it (its build made one) cannot be
+    unpacked on another machine: it loses its games there, saying why; the others play."""
+    from distributed import LocalCluster
+
+    from arena.cluster import DaskExecutor
+
+    with LocalCluster(
+        n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None
+    ) as cluster:
+        executor = DaskExecutor(address=cluster.scheduler_address)
+        league = League(
+            tmp_path / "league", workers=1, limits=LIMITS, executor_factory=lambda n: executor
+        )
+        ada = league.store.author_of(league.store.add_author("ada"))
+        assert ada is not None
+        for source, name in (("random", "alpha"), ("greedy", "beta"), ("random", "gamma")):
+            league.submit(ada, bot_archive(tmp_path, source, name), wait=True)
+        (league.folder / "bots" / "gamma" / "secrets").symlink_to("/etc/passwd")
+        _play_until(league, 12)
+        games = league.store.games()
+        league.close()
+    with_gamma = [g for g in games if "gamma" in g.players]
+    without = [g for g in games if "gamma" not in g.players]
+    assert with_gamma and without
+    for game in with_gamma:
+        assert game.faulty_seat == game.players.index("gamma")
+        assert "cannot be installed on worker" in game.reason, game.reason
+    assert all(game.termination == "normal" for game in without)

@@ -33,6 +33,8 @@ from arena.players.ready import make_ready
 log = logging.getLogger(__name__)
 
 PLUGIN_PREFIX = "arena-league-bot-"
+MAX_SHIPPED_BYTES = 64 << 20
+"""The largest bot archive sent through the scheduler (its messages are held in memory)."""
 
 
 def bot_archive_bytes(folder: Path) -> bytes:
@@ -46,36 +48,61 @@ def bot_archive_bytes(folder: Path) -> bytes:
 class ShippedBot(WorkerPlugin):
     """One bot version, installed on every worker of the cluster."""
 
-    def __init__(self, manifest: BotManifest, archive: bytes) -> None:
+    def __init__(self, manifest: BotManifest, archive: bytes, refused: str = "") -> None:
         self.manifest = manifest
         self.archive = archive
+        self.refused = refused
+        """Why it is not shipped (too large): its games on the workers fail saying so."""
         self.digest = hashlib.sha256(archive).hexdigest()
         self.name = PLUGIN_PREFIX + manifest.name
 
     def setup(self, worker: Any) -> None:
+        """Never raises: a bot that cannot be installed or built here loses its games on
+        this worker with the reason, and the league plays on."""
         root = Path(worker.local_directory) / "arena-league-bots"
         folder = root / f"{self.manifest.name}-{self.digest[:16]}"
-        if not folder.is_dir():
-            root.mkdir(parents=True, exist_ok=True)
-            staging = Path(tempfile.mkdtemp(dir=root, prefix=".incoming-"))
-            try:
-                with tarfile.open(fileobj=io.BytesIO(self.archive), mode="r:gz") as archive:
-                    archive.extractall(staging, filter="data")
-                staging.rename(folder)
-            finally:
-                shutil.rmtree(staging, ignore_errors=True)
-        here = dataclasses.replace(self.manifest, folder=folder)
         try:
-            make_ready(here)
-        except ArenaError as error:  # it loses its games on this worker, saying why
-            log.warning("bot %s cannot be made ready on this worker: %s", here.name, error)
-            use_local_folder(self.manifest, folder, broken=str(error))
+            if self.refused:
+                raise ArenaError(self.refused)
+            if not folder.is_dir():
+                _unpack(self.archive, root, folder)
+            make_ready(dataclasses.replace(self.manifest, folder=folder))
+        except (ArenaError, OSError, tarfile.TarError) as error:
+            why = f"it cannot be installed on worker {worker.address}: {error}"
+            log.warning("bot %s: %s", self.manifest.name, why)
+            use_local_folder(self.manifest, folder, broken=why)
             return
         use_local_folder(self.manifest, folder)
-        log.info("bot %s installed in %s", here.name, folder)
+        log.info("bot %s installed in %s", self.manifest.name, folder)
+
+
+def _unpack(data: bytes, root: Path, folder: Path) -> None:
+    """The archive unpacked as `folder` (staged beside it, renamed when whole). The data
+    filter refuses absolute paths, `..`, links out of the folder and device files."""
+    root.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(dir=root, prefix=".incoming-"))
+    try:
+        with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as archive:
+            archive.extractall(staging, filter="data")
+        staging.rename(folder)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
 
 
 def ship(executor: Any, manifest: BotManifest) -> None:
     """Install and build `manifest`'s bot on every worker of a remote Dask `executor` (and on
     workers that join later); returns when the workers have it."""
-    executor.register_plugin(ShippedBot(manifest, bot_archive_bytes(manifest.folder)))
+    try:
+        archive = bot_archive_bytes(manifest.folder)
+    except (OSError, tarfile.TarError) as error:
+        plugin = ShippedBot(manifest, b"", f"its folder could not be archived ({error})")
+    else:
+        if len(archive) > MAX_SHIPPED_BYTES:
+            refused = (
+                f"its folder, built, is {len(archive) >> 20} MiB compressed; at most "
+                f"{MAX_SHIPPED_BYTES >> 20} MiB is shipped to other machines"
+            )
+            plugin = ShippedBot(manifest, b"", refused)
+        else:
+            plugin = ShippedBot(manifest, archive)
+    executor.register_plugin(plugin)
