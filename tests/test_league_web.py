@@ -219,3 +219,14 @@ def test_a_second_server_on_one_league_folder_is_refused(tmp_path: Path) -> None
     again = League(tmp_path / "l", workers=0)  # the lock went with the first
     again.start()
     again.close()
+
+
+def test_custom_leaderboards_beyond_the_threads_for_them_wait_then_are_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(web, "CUSTOM_AT_ONCE", 0)  # as if both threads were busy
+    monkeypatch.setattr(web, "CUSTOM_WAIT_S", 0.2)
+    with served(tmp_path) as site:
+        status, answer = site.call("GET", "/api/leaderboard?seats=2")
+        assert status == 503 and "busy with other custom leaderboards" in answer["error"]
+        assert site.call("GET", "/api/leaderboard") == (200, [])  # the plain one is kept made

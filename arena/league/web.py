@@ -75,7 +75,14 @@ UPLOADS_PER_MINUTE = 10
 STDERR_TAIL = 64 << 10
 EVENT_SECONDS = 1.0
 BOARD_SECONDS = 1.0
-"""The plain leaderboard is remade at most this often (in the background)."""
+"""The plain leaderboard is remade at most this often (in the background)..."""
+BOARD_CPU_SHARE = 0.1
+"""...and, as a long league makes it slower to compute (about 30 µs a game), at most this
+share of one core's time: the games keep the rest."""
+CUSTOM_AT_ONCE = 2
+CUSTOM_WAIT_S = 30.0
+"""Custom leaderboards (computed per request) are made by at most CUSTOM_AT_ONCE threads at
+once; a request that waits longer than CUSTOM_WAIT_S for one is refused (503)."""
 EVENTS_MAX_SECONDS = 600.0
 """A live page's event stream ends after this; the page opens a new one."""
 _LABEL = re.compile(r"[A-Za-z0-9_.+-]{1,80}")
@@ -187,6 +194,10 @@ def _timing(label: str, games: list[GameLine]) -> dict[str, Any]:
     }
 
 
+class Busy(ArenaError):
+    """Too many custom leaderboards asked at once; one sentence."""
+
+
 def _error(status: int, sentence: str) -> JSONResponse:
     return JSONResponse({"error": sentence}, status_code=status)
 
@@ -220,16 +231,19 @@ def serving(league: League) -> Iterator[str]:
 def create_app(league: League) -> Starlette:
     """The web application of `league`."""
     recent: dict[str, deque[float]] = defaultdict(deque)
-    cached: dict[str, Any] = {"key": None, "rows": [], "made": 0.0}
+    cached: dict[str, Any] = {"key": None, "rows": [], "made": 0.0, "took": 0.0}
     making = threading.Lock()
+    custom = threading.BoundedSemaphore(CUSTOM_AT_ONCE)
 
     def remake(key: Any) -> None:
+        start = time.monotonic()
         try:
             cached["rows"], cached["key"] = leaderboard(league), key
         except Exception:  # the league closed meanwhile: the last board stays
             log.debug("the leaderboard could not be remade", exc_info=True)
         finally:
             cached["made"] = time.monotonic()
+            cached["took"] = cached["made"] - start
             making.release()
 
     def board(
@@ -241,18 +255,26 @@ def create_app(league: League) -> Starlette:
         """The leaderboard. The plain one is kept made: when games or bots changed, a reader
         gets the last one at once and one background thread makes the next, so fifty readers
         of a league playing hundreds of games a second share one computation a second at
-        most (a change shows a moment later, on a later read or event)."""
+        most, and never more than BOARD_CPU_SHARE of a core (a change shows a moment later,
+        on a later read or event). A custom one waits for one of CUSTOM_AT_ONCE threads."""
         if since or until or among or seats is not None:
-            return leaderboard(league, since, until, among, seats)
+            if not custom.acquire(timeout=CUSTOM_WAIT_S):
+                raise Busy("The league is busy with other custom leaderboards; try again soon.")
+            try:
+                return leaderboard(league, since, until, among, seats)
+            finally:
+                custom.release()
         with league.lock:
             bots = tuple((b.label, b.status) for b in league.store.bots())
-            key = (league.store.game_count(), bots)
+            key = (len(league.played), bots)
         if cached["key"] == key:
             return cached["rows"]
         if cached["key"] is None:
             making.acquire()
             remake(key)
-        elif time.monotonic() - cached["made"] >= BOARD_SECONDS and making.acquire(False):
+        elif time.monotonic() - cached["made"] >= max(
+            BOARD_SECONDS, cached["took"] / BOARD_CPU_SHARE
+        ) and making.acquire(False):
             threading.Thread(target=remake, args=(key,), daemon=True).start()
         return cached["rows"]
 
@@ -283,7 +305,10 @@ def create_app(league: League) -> Starlette:
         size = query.get("seats", "")
         if size and not (size.isdigit() and 1 <= int(size) <= 99):
             return _error(400, "seats= is a table size, e.g. seats=3.")
-        rows = await asyncio.to_thread(board, since, until, among, int(size) if size else None)
+        try:
+            rows = await asyncio.to_thread(board, since, until, among, int(size) if size else None)
+        except Busy as error:
+            return _error(503, str(error))
         return JSONResponse(rows)
 
     def api_bots(request: Request) -> Response:
