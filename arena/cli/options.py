@@ -64,6 +64,20 @@ def _parse_game_options(
 
 def game_options(command: F) -> F:
     """`--game NAME` and `--game-option KEY=VALUE` (repeatable), checked later by the game."""
+    return _game_options(command, "The game to play (`arena games` lists them).", True)
+
+
+def league_game_options(command: F) -> F:
+    """`game_options` for a league, whose store keeps its game (`arena serve`)."""
+    return _game_options(
+        command,
+        f"The game to play (`arena games` lists them) [as the league played it, else "
+        f"{DEFAULT_GAME}].",
+        False,
+    )
+
+
+def _game_options(command: F, game_help: str, show_default: bool) -> F:
     command = click.option(
         "--game-option",
         "game_options",
@@ -72,12 +86,9 @@ def game_options(command: F) -> F:
         metavar="KEY=VALUE",
         help="An option of the game, checked by the game (repeatable), e.g. turn_limit=500.",
     )(command)
-    return click.option(
-        "--game",
-        default=DEFAULT_GAME,
-        show_default=True,
-        help="The game to play (`arena games` lists them).",
-    )(command)
+    return click.option("--game", default=DEFAULT_GAME, show_default=show_default, help=game_help)(
+        command
+    )
 
 
 def cluster_options(command: F) -> F:

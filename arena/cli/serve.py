@@ -16,7 +16,7 @@ import click
 from click.core import ParameterSource
 
 from arena.cli.match_stats import parse_sprt
-from arena.cli.options import cluster_executor, cluster_options, game_options
+from arena.cli.options import cluster_executor, cluster_options, league_game_options
 from arena.errors import ArenaError
 
 if TYPE_CHECKING:
@@ -39,15 +39,15 @@ TOKEN_ENV = "ARENA_TOKEN"
     "--db",
     default=None,
     metavar="FILE|URL",
-    help="The league's database: a SQLite file, or postgresql://USER@HOST/NAME "
+    help="The league's database: a SQLite file, or postgresql://USER[:PASSWORD]@HOST[:PORT]/NAME "
     "[LEAGUE/league.sqlite].",
 )
-@game_options
+@league_game_options
 @click.option(
     "--seats",
     type=int,
     default=None,
-    help="Seats at each table [as the league last played, else the game's own].",
+    help="Seats at each table [as the league played, else the game's own].",
 )
 @click.option(
     "--workers",
