@@ -37,9 +37,21 @@ MAX_SHIPPED_BYTES = 64 << 20
 """The largest bot archive sent through the scheduler (its messages are held in memory)."""
 
 
+class TooLarge(Exception):
+    """A bot archive over MAX_SHIPPED_BYTES (stopped while it was being written)."""
+
+
+class _Capped(io.BytesIO):
+    def write(self, data: Any) -> int:
+        if self.tell() + len(data) > MAX_SHIPPED_BYTES:
+            raise TooLarge
+        return super().write(data)
+
+
 def bot_archive_bytes(folder: Path) -> bytes:
-    """The bot folder as .tar.gz bytes (its members relative to the folder)."""
-    buffer = io.BytesIO()
+    """The bot folder as .tar.gz bytes (its members relative to the folder); TooLarge past
+    MAX_SHIPPED_BYTES, found while writing (memory stays bounded)."""
+    buffer = _Capped()
     with tarfile.open(fileobj=buffer, mode="w:gz") as archive:
         archive.add(folder, arcname=".")
     return buffer.getvalue()
@@ -93,16 +105,13 @@ def ship(executor: Any, manifest: BotManifest) -> None:
     """Install and build `manifest`'s bot on every worker of a remote Dask `executor` (and on
     workers that join later); returns when the workers have it."""
     try:
-        archive = bot_archive_bytes(manifest.folder)
+        plugin = ShippedBot(manifest, bot_archive_bytes(manifest.folder))
+    except TooLarge:
+        refused = (
+            f"its folder, built, is over {MAX_SHIPPED_BYTES >> 20} MiB compressed, the most "
+            "shipped to other machines"
+        )
+        plugin = ShippedBot(manifest, b"", refused)
     except (OSError, tarfile.TarError) as error:
         plugin = ShippedBot(manifest, b"", f"its folder could not be archived ({error})")
-    else:
-        if len(archive) > MAX_SHIPPED_BYTES:
-            refused = (
-                f"its folder, built, is {len(archive) >> 20} MiB compressed; at most "
-                f"{MAX_SHIPPED_BYTES >> 20} MiB is shipped to other machines"
-            )
-            plugin = ShippedBot(manifest, b"", refused)
-        else:
-            plugin = ShippedBot(manifest, archive)
     executor.register_plugin(plugin)
