@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -123,3 +124,22 @@ def test_a_missing_program_is_a_startup_error_with_the_fix(tmp_path: Path) -> No
 
     with pytest.raises(BotStartupError, match="check `command` in bot.toml"):
         sandbox.prepare("x", ["./nothing-here"], tmp_path, SandboxLimits())
+
+
+def test_a_stale_group_another_arena_removes_meanwhile_is_no_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two arenas on one machine both clean up a dead arena's cgroup folder: the second finds
+    it gone between listing and reading it (seen when two test runs overlapped)."""
+    from arena.players.sandbox import cgroups
+
+    base = tmp_path / "arena-999999999.1"
+    (base / "g1").mkdir(parents=True)
+
+    def removed_by_the_other_arena(pid: int, started: str | None) -> bool:
+        shutil.rmtree(base)
+        return False  # dead: stale
+
+    monkeypatch.setattr(cgroups, "_alive", removed_by_the_other_arena)
+    cgroups._remove_stale(tmp_path)
+    assert not base.exists()

@@ -58,10 +58,13 @@ def _remove_stale(root: Path) -> None:
         match = _BASE_NAME.fullmatch(base.name)
         if match is None or _alive(int(match["pid"]), match["started"]):
             continue
-        for group in base.iterdir():
-            if group.is_dir():
-                _kill_group(group)
-                _rmdir_patiently(group, 0.2)
+        try:
+            groups = [group for group in base.iterdir() if group.is_dir()]
+        except OSError:  # another arena on this machine removed it first
+            continue
+        for group in groups:
+            _kill_group(group)
+            _rmdir_patiently(group, 0.2)
         with contextlib.suppress(OSError):
             base.rmdir()
 
