@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from arena.league import web
-from arena.league.league import League, archive_folder
+from arena.league.league import League
+from arena.league.uploads import archive_folder
 from arena.players.limits import Limits
 
 BOTS = Path(__file__).resolve().parents[1] / "bots"

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from arena.league.league import archive_folder
+from arena.league.uploads import archive_folder
 from tests.browser_support import SCREENSHOTS, chromium, needs_chromium
 from tests.league_support import Site, bot_archive, served
 

@@ -11,9 +11,9 @@ import pytest
 from click.testing import CliRunner
 
 from arena.cli.main import main
-from arena.league.league import League, archive_folder
+from arena.league.league import League
 from arena.league.store import StoreError
-from arena.league.uploads import UploadError
+from arena.league.uploads import UploadError, archive_folder
 from arena.players.limits import Limits
 from tests.league_support import bot_archive
 from tests.postgres_support import fresh_database
@@ -159,7 +159,7 @@ def test_a_postgresql_league_plays_on_when_the_server_drops_its_connection(
 
 
 def test_a_league_keeps_its_game_and_may_change_its_table_size(tmp_path: Path) -> None:
-    from arena.league.web import leaderboard
+    from arena.league.boards import leaderboard
 
     folder = tmp_path / "league"
     league = League(folder, game="flowers", seats=3, workers=0, limits=LIMITS)

@@ -15,7 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 from arena.cli.main import main
-from arena.league import web
+from arena.league import boards, web
 from tests.league_support import Site, bot_archive, served
 
 
@@ -224,8 +224,8 @@ def test_a_second_server_on_one_league_folder_is_refused(tmp_path: Path) -> None
 def test_custom_leaderboards_beyond_the_threads_for_them_wait_then_are_refused(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(web, "CUSTOM_AT_ONCE", 0)  # as if both threads were busy
-    monkeypatch.setattr(web, "CUSTOM_WAIT_S", 0.2)
+    monkeypatch.setattr(boards, "CUSTOM_AT_ONCE", 0)  # as if both threads were busy
+    monkeypatch.setattr(boards, "CUSTOM_WAIT_S", 0.2)
     with served(tmp_path) as site:
         status, answer = site.call("GET", "/api/leaderboard?seats=2")
         assert status == 503 and "busy with other custom leaderboards" in answer["error"]

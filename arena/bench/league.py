@@ -44,7 +44,8 @@ def _batch(root: Path, names: tuple[str, ...], games: int) -> float:
 
 def _league(root: Path, names: tuple[str, ...], db: str | None) -> League:
     """A league of `names`, each submitted by an author of its own and checked; not started."""
-    from arena.league.league import League, archive_folder
+    from arena.league.league import League
+    from arena.league.uploads import archive_folder
     from arena.players.manifest import default_bots_dir
 
     league = League(root / "league", workers=2, db=db)
@@ -84,7 +85,7 @@ def _timed(request: urllib.request.Request) -> tuple[float, int]:
 
 
 def _load(league: League, root: Path, reads: int) -> dict[str, Any]:
-    from arena.league.league import archive_folder
+    from arena.league.uploads import archive_folder
     from arena.league.web import serving
     from arena.players.manifest import default_bots_dir
 

@@ -103,7 +103,8 @@ def serve(
     """Run a league: bots submitted over the web page or `arena submit` are checked, then
     play continuously; the leaderboard is live at http://HOST:PORT/. With --scheduler, each
     bot version is shipped to the Dask workers and built there; the records come back."""
-    from arena.league.league import League, export
+    from arena.league.export import export
+    from arena.league.league import League
     from arena.stats.sprt import Sprt
 
     try:
@@ -189,7 +190,7 @@ def executor_factory(cluster: str | None, scheduler: str | None) -> Callable[[in
 @click.option("--token", default=None, help=f"Your token [${TOKEN_ENV}].")
 def submit(bot: Path, url: str, token: str | None) -> None:
     """Send the bot folder BOT to a league as a new version."""
-    from arena.league.league import archive_folder
+    from arena.league.uploads import archive_folder
 
     token = token or os.environ.get(TOKEN_ENV)
     if not token:

@@ -26,11 +26,9 @@ from __future__ import annotations
 
 import dataclasses
 import fcntl
-import json
 import logging
 import random
 import shutil
-import tempfile
 import threading
 import uuid
 from collections import Counter
@@ -48,11 +46,12 @@ from arena.execution import (
     play_table,
     write_record,
 )
-from arena.games import DEFAULT_GAME, get_game, ready_table
+from arena.games import get_game
 from arena.league import uploads
 from arena.league.candidates import DEFAULT_TEST, Verdict, judge, previous_label
 from arena.league.matchmaking import next_table
 from arena.league.store import Author, Bot, Store, StoreError
+from arena.league.table import settle
 from arena.players.limits import Limits
 from arena.players.manifest import BotManifest, default_bots_dir, load_manifest
 from arena.results.log import GameLine
@@ -64,8 +63,6 @@ log = logging.getLogger(__name__)
 
 PAUSED = "paused"
 NEXT_TABLE = "next_table"
-TABLE_SETTING = "table"
-"""The store's setting that keeps the league's game, its options and its table size."""
 CHECK_GAMES = 4
 DEFAULT_DB = "league.sqlite"
 """The store's file in the league's folder when no other database is named."""
@@ -99,10 +96,13 @@ class League:
         """Playing on Dask workers of other machines: bots shipped, records carried back."""
         self.store = Store(folder / DEFAULT_DB if db is None else db)
         try:
-            self._set_table(game, seats, game_options)
+            table = settle(self.store, game, seats, game_options)
         except ArenaError:
             self.store.close()
             raise
+        self.game, self.seats, self.game_options = table.game, table.seats, table.options
+        self.seq_per_table = get_game(self.game).max_players
+        """Game sequence numbers are spaced by the largest table: in order as sizes change."""
         self.lock = threading.Lock()  # one connection, many threads: one at a time
         self.executor_factory = executor_factory
         self.test = test
@@ -126,36 +126,6 @@ class League:
         for bot in self.store.bots("removed"):  # no table is in flight now
             shutil.rmtree(self.folder / bot.folder, ignore_errors=True)
             shutil.rmtree(self.folder / "checks" / bot.label, ignore_errors=True)
-
-    def _set_table(
-        self, game: str | None, seats: int | None, options: Mapping[str, Any] | None
-    ) -> None:
-        """The game, its options and the table size: as asked, else as the league last
-        played (kept in the store), else the game's own. A league is one game with one set
-        of options (another is another league: refused); its table size may change between
-        starts (each game keeps its own; custom leaderboards filter by it)."""
-        kept = _kept_table(self.store.setting(TABLE_SETTING, ""), self.store.where)
-        name = get_game(game or (kept["game"] if kept else DEFAULT_GAME)).name
-        if options is None:
-            options = kept["options"] if kept and kept["game"] == name else {}
-        if kept and (kept["game"], kept["options"]) != (name, dict(options)):
-            given = " ".join(
-                f"--game-option {k}={json.dumps(v)}" for k, v in kept["options"].items()
-            )
-            raise StoreError(
-                f"This league plays {kept['game']}{' with ' + given if given else ''}; start it "
-                f"with --game {kept['game']} {given}".rstrip()
-                + ", or give another --league folder (and --db) for another game."
-            )
-        if seats is None and kept and kept["game"] == name:
-            seats = kept["seats"]
-        rules = get_game(name)
-        self.game, self.game_options = name, dict(options)
-        self.seats = ready_table(rules, self.game_options, seats)
-        self.seq_per_table = rules.max_players
-        table = {"game": name, "options": self.game_options, "seats": self.seats}
-        if kept != table:
-            self.store.set_setting(TABLE_SETTING, json.dumps(table))
 
     # --- submissions ---
 
@@ -420,76 +390,3 @@ class League:
             self._release()
             self._claim.close()  # the lock goes with the descriptor
             self._claim = None
-
-
-def export(league: League, destination: Path) -> int:
-    """Write the league's games as a run folder (`config.json`, `games.jsonl`, `records/`)
-    that `arena leaderboard` and `arena report` read; the number of games written."""
-    from datetime import UTC, datetime
-
-    from arena.results.log import LOG_NAME, GamesLog
-    from arena.results.report import CONFIG_NAME, write_atomic
-    from arena.run_config import BotEntry, TournamentConfig
-
-    with league.lock:
-        bots = league.store.bots()
-        games = league.store.games()
-    if (destination / LOG_NAME).exists():
-        raise StoreError(f"{destination} holds a games log already; export to a new folder.")
-    (destination / "records").mkdir(parents=True, exist_ok=True)
-    entries = []
-    for bot in bots:
-        try:
-            entries.append(BotEntry.of(league.manifest(bot), league.limits.bot_size_mb))
-        except ArenaError:
-            continue  # a version whose folder is gone: its games still count
-    config = TournamentConfig(
-        bots=tuple(entries),
-        rounds=1,
-        seed=0,
-        limits=dataclasses.asdict(league.limits),
-        total_games=len(games),
-        game=league.game,
-        game_config=league.game_options,
-        seats=league.seats,
-        created=datetime.now(UTC).isoformat(timespec="seconds"),
-        command_line=("arena", "serve", "--export", str(destination)),
-    )
-    write_atomic(destination / CONFIG_NAME, json.dumps(config.to_json(), indent=2) + "\n")
-    with GamesLog(destination / LOG_NAME) as log_file:
-        for line in games:
-            log_file.append(line)
-            record = league.folder / "records" / f"{line.game_id}.json.gz"
-            if record.is_file():
-                shutil.copyfile(record, destination / "records" / record.name)
-    return len(games)
-
-
-def archive_folder(folder: Path, into: Path) -> Path:
-    """A .tar.gz of a bot folder (what `arena submit` uploads), build outputs left out."""
-    base = Path(tempfile.mkdtemp(dir=into)) / folder.name
-    return Path(
-        shutil.make_archive(str(base), "gztar", root_dir=folder.parent, base_dir=folder.name)
-    )
-
-
-def _kept_table(text: str, where: str) -> dict[str, Any] | None:
-    """The league's kept game, options and table size (TABLE_SETTING), checked; None if not
-    kept yet (a new league, or one from before they were kept)."""
-    if not text:
-        return None
-    try:
-        kept = json.loads(text)
-        if (
-            not isinstance(kept, dict)
-            or not isinstance(kept.get("game"), str)
-            or not isinstance(kept.get("options"), dict)
-            or type(kept.get("seats")) is not int
-        ):
-            raise ValueError
-    except ValueError:
-        raise StoreError(
-            f"The league's kept game in {where} is damaged; restore the database from a backup "
-            "or start a new league."
-        ) from None
-    return kept

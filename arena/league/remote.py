@@ -27,6 +27,7 @@ from distributed import WorkerPlugin
 
 from arena.errors import ArenaError
 from arena.execution import use_local_folder
+from arena.league.uploads import pack
 from arena.players.manifest import BotManifest
 from arena.players.ready import make_ready
 
@@ -49,11 +50,10 @@ class _Capped(io.BytesIO):
 
 
 def bot_archive_bytes(folder: Path) -> bytes:
-    """The bot folder as .tar.gz bytes (its members relative to the folder); TooLarge past
-    MAX_SHIPPED_BYTES, found while writing (memory stays bounded)."""
+    """The bot folder as .tar.gz bytes (`uploads.pack`); TooLarge past MAX_SHIPPED_BYTES,
+    found while writing (memory stays bounded)."""
     buffer = _Capped()
-    with tarfile.open(fileobj=buffer, mode="w:gz") as archive:
-        archive.add(folder, arcname=".")
+    pack(folder, buffer)
     return buffer.getvalue()
 
 
@@ -77,7 +77,7 @@ class ShippedBot(WorkerPlugin):
             if self.refused:
                 raise ArenaError(self.refused)
             if not folder.is_dir():
-                _unpack(self.archive, root, folder)
+                _unpack(self.archive, root, self.manifest.folder.name, folder)
             make_ready(dataclasses.replace(self.manifest, folder=folder))
         except (ArenaError, OSError, tarfile.TarError) as error:
             why = f"it cannot be installed on worker {worker.address}: {error}"
@@ -88,15 +88,16 @@ class ShippedBot(WorkerPlugin):
         log.info("bot %s installed in %s", self.manifest.name, folder)
 
 
-def _unpack(data: bytes, root: Path, folder: Path) -> None:
-    """The archive unpacked as `folder` (staged beside it, renamed when whole). The data
-    filter refuses absolute paths, `..`, links out of the folder and device files."""
+def _unpack(data: bytes, root: Path, name: str, folder: Path) -> None:
+    """The archive's folder `name` unpacked as `folder` (staged beside it, renamed when
+    whole). The data filter refuses absolute paths, `..`, links out of the folder and device
+    files. (Not `uploads.unpack`: a built folder may hold links within itself.)"""
     root.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(dir=root, prefix=".incoming-"))
     try:
         with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as archive:
             archive.extractall(staging, filter="data")
-        staging.rename(folder)
+        (staging / name).rename(folder)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
 

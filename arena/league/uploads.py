@@ -1,4 +1,5 @@
-"""A submitted bot archive (`.zip` or `.tar.gz`) unpacked into a folder, or one sentence why not.
+"""A submitted bot archive (`.zip` or `.tar.gz`) unpacked into a folder, or one sentence why not;
+and a bot folder packed as the archive `arena submit` sends (`pack`, `archive_folder`).
 
 Everything in an upload is hostile until checked. The archive's kind is read from its first
 bytes, not its name. Members are read one at a time, streamed, and counted as they are
@@ -18,6 +19,7 @@ import os
 import shutil
 import stat
 import tarfile
+import tempfile
 import uuid
 import zipfile
 import zlib
@@ -212,3 +214,18 @@ def _tar_kind(info: tarfile.TarInfo) -> str:
 
 def _shown(name: str) -> str:
     return repr(name if len(name) <= 80 else name[:77] + "...")
+
+
+def pack(folder: Path, into: IO[bytes]) -> None:
+    """Write `folder`, everything in it, as a .tar.gz to `into`, under the folder's name
+    (the shape `unpack` reads)."""
+    with tarfile.open(fileobj=into, mode="w:gz") as archive:
+        archive.add(folder, arcname=folder.name)
+
+
+def archive_folder(folder: Path, into: Path) -> Path:
+    """A .tar.gz of a bot folder (what `arena submit` uploads) in a new folder in `into`."""
+    path = Path(tempfile.mkdtemp(dir=into)) / f"{folder.name}.tar.gz"
+    with path.open("wb") as file:
+        pack(folder, file)
+    return path
