@@ -74,6 +74,18 @@ class Database(Protocol):
     def close(self) -> None: ...
 
 
+def lock_file(path: Path) -> Callable[[], None] | None:
+    """An exclusive lock on the file `path` (made if missing), held by this process until the
+    returned function is called or the process ends; None when another holds it."""
+    file = path.open("a")
+    try:
+        fcntl.flock(file, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        file.close()
+        return None
+    return file.close  # the lock goes with the descriptor
+
+
 def shown(where: str) -> str:
     """A database address fit for a message: a URL's password blanked (`user:PASSWORD@`
     or `?password=PASSWORD`)."""
@@ -135,13 +147,7 @@ class SqliteDatabase:
         pass  # BEGIN IMMEDIATE holds the file's write lock already
 
     def claim(self) -> Callable[[], None] | None:
-        file = open(self.where + ".lock", "a")  # noqa: SIM115 (held until released)
-        try:
-            fcntl.flock(file, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            file.close()
-            return None
-        return file.close  # the lock goes with the descriptor
+        return lock_file(Path(self.where + ".lock"))
 
     def close(self) -> None:
         self.db.close()

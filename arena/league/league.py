@@ -25,17 +25,16 @@ table size, so a restart plays on without being told.
 from __future__ import annotations
 
 import dataclasses
-import fcntl
 import logging
 import random
 import shutil
 import threading
 import uuid
-from collections import Counter
+from collections import defaultdict
 from collections.abc import Callable, Mapping
 from concurrent.futures import Future
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 from arena.errors import ArenaError
 from arena.execution import (
@@ -49,6 +48,7 @@ from arena.execution import (
 from arena.games import get_game
 from arena.league import uploads
 from arena.league.candidates import DEFAULT_TEST, Verdict, judge, previous_label
+from arena.league.database import lock_file
 from arena.league.matchmaking import next_table
 from arena.league.store import Author, Bot, Store, StoreError
 from arena.league.table import settle
@@ -90,8 +90,7 @@ class League:
         folder.mkdir(parents=True, exist_ok=True)
         self.workers = workers
         self.limits = limits or Limits()
-        self._claim: IO[str] | None = None
-        self._release: Callable[[], None] = lambda: None
+        self._claims: list[Callable[[], None]] = []  # held while playing (`start`)
         self.remote = False
         """Playing on Dask workers of other machines: bots shipped, records carried back."""
         self.store = Store(folder / DEFAULT_DB if db is None else db)
@@ -109,9 +108,16 @@ class League:
         self.stop = threading.Event()
         self.threads: list[threading.Thread] = []
         self.rng = random.Random()
-        # Matchmaking's view of the games, kept up to date by `record` (not re-read per table)
+        # The games, read once and kept up to date by `record` (not re-read per table): all
+        # of them in the order stored, and each bot's (matchmaking's counts, SPRT, its page)
         self.played: list[GameLine] = self.store.games()
-        self.games_of: Counter[str] = Counter(self.store.games_per_bot())
+        self.games_by_bot: defaultdict[str, list[GameLine]] = defaultdict(list)
+        for line in self.played:
+            for name in line.players:
+                self.games_by_bot[name].append(line)
+        # This process alone plays the league (`start`), so these live here, written through
+        self._paused = self.store.setting(PAUSED) == "1"
+        self.next_table = int(self.store.setting(NEXT_TABLE, "0"))
         self.manifests: dict[str, BotManifest] = {}
         self.env = environment()
         self.ratings: dict[str, Any] = {}
@@ -214,39 +220,43 @@ class League:
     # --- play ---
 
     def paused(self) -> bool:
-        with self.lock:
-            return self.store.setting(PAUSED) == "1"
+        return self._paused
 
     def set_paused(self, paused: bool) -> None:
         with self.lock:
             self.store.set_setting(PAUSED, "1" if paused else "0")
+            self._paused = paused
 
-    def verdict(self, bot: Bot) -> Verdict | None:
-        """The SPRT of a new version against its previous one (None for a first version);
-        call it holding `lock`."""
+    def verdict(self, bot: Bot, labels: list[str] | None = None) -> Verdict | None:
+        """The SPRT of a new version against its previous one (None for a first version),
+        over the candidate's games; `labels`: every bot's (read from the store if not given).
+        Call it holding `lock`."""
         if bot.version < 2:
             return None
-        labels = [b.label for b in self.store.bots()]
+        if labels is None:
+            labels = [b.label for b in self.store.bots()]
         previous = previous_label(bot.name, bot.version, labels)
         if previous is None:
             return None
-        return judge(bot.label, previous, self.played, self.seats, self.test)
+        games = self.games_by_bot.get(bot.label, [])
+        return judge(bot.label, previous, games, self.seats, self.test)
 
     def _open_test(self, active: list[Bot]) -> tuple[str, str] | None:
         """A candidate whose test continues, with its previous version (both active)."""
-        labels = [bot.label for bot in active]
+        every = [bot.label for bot in self.store.bots()]
+        playing = [bot.label for bot in active]
         for bot in active:
-            verdict = self.verdict(bot)
-            if verdict is not None and not verdict.decided and verdict.previous in labels:
+            verdict = self.verdict(bot, every)
+            if verdict is not None and not verdict.decided and verdict.previous in playing:
                 return verdict.candidate, verdict.previous
         return None
 
     def _next_task(self) -> tuple[TableTask, WorkerContext] | None:
         with self.lock:
             active = self.store.bots("active")
-            played = self.games_of
-            number = int(self.store.setting(NEXT_TABLE, "0"))
+            number = self.next_table
             labels = [bot.label for bot in active]
+            played = {label: len(self.games_by_bot.get(label, [])) for label in labels}
             test = self._open_test(active) if number % 2 == 0 else None
             if test is not None:  # every other table: a candidate meets its previous version
                 rest = sorted((b for b in labels if b not in test), key=lambda b: played.get(b, 0))
@@ -258,7 +268,8 @@ class League:
                 table = next_table(labels, played, self.ratings, self.seats, self.rng)
             if table is None:
                 return None
-            self.store.set_setting(NEXT_TABLE, str(number + 1))
+            self.store.set_setting(NEXT_TABLE, str(number + 1))  # before the table is out
+            self.next_table = number + 1
         seed = self.rng.randrange(1 << 62)
         slots = tuple(
             GameSlot(
@@ -298,7 +309,8 @@ class League:
                 if self.store.record_game(line):
                     new += 1
                     self.played.append(line)
-                    self.games_of.update(line.players)
+                    for name in line.players:
+                        self.games_by_bot[name].append(line)
                     rate_game(self.env, self.ratings, line)
         return new
 
@@ -359,24 +371,21 @@ class League:
         would hand out the same table numbers and write over the first's records): a lock
         on `league.lock` in the folder and a claim on the database (database.py), held
         until `close`, refuse the second."""
-        if self._claim is None:
-            claim = (self.folder / LOCK_NAME).open("a")
-            try:
-                fcntl.flock(claim, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except OSError:
-                claim.close()
+        if not self._claims:
+            folder = lock_file(self.folder / LOCK_NAME)
+            if folder is None:
                 raise StoreError(
                     f"Another arena serve is playing the league in {self.folder}; stop it "
                     "first, or give another --league folder."
-                ) from None
-            release = self.store.db.claim()
-            if release is None:
-                claim.close()
+                )
+            database = self.store.db.claim()
+            if database is None:
+                folder()
                 raise StoreError(
                     f"Another arena serve is playing a league on the database {self.store.where}; "
                     "stop it first, or give another --db."
                 )
-            self._claim, self._release = claim, release
+            self._claims = [database, folder]
         thread = threading.Thread(target=self.play_forever, daemon=True, name="league-play")
         thread.start()
         self.threads.append(thread)
@@ -386,7 +395,6 @@ class League:
         for thread in self.threads:
             thread.join(timeout=30)
         self.store.close()
-        if self._claim is not None:
-            self._release()
-            self._claim.close()  # the lock goes with the descriptor
-            self._claim = None
+        for release in self._claims:
+            release()
+        self._claims = []

@@ -162,7 +162,7 @@ def create_app(league: League) -> Starlette:
         if bot is None:
             return _error(404, "There is no such bot in this league.")
         with league.lock:
-            games = [line for line in league.played if bot.label in line.players]
+            games = list(league.games_by_bot.get(bot.label, []))
             verdict = league.verdict(bot)
         shown = bot_json(bot)
         shown["sprt"] = None if verdict is None else verdict.to_json()
