@@ -107,6 +107,7 @@ def test_only_its_author_retires_a_bot_and_bad_uploads_leave_nothing(tmp_path: P
     assert (league.folder / "bots" / "alpha").is_dir()  # a table in flight may still use it
     league.close()
     again = League(tmp_path / "league", workers=0, limits=LIMITS)
+    again.start()  # the process that plays it next puts right what was left half done
     assert again.store.bot_by_id(stuck.id).status == "failed"  # type: ignore[union-attr]
     assert not (again.folder / "bots" / "alpha").exists()  # gone at the restart
     again.close()

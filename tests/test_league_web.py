@@ -230,3 +230,19 @@ def test_custom_leaderboards_beyond_the_threads_for_them_wait_then_are_refused(
         status, answer = site.call("GET", "/api/leaderboard?seats=2")
         assert status == 503 and "busy with other custom leaderboards" in answer["error"]
         assert site.call("GET", "/api/leaderboard") == (200, [])  # the plain one is kept made
+
+
+def test_commands_beside_a_playing_league_leave_its_checks_alone(tmp_path: Path) -> None:
+    """--add-author, --invite and --export run beside a playing `arena serve`: a bot it is
+    checking stays so (only the process that plays a league puts a stopped one right)."""
+    from arena.league.league import League
+
+    league = League(tmp_path / "l", workers=0)
+    ada = league.store.author_of(league.store.add_author("ada"))
+    assert ada is not None
+    checking = league.store.set_status(league.store.add_bot("beta", ada), "checking")
+    for extra in (["--add-author", "bob"], ["--invite"], ["--export", str(tmp_path / "out")]):
+        result = CliRunner().invoke(main, ["serve", "--league", str(tmp_path / "l"), *extra])
+        assert result.exit_code == 0, result.output
+    assert league.store.bot_by_id(checking.id).status == "checking"  # type: ignore[union-attr]
+    league.close()

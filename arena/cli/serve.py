@@ -21,6 +21,7 @@ from arena.errors import ArenaError
 
 if TYPE_CHECKING:
     from arena.execution import Executor
+    from arena.league.store import Store
 
 DEFAULT_LEAGUE = Path("results") / "league"
 TOKEN_ENV = "ARENA_TOKEN"
@@ -104,36 +105,39 @@ def serve(
     play continuously; the leaderboard is live at http://HOST:PORT/. With --scheduler, each
     bot version is shipped to the Dask workers and built there; the records come back."""
     from arena.league.export import export
-    from arena.league.league import League
+    from arena.league.league import DEFAULT_DB, League
+    from arena.league.store import Store
+    from arena.league.table import settle
     from arena.stats.sprt import Sprt
 
+    given = click.get_current_context().get_parameter_source("game") != ParameterSource.DEFAULT
+    game_asked, options_asked = (game if given else None), (game_options or None)
+    if add_author is not None or invite:  # beside a playing league too: its store alone
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            store = Store(folder / DEFAULT_DB if db is None else db)
+            try:
+                settle(store, game_asked, seats, options_asked)  # kept or refused, as serving
+                if add_author is not None:
+                    done = _add_author(store, add_author, admin)
+                else:
+                    done = _invite(store, host, port)
+            finally:
+                store.close()
+        except (ArenaError, OSError) as error:
+            raise click.ClickException(str(error)) from None
+        click.echo(done)
+        return
     try:
         test = Sprt(*bounds)
-        context = click.get_current_context()
-        given = context.get_parameter_source("game") != ParameterSource.DEFAULT
         league = League(
-            folder, game=game if given else None, seats=seats, workers=workers, test=test,
-            game_options=game_options or None, db=db,
+            folder, game=game_asked, seats=seats, game_options=options_asked, workers=workers,
+            test=test, db=db,
         )  # fmt: skip
         if export_to is not None:
             count = export(league, export_to)
             league.close()
             click.echo(f"{count} games written to {export_to}; `arena report {export_to}`.")
-            return
-        if invite:
-            from arena.league.accounts import INVITE_DAYS
-
-            code = league.store.add_invite()
-            league.close()
-            click.echo(
-                f"Invite link (one author, valid {INVITE_DAYS:g} days; shown once): "
-                f"http://{host}:{port}/join#{code}"
-            )
-            return
-        if add_author is not None:
-            token = league.store.add_author(add_author, admin=admin)
-            league.close()
-            click.echo(f"Author {add_author} added. Their token (shown once, keep it): {token}")
             return
     except ArenaError as error:
         raise click.ClickException(str(error)) from None
@@ -160,6 +164,21 @@ def serve(
     finally:
         league.close()
         listening.close()
+
+
+def _add_author(store: Store, name: str, admin: bool) -> str:
+    token = store.add_author(name, admin=admin)
+    return f"Author {name} added. Their token (shown once, keep it): {token}"
+
+
+def _invite(store: Store, host: str, port: int) -> str:
+    from arena.league.accounts import INVITE_DAYS
+
+    code = store.add_invite()
+    return (
+        f"Invite link (one author, valid {INVITE_DAYS:g} days; shown once): "
+        f"http://{host}:{port}/join#{code}"
+    )
 
 
 def listen(host: str, port: int) -> socket.socket:

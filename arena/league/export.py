@@ -22,7 +22,7 @@ def export(league: League, destination: Path) -> int:
     that `arena leaderboard` and `arena report` read; the number of games written."""
     with league.lock:
         bots = league.store.bots()
-        games = league.store.games()
+        games = list(league.played)
     if (destination / LOG_NAME).exists():
         raise StoreError(f"{destination} holds a games log already; export to a new folder.")
     (destination / "records").mkdir(parents=True, exist_ok=True)

@@ -125,6 +125,10 @@ class League:
             rate_game(self.env, self.ratings, line)
         for sub in ("bots", "checks", "records", "logs", "uploads"):
             (folder / sub).mkdir(exist_ok=True)
+
+    def _recover(self) -> None:
+        """What a stopped league left half done, put right by the process that plays it
+        next (never by a command run beside a playing one)."""
         for bot in self.store.bots("building") + self.store.bots("checking"):
             self.store.set_status(  # the league stopped during its check
                 bot, "failed", "the league stopped during its check; submit it again"
@@ -198,7 +202,8 @@ class League:
 
     def remove(self, author: Author, label: str) -> Bot:
         """Take a bot out of the league: no longer matched nor on the leaderboards, its
-        folder deleted at the league's next start (a table in flight may still be using it).
+        folder deleted when the league next starts playing (a table in flight may still be
+        using it).
         Its games stay, for the other bots' ratings and replays. Its author or an admin."""
         return self._set_status(author, label, "removed", "remove")
 
@@ -386,6 +391,8 @@ class League:
                     "stop it first, or give another --db."
                 )
             self._claims = [database, folder]
+            with self.lock:
+                self._recover()
         thread = threading.Thread(target=self.play_forever, daemon=True, name="league-play")
         thread.start()
         self.threads.append(thread)
