@@ -174,16 +174,23 @@ class Store:
 
     def add_author(self, name: str, admin: bool = False) -> str:
         """A new author; returns their token (shown once: only its hash is kept)."""
+        return self._insert_author(name, admin)[1]
+
+    def _insert_author(self, name: str, admin: bool) -> tuple[int, str]:
+        """A new author's id and token; one sentence for a bad or taken name."""
         accounts.author_name(name)
         token = accounts.new_token()
         try:
-            self.db.execute(
-                "INSERT INTO authors (name, token_hash, admin, created) VALUES (?, ?, ?, ?)",
+            rows = self.db.execute(
+                "INSERT INTO authors (name, token_hash, admin, created) VALUES (?, ?, ?, ?) "
+                "RETURNING id",
                 (name, accounts.token_hash(token), int(admin), time.time()),
-            )
+            ).fetchall()
         except self.db.already_there:
-            raise StoreError(f"There is already an author called {name}.") from None
-        return token
+            raise StoreError(
+                f"There is already an author called {name}; choose another name."
+            ) from None
+        return int(rows[0][0]), token
 
     def author_of(self, token: str) -> Author | None:
         """The author whose token this is, or None."""
@@ -222,29 +229,17 @@ class Store:
             digest = accounts.token_hash(code)
         except accounts.AccountError:
             raise refused from None
-        token = accounts.new_token()
-        db = self.db
-        taken = StoreError(f"There is already an author called {name}; choose another name.")
-        try:
-            with db.transaction():
-                if db.execute("SELECT 1 FROM authors WHERE name = ?", (name,)).fetchall():
-                    raise taken
-                author = db.execute(
-                    "INSERT INTO authors (name, token_hash, admin, created) VALUES (?, ?, 0, ?) "
-                    "RETURNING id",
-                    (name, accounts.token_hash(token), time.time()),
-                ).fetchall()[0][0]
-                # used up in the same statement that checks it: two joins racing with one
-                # code cannot both succeed (the loser's author is rolled back)
-                used = db.execute(
-                    "UPDATE invites SET used_by = ? WHERE code_hash = ? AND used_by IS NULL "
-                    "AND expires > ? RETURNING code_hash",
-                    (author, digest, time.time()),
-                ).fetchall()
-                if not used or not accounts.same_token(code, used[0][0]):
-                    raise refused
-        except db.already_there:
-            raise taken from None
+        with self.db.transaction():
+            author, token = self._insert_author(name, admin=False)
+            # used up in the same statement that checks it: two joins racing with one code
+            # cannot both succeed (the loser's author is rolled back with its transaction)
+            used = self.db.execute(
+                "UPDATE invites SET used_by = ? WHERE code_hash = ? AND used_by IS NULL "
+                "AND expires > ? RETURNING code_hash",
+                (author, digest, time.time()),
+            ).fetchall()
+            if not used or not accounts.same_token(code, used[0][0]):
+                raise refused
         return token
 
     # --- bots ---
