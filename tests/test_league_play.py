@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -193,38 +196,48 @@ def test_a_league_keeps_its_game_and_may_change_its_table_size(tmp_path: Path) -
     kept.close()
 
 
-def test_a_league_ships_its_bots_to_dask_workers_of_other_machines(tmp_path: Path) -> None:
-    """Workers reached with --scheduler may not see the league's folder: each bot version is
-    installed on them by a plugin (into the worker's own directory, built there) and the
-    records come back with the results."""
+@contextmanager
+def _remote_league(tmp_path: Path, bots: list[tuple[str, str]]) -> Iterator[tuple[Any, League]]:
+    """A Dask LocalCluster reached by its address, as another machine's would be, and a
+    league on it with `bots` (bundled source, name) submitted by ada and checked."""
     from distributed import LocalCluster
 
     from arena.cluster import DaskExecutor
-    from arena.execution import local_folders
 
     with LocalCluster(
         n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None
     ) as cluster:
-        executor = DaskExecutor(address=cluster.scheduler_address)  # as another machine's
+        executor = DaskExecutor(address=cluster.scheduler_address)
         assert executor.remote
         league = League(
             tmp_path / "league", workers=1, limits=LIMITS, executor_factory=lambda n: executor
         )
         ada = league.store.author_of(league.store.add_author("ada"))
         assert ada is not None
-        league.submit(ada, bot_archive(tmp_path, "random", "alpha"), wait=True)
-        league.submit(ada, bot_archive(tmp_path, "greedy", "beta"), wait=True)
+        for source, name in bots:
+            league.submit(ada, bot_archive(tmp_path, source, name), wait=True)
+        try:
+            yield cluster, league
+        finally:
+            league.close()
+
+
+def test_a_league_ships_its_bots_to_dask_workers_of_other_machines(tmp_path: Path) -> None:
+    """Workers reached with --scheduler may not see the league's folder: each bot version is
+    installed on them by a plugin (into the worker's own directory, built there) and the
+    records come back with the results."""
+    from distributed import Client
+
+    from arena.execution import local_folders
+
+    with _remote_league(tmp_path, [("random", "alpha"), ("greedy", "beta")]) as (cluster, league):
         _play_until(league, 4)
         assert league.remote
         games = league.store.games()
         assert len(games) >= 4 and all(g.termination == "normal" for g in games), games
         assert all((league.folder / "records" / f"{g.game_id}.json.gz").exists() for g in games)
-        league.close()
-        client = __import__("distributed").Client(cluster.scheduler_address)
-        try:
+        with Client(cluster.scheduler_address) as client:
             folders = next(iter(client.run(local_folders).values()))
-        finally:
-            client.close()
         installed = {name: path for name, (path, broken) in folders.items() if broken is None}
         assert set(installed) == {"alpha", "beta"}
         assert all(league.folder not in path.parents for path in installed.values())
@@ -251,25 +264,11 @@ def test_a_bot_that_cannot_be_shipped_loses_its_games_and_the_league_plays_on(
 ) -> None:
     """A bot whose folder, once built, holds a link out of it (its build made one) cannot be
     unpacked on another machine: it loses its games there, saying why; the others play."""
-    from distributed import LocalCluster
-
-    from arena.cluster import DaskExecutor
-
-    with LocalCluster(
-        n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None
-    ) as cluster:
-        executor = DaskExecutor(address=cluster.scheduler_address)
-        league = League(
-            tmp_path / "league", workers=1, limits=LIMITS, executor_factory=lambda n: executor
-        )
-        ada = league.store.author_of(league.store.add_author("ada"))
-        assert ada is not None
-        for source, name in (("random", "alpha"), ("greedy", "beta"), ("random", "gamma")):
-            league.submit(ada, bot_archive(tmp_path, source, name), wait=True)
+    bots = [("random", "alpha"), ("greedy", "beta"), ("random", "gamma")]
+    with _remote_league(tmp_path, bots) as (_, league):
         (league.folder / "bots" / "gamma" / "secrets").symlink_to("/etc/passwd")
         _play_until(league, 12)
         games = league.store.games()
-        league.close()
     with_gamma = [g for g in games if "gamma" in g.players]
     without = [g for g in games if "gamma" not in g.players]
     assert with_gamma and without
