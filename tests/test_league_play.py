@@ -15,13 +15,22 @@ from click.testing import CliRunner
 
 from arena.cli.main import main
 from arena.league.league import League
-from arena.league.store import StoreError
+from arena.league.store import Author, StoreError
 from arena.league.uploads import UploadError, archive_folder
 from arena.players.limits import Limits
 from tests.league_support import bot_archive
 from tests.postgres_support import fresh_database
 
 LIMITS = Limits(move_ms=5000, startup_ms=20_000)
+
+
+def _submit_as_ada(league: League, tmp_path: Path, bots: list[tuple[str, str]]) -> Author:
+    """Ada, a new author, submits `bots` (bundled source, name), each checked before the next."""
+    ada = league.store.author_of(league.store.add_author("ada"))
+    assert ada is not None
+    for source, name in bots:
+        league.submit(ada, bot_archive(tmp_path, source, name), wait=True)
+    return ada
 
 
 def _play_until(league: League, games: int) -> None:
@@ -125,10 +134,7 @@ def test_a_league_plays_on_a_dask_local_cluster(tmp_path: Path) -> None:
         limits=LIMITS,
         executor_factory=executor_factory("local:1", None),
     )
-    ada = league.store.author_of(league.store.add_author("ada"))
-    assert ada is not None
-    league.submit(ada, bot_archive(tmp_path, "random", "alpha"), wait=True)
-    league.submit(ada, bot_archive(tmp_path, "greedy", "beta"), wait=True)
+    _submit_as_ada(league, tmp_path, [("random", "alpha"), ("greedy", "beta")])
     _play_until(league, 4)
     games = league.store.games()
     assert len(games) >= 4 and len({g.game_id for g in games}) == len(games)
@@ -143,10 +149,7 @@ def test_a_postgresql_league_plays_on_when_the_server_drops_its_connection(
 
     where = fresh_database(postgres_url)
     league = League(tmp_path / "league", workers=0, limits=LIMITS, db=where)
-    ada = league.store.author_of(league.store.add_author("ada"))
-    assert ada is not None
-    league.submit(ada, bot_archive(tmp_path, "random", "alpha"), wait=True)
-    league.submit(ada, bot_archive(tmp_path, "greedy", "beta"), wait=True)
+    _submit_as_ada(league, tmp_path, [("random", "alpha"), ("greedy", "beta")])
     _play_until(league, 2)
     before = league.store.game_count()
     with psycopg.connect(postgres_url, autocommit=True) as admin:  # as a server restart would
@@ -212,10 +215,7 @@ def _remote_league(tmp_path: Path, bots: list[tuple[str, str]]) -> Iterator[tupl
         league = League(
             tmp_path / "league", workers=1, limits=LIMITS, executor_factory=lambda n: executor
         )
-        ada = league.store.author_of(league.store.add_author("ada"))
-        assert ada is not None
-        for source, name in bots:
-            league.submit(ada, bot_archive(tmp_path, source, name), wait=True)
+        _submit_as_ada(league, tmp_path, bots)
         try:
             yield cluster, league
         finally:
