@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -35,6 +36,12 @@ class Termination(StrEnum):
     def is_normal(self) -> bool:
         """True for the ends the game itself produces; False when a bot is at fault."""
         return self in (Termination.NORMAL, Termination.TURN_LIMIT)
+
+
+def competition_ranks(keys: Sequence[Any]) -> tuple[int, ...]:
+    """Ranks from 0 by `keys`, higher first; equal keys share a rank and the next rank is
+    skipped (keys 30, 30, 12 rank 0, 0, 2)."""
+    return tuple(sum(other > mine for other in keys) for mine in keys)
 
 
 OLD_ENDS = ("deck_exhausted", "sixth_river_colour")

@@ -35,7 +35,7 @@ import pyspiel
 from arena.errors import GameError, IllegalMoveError
 from arena.games import Decision, Game, GameState, Move, View
 from arena.games.move_fields import int_field, move_object, shown
-from arena.outcome import Outcome, Termination
+from arena.outcome import Outcome, Termination, competition_ranks
 
 PREFIX = "openspiel:"
 TURN = "turn"
@@ -170,7 +170,7 @@ class OpenSpielState(GameState):
             raise GameError("The game is not over yet.")
         returns = [float(r) for r in self.state.returns()]
         scores, scale = _scores(returns)
-        ranks = tuple(sum(other > mine for other in returns) for mine in returns)
+        ranks = competition_ranks(returns)
         return Outcome(
             scores=scores,
             ranks=ranks,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from arena.outcome import Outcome, Termination
+from arena.outcome import Outcome, Termination, competition_ranks
 
 # Flowers' own ends (`Outcome.end`, F24), and the safety cap.
 THIRD_FLOWER = "third_flower"
@@ -22,7 +22,7 @@ def ranks(scores: tuple[int, ...], hands: tuple[int, ...]) -> tuple[int, ...]:
     Competition ranks from 0: scores 30, 30, 30, 12 with hands 4, 6, 6, 9 rank 2, 0, 0, 3.
     """
     keys = list(zip(scores, hands, strict=True))
-    return tuple(sum(other > mine for other in keys) for mine in keys)
+    return competition_ranks(keys)
 
 
 def outcome(scores: tuple[int, ...], hands: tuple[int, ...], end: str, turns: int) -> Outcome:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, Final
 from arena.errors import GameError
 from arena.games.takenoko.cards import OBJECTIVES, deck_of
 from arena.games.takenoko.components import BABY_POINTS, EMPEROR_POINTS
-from arena.outcome import Outcome, Termination
+from arena.outcome import Outcome, Termination, competition_ranks
 
 if TYPE_CHECKING:
     from arena.games.takenoko.state import TakenokoState
@@ -40,7 +40,7 @@ def outcome(state: TakenokoState) -> Outcome:
     if not state.over or state.end is None:
         raise GameError("The game is not over yet, so it has no result.")
     keys = [(score(state, s), panda_points(state, s)) for s in range(state.num_players)]
-    ranks = tuple(sum(other > mine for other in keys) for mine in keys)
+    ranks = competition_ranks(keys)
     limited = state.end == TURN_LIMIT
     reason = (
         f"The game reached the cap of {state.max_rounds} rounds (T14)."
