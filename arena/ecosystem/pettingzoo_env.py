@@ -37,7 +37,7 @@ from arena import compact_json
 from arena.ecosystem import tensors
 from arena.ecosystem.actions import NUM_ACTIONS, legal
 from arena.ecosystem.returns import rank_returns
-from arena.games import get_game, table_seats
+from arena.games import get_game, ready_table
 
 
 class ArenaEnv(AECEnv):  # type: ignore[misc]
@@ -54,9 +54,8 @@ class ArenaEnv(AECEnv):  # type: ignore[misc]
     ) -> None:
         super().__init__()
         self.game = get_game(game)
-        self.players = table_seats(self.game, players)
         self.config = self.game.config(options)
-        self.game.new_state(0, self.config, self.players)  # a bad option fails here
+        self.players = ready_table(self.game, self.config, players)  # a bad option fails here
         self.render_mode = render_mode
         self.metadata = {**self.metadata, "name": f"arena_{game}_v0"}
         self.possible_agents = [f"player_{seat}" for seat in range(self.players)]
