@@ -33,12 +33,9 @@ def stalled(state: MandalaState) -> bool:
         return True  # R15
     hand0, hand1 = state.hands
     discard, deck = state.discard, state.deck
-    for c in _SIX:
-        if not (hand0[c] or hand1[c] or discard[c]) and c not in deck:
-            break
-    else:
-        return False  # a card of every colour is in play: the usual case, made quick
     gone = [c for c in _SIX if not (hand0[c] or hand1[c] or discard[c]) and c not in deck]
+    if not gone:
+        return False  # a card of every colour is in play: the usual case
     fields = state.fields
     for m, mountain in enumerate(state.mountains):
         field0, field1 = fields[m]
