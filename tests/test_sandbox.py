@@ -60,7 +60,7 @@ def test_manifest_limits_are_checked_when_the_manifest_is_loaded(tmp_path: Path)
             manifest_limits(table, "bot.toml")
 
 
-def test_bubblewrap_hides_the_other_bots_and_keeps_the_interpreter(tmp_path: Path) -> None:
+def test_bubblewrap_shows_the_system_the_interpreter_and_the_bot_only(tmp_path: Path) -> None:
     folder = tmp_path / "bots" / "mine"
     folder.mkdir(parents=True)
     results = tmp_path / "results"
@@ -69,9 +69,13 @@ def test_bubblewrap_hides_the_other_bots_and_keeps_the_interpreter(tmp_path: Pat
     text = " ".join(argv)
     assert "--unshare-net" in argv and "--die-with-parent" in argv
     assert argv[argv.index("--cap-drop") + 1] == "ALL"
-    assert "--ro-bind / /" in text
-    # /tmp (which holds tmp_path) is hidden, so the bots folder already is; results too
-    assert "--tmpfs /tmp" in text
+    assert "--ro-bind / /" not in text  # an allow-list: the view starts empty
+    assert argv[argv.index("--chdir") - 2 :][:2] == ["--remount-ro", "/"]
+    assert "--ro-bind /usr /usr" in text and f"--ro-bind {sys.base_prefix} " in text
+    for host in ("/home", "/root", "/srv", "/var", "/opt", "/work"):
+        assert f"--ro-bind {host} " not in text and f"--bind {host} " not in text
+    # /tmp (which holds tmp_path) is private, so the bots folder is not shown; results neither
+    assert "--tmpfs /tmp" in text and str(results) not in text
     assert f"--tmpfs {folder / 'inside'}" not in text  # never hide inside the bot's own folder
     triple = ["--ro-bind", str(folder), str(folder)]  # its own folder, read-only while it plays
     assert any(argv[i : i + 3] == triple for i in range(len(argv)))

@@ -125,19 +125,32 @@ def test_hidden_folders_nested_in_any_order_and_depth(home_base: Path) -> None:
 
 
 def test_the_mount_plan_mounts_the_outer_before_the_inner(tmp_path: Path) -> None:
-    outer, inner = tmp_path / "a", tmp_path / "a" / "b" / "c"
-    shown, bot = tmp_path / "a" / "b", tmp_path / "bot"
-    inner.mkdir(parents=True)
+    # shown a, hidden a/b inside it, shown a/b/c/d inside that, hidden a/b/c/d/e inside that
+    shown, hidden = tmp_path / "a", tmp_path / "a" / "b"
+    deep, deeper = hidden / "c" / "d", hidden / "c" / "d" / "e"
+    bot = tmp_path / "bot"
+    deeper.mkdir(parents=True)
     bot.mkdir()
-    for hides in itertools.permutations([tmp_path, outer, inner]):
-        plan = mount_plan(
-            [Mount(p, hide=True) for p in hides], [Mount(shown, hide=False)], keep_visible=bot
-        )
-        text = " ".join(plan)
-        # the inner hidden folder lies in a shown one, so it needs its own tmpfs, after it
-        assert text.index(f"--tmpfs {tmp_path} ") < text.index(f"--ro-bind {shown} ")
-        assert text.index(f"--ro-bind {shown} ") < text.index(f"--tmpfs {inner} ")
-        assert f"--tmpfs {outer} " not in text  # hidden already by tmp_path's
-        assert plan[plan.index("--dir") + 1] == str(outer)  # made searchable for the bind
-        remounted = [plan[i + 1] for i, word in enumerate(plan) if word == "--remount-ro"]
-        assert remounted == [str(tmp_path), str(inner)]
+    for hides in itertools.permutations([tmp_path, hidden, deeper]):
+        for shows in itertools.permutations([shown, deep]):
+            plan = mount_plan(
+                [Mount(p, hide=True) for p in hides],
+                [*(Mount(p, hide=False) for p in shows), Mount(bot, hide=False)],
+                keep_visible=bot,
+            )
+            text = " ".join(plan)
+            order = [
+                f"--ro-bind {shown} ",
+                f"--tmpfs {hidden} ",
+                f"--ro-bind {deep} ",
+                f"--tmpfs {deeper} ",
+            ]
+            assert [text.index(step) for step in order] == sorted(
+                text.index(step) for step in order
+            )
+            assert f"--tmpfs {tmp_path} " not in text  # not in the view: nothing to hide
+            assert f"--ro-bind {bot} {bot}" in text  # its own folder, always
+            made = [plan[i + 1] for i, word in enumerate(plan) if word == "--dir"]
+            assert str(hidden / "c") in made and str(tmp_path) in made  # searchable, on the way
+            remounted = [plan[i + 1] for i, word in enumerate(plan) if word == "--remount-ro"]
+            assert remounted == [str(hidden), str(deeper)]

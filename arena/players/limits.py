@@ -56,8 +56,12 @@ class SandboxLimits:
     tmp_mb: int = 64
     """Size of the private /tmp under bubblewrap."""
     hidden: tuple[str, ...] = ()
-    """Extra paths bots must not see (e.g. the results folder); the folder holding the bot's
-    own folder (the other bots) is always hidden under bubblewrap."""
+    """Paths bots must not see (the results, the other bots' folders). Under bubblewrap a
+    bot sees only what is shown, so these matter where a shown folder holds them; the
+    folder holding the bot's own (the other bots) is always hidden."""
+    shown: tuple[str, ...] = ()
+    """Extra folders bubblewrap shows bots read-only, for a runtime outside the system's
+    folders (e.g. under /opt or a home); set by the tournament, never by a bot.toml."""
 
     def __post_init__(self) -> None:
         if self.isolation not in ISOLATION_MODES:
@@ -98,6 +102,7 @@ class SandboxLimits:
         """JSON-friendly form for the configuration snapshot of a run."""
         data = {f.name: getattr(self, f.name) for f in fields(self)}
         data["hidden"] = list(self.hidden)
+        data["shown"] = list(self.shown)
         return data
 
 

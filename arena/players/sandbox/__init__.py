@@ -11,10 +11,11 @@ Three layers, each used where the machine has it (probed once per process, see `
    setsid() and escaped the process group. A `pids` controller bounds forks and a `memory`
    controller the memory of the whole process tree (cgroups.py).
 3. Isolation: bubblewrap (bubblewrap.py: no network, a seccomp filter against unix sockets
-   (seccomp.py), a read-only view of the filesystem with the other bots, the results and
-   the host's /run hidden, a private /tmp and /dev/shm, no capabilities, an unprivileged
-   user, its own PID namespace), else `unshare -n` (no network only), else nothing, each
-   fallback with one warning (facilities.py finds what the machine allows).
+   (seccomp.py), an allow-list view of the filesystem that shows only the system's
+   read-only folders, the interpreter, the arena package and the bot's own folder, a
+   private /tmp and /dev/shm, no capabilities, an unprivileged user, its own PID
+   namespace), else `unshare -n` (no network only), else nothing, each fallback with one
+   warning (facilities.py finds what the machine allows).
 
 Under bubblewrap its own processes hold a copy of the bot's stdout, so a bot that closes
 stdout gives no end of file; on a timeout the bot's cgroup is asked whether any process of

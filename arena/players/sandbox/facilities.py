@@ -261,8 +261,11 @@ def sandbox_report(limits: SandboxLimits | None = None) -> dict[str, Any]:
     have = probe()
     mode = isolation_mode(limits.isolation, have)
     filesystem = {
-        "bwrap": "read-only (its own folder too, but for its build); other bots' folders, the results and "
-        "the host's /run, /var/tmp and /root hidden; private /tmp and /dev/shm of limited size",
+        "bwrap": "an allow-list: only the system folders (/usr, /etc and the links to /usr), "
+        "the interpreter, the arena package, the tournament's `shown` folders and the bot's "
+        "own folder (writable for its build only), all read-only; nothing else of the host "
+        "(no homes, /srv, /var, /opt, checkout, league or other bots); private /tmp and "
+        "/dev/shm of limited size",
         "unshare": "shared (not isolated)",
         "none": "shared (not isolated)",
     }[mode]
