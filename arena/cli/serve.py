@@ -18,6 +18,7 @@ from click.core import ParameterSource
 from arena.cli.match_stats import parse_sprt
 from arena.cli.options import cluster_executor, cluster_options, league_game_options
 from arena.errors import ArenaError
+from arena.league.checking import MAX_CHECKS, CheckPolicy
 
 if TYPE_CHECKING:
     from arena.execution import Executor
@@ -96,10 +97,45 @@ TOKEN_ENV = "ARENA_TOKEN"
     help="Write the league's games as a run folder (for `arena "
     "leaderboard` and `arena report`), and stop.",
 )
+@click.option(
+    "--checks",
+    type=click.IntRange(1, MAX_CHECKS),
+    default=CheckPolicy.checks,
+    show_default=True,
+    metavar="N",
+    help="Submissions checked at once; the others wait their turn, in order.",
+)
+@click.option(
+    "--build-cpu",
+    "build_cpu_s",
+    type=click.IntRange(1, 3600),
+    default=CheckPolicy.build_cpu_s,
+    show_default=True,
+    metavar="S",
+    help="CPU seconds a submission's build process may use (RLIMIT_CPU).",
+)
+@click.option(
+    "--build-timeout",
+    "build_timeout_s",
+    type=click.IntRange(1, 3600),
+    default=CheckPolicy.build_timeout_s,
+    show_default=True,
+    metavar="S",
+    help="Seconds a submission's build may take.",
+)
+@click.option(
+    "--bot-disk-mb",
+    type=click.IntRange(1, 1 << 20),
+    default=CheckPolicy.bot_disk_mb,
+    show_default=True,
+    metavar="M",
+    help="MiB a bot version's folder may hold after its build (also its largest file).",
+)
 def serve(
     folder: Path, db: str | None, game: str, game_options: dict[str, Any], seats: int | None, workers: int, host: str, port: int,
     cluster: str | None, scheduler: str | None, add_author: str | None, admin: bool, invite: bool,
-    bounds: tuple[float, float], export_to: Path | None,
+    bounds: tuple[float, float], export_to: Path | None, checks: int, build_cpu_s: int,
+    build_timeout_s: int, bot_disk_mb: int,
 ) -> None:  # fmt: skip
     """Run a league: bots submitted over the web page or `arena submit` are checked, then
     play continuously; the leaderboard is live at http://HOST:PORT/. With --scheduler, each
@@ -133,6 +169,7 @@ def serve(
         league = League(
             folder, game=game_asked, seats=seats, game_options=options_asked, workers=workers,
             test=test, db=db,
+            checking=CheckPolicy(checks, build_cpu_s, build_timeout_s, bot_disk_mb),
         )  # fmt: skip
         if export_to is not None:
             count = export(league, export_to)

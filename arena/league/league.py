@@ -46,10 +46,12 @@ from arena.execution import (
     write_record,
 )
 from arena.games import get_game
-from arena.league import uploads
+from arena.league import public, uploads
 from arena.league.candidates import DEFAULT_TEST, Verdict, judge, previous_label
+from arena.league.checking import CheckPolicy, CheckQueue, build_version
 from arena.league.database import lock_file
 from arena.league.matchmaking import next_table
+from arena.league.paths import PathError, bot_folders
 from arena.league.store import Author, Bot, Store, StoreError
 from arena.league.table import settle
 from arena.players.limits import Limits
@@ -85,6 +87,7 @@ class League:
         executor_factory: Callable[[int], Executor] = make_executor,
         test: Sprt = DEFAULT_TEST,
         db: str | Path | None = None,
+        checking: CheckPolicy | None = None,
     ) -> None:
         self.folder = folder
         folder.mkdir(parents=True, exist_ok=True)
@@ -105,6 +108,9 @@ class League:
         self.lock = threading.Lock()  # one connection, many threads: one at a time
         self.executor_factory = executor_factory
         self.test = test
+        self.checking = checking or CheckPolicy()
+        """How submissions are checked: at most so many at once, their builds bounded."""
+        self.checks = CheckQueue(self.checking.checks, self._check, self.store, self.lock)
         self.stop = threading.Event()
         self.threads: list[threading.Thread] = []
         self.rng = random.Random()
@@ -128,14 +134,24 @@ class League:
 
     def _recover(self) -> None:
         """What a stopped league left half done, put right by the process that plays it
-        next (never by a command run beside a playing one)."""
+        next (never by a command run beside a playing one). A bot whose name or folder in
+        the store breaks the rule (an older arena let `..` in) is never acted on: its files
+        stay, and it is failed rather than played (paths.bot_folders)."""
         for bot in self.store.bots("building") + self.store.bots("checking"):
             self.store.set_status(  # the league stopped during its check
                 bot, "failed", "the league stopped during its check; submit it again"
             )
-        for bot in self.store.bots("removed"):  # no table is in flight now
-            shutil.rmtree(self.folder / bot.folder, ignore_errors=True)
-            shutil.rmtree(self.folder / "checks" / bot.label, ignore_errors=True)
+        for bot in self.store.bots():
+            try:
+                folders = bot_folders(self.folder, bot)
+            except PathError as error:
+                log.warning("the league leaves bot %r alone: %s", bot.name, error)
+                if bot.status not in ("failed", "removed"):
+                    self.store.set_status(bot, "failed", str(error))
+                continue
+            if bot.status == "removed":  # no table is in flight now
+                for path in folders:
+                    shutil.rmtree(path, ignore_errors=True)
 
     # --- submissions ---
 
@@ -147,18 +163,15 @@ class League:
             name = load_manifest(folder).name
             with self.lock:
                 bot = self.store.add_bot(name, author)
+            target = bot_folders(self.folder, bot)[0]  # proven inside bots/
         except ArenaError:
             shutil.rmtree(incoming, ignore_errors=True)
             raise
-        shutil.move(str(folder), self.folder / bot.folder)
+        shutil.move(str(folder), target)
         if folder != incoming:
             shutil.rmtree(incoming, ignore_errors=True)
-        if wait:
-            return self._check(bot)
-        thread = threading.Thread(target=self._check, args=(bot,), daemon=True)
-        thread.start()
-        self.threads.append(thread)
-        return bot
+        checked = self.checks.put(bot)  # in submission order, `checking.checks` at a time
+        return checked.result() if wait else bot
 
     def _check(self, bot: Bot) -> Bot:
         from arena.conformance import check_bot
@@ -167,12 +180,17 @@ class League:
             bot = self.store.set_status(bot, "checking")
         try:
             manifest = self.manifest(bot)
+            problem = build_version(manifest, self.checking)  # bounded, its folder weighed
+            if problem is not None:
+                problem = public.check_message(problem, self.folder, bot.label)  # whole: its log
+                with self.lock:
+                    return self.store.set_status(bot, "failed", problem)
             opponent = load_manifest(default_bots_dir() / "random")
             results = check_bot(
-                manifest,
+                dataclasses.replace(manifest, build=None),  # built just now
                 opponent,
                 self.limits,
-                self.folder / "checks" / bot.label,
+                bot_folders(self.folder, bot)[1],  # proven inside checks/
                 games=CHECK_GAMES,
                 game=self.game,
                 seats=self.seats,
@@ -183,6 +201,7 @@ class League:
             message = f"{failed[0].name}: {failed[0].detail}" if failed else "passed arena check"
         except (ArenaError, OSError) as error:
             status, message = "failed", str(error)
+        message = public.check_message(message, self.folder, bot.label)  # whole: in its log
         with self.lock:
             return self.store.set_status(bot, status, message)
 
@@ -191,7 +210,7 @@ class League:
         never changes)."""
         manifest = self.manifests.get(bot.label)
         if manifest is None:
-            manifest = load_manifest(self.folder / bot.folder)
+            manifest = load_manifest(bot_folders(self.folder, bot)[0])
             manifest = self.manifests[bot.label] = dataclasses.replace(manifest, name=bot.label)
         return manifest
 
@@ -399,6 +418,7 @@ class League:
 
     def close(self) -> None:
         self.stop.set()
+        self.checks.close()
         for thread in self.threads:
             thread.join(timeout=30)
         self.store.close()

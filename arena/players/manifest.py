@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import re
 import shlex
 import signal
 import subprocess
@@ -16,6 +15,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from arena.errors import BotBuildError, BotManifestError
+from arena.names import name_problem
 from arena.players.limits import SandboxLimits, manifest_limits
 
 if TYPE_CHECKING:
@@ -23,7 +23,6 @@ if TYPE_CHECKING:
 
 MANIFEST = "bot.toml"
 BUILD_TIMEOUT_S = 600
-_NAME = re.compile(r"^[A-Za-z0-9_.+-]+$")
 _PYTHONS = ("python3", "python")
 _OUTPUT_TAIL = 2000
 
@@ -100,11 +99,9 @@ def load_manifest(path: Path) -> BotManifest:
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
         raise BotManifestError(f"{toml_path} is not valid TOML: {error}.") from None
     name = data.pop("name", None)
-    if not isinstance(name, str) or not _NAME.match(name):
-        raise BotManifestError(
-            f"{toml_path}: `name` must be a string of letters, digits, '_', '-', '.' or '+', "
-            f"not {name!r}."
-        )
+    problem = name_problem(name, "`name`")  # the one rule of arena/names.py
+    if problem is not None or not isinstance(name, str):
+        raise BotManifestError(f"{toml_path}: {problem}")
     if "command" not in data:
         raise BotManifestError(f'{toml_path}: `command` is missing; e.g. command = ["./bot"].')
     command = _argv(data.pop("command"), "command", toml_path)
@@ -214,12 +211,19 @@ BUILD_LIMITS = SandboxLimits(memory_mb=4096, processes=256, file_mb=512, tmp_mb=
 """What a build may use: compilers need more than a playing bot; the same isolation holds."""
 
 
-def build_bot(bot: BotManifest, force: bool = False) -> None:
+def build_bot(
+    bot: BotManifest,
+    force: bool = False,
+    *,
+    limits: SandboxLimits = BUILD_LIMITS,
+    timeout_s: float | None = None,
+) -> None:
     """Run the bot's build command once in its folder (per process); BotBuildError on failure.
 
     The build runs in the sandbox of a bot (players/sandbox): no network, the other bots and
-    the results hidden, limits, its own cgroup killed at the end so nothing it started
-    survives, `BUILD_TIMEOUT_S` at most. Only its folder (and a private /tmp) is writable.
+    the results hidden, `limits` (a league's builds also have a CPU time: `cpu_s`), its own
+    cgroup killed at the end so nothing it started survives, `timeout_s` (`BUILD_TIMEOUT_S`)
+    at most. Only its folder (and a private /tmp) is writable.
     """
     if bot.build is None or (not force and (bot.folder, bot.build) in _built):
         return
@@ -240,11 +244,14 @@ def build_bot(bot: BotManifest, force: bool = False) -> None:
             f"Bot {bot.name!r} cannot be built: `{shown}` could not be run in {bot.folder} "
             f"({problem}); fix `build` in {bot.manifest_path}."
         )
-    launch = sandbox.prepare(f"build-{bot.name}", argv, bot.folder, BUILD_LIMITS, build=True)
+    launch = sandbox.prepare(f"build-{bot.name}", argv, bot.folder, limits, build=True)
     private_tmp = launch.mode == "bwrap"
+    wall_s = BUILD_TIMEOUT_S if timeout_s is None else timeout_s
+    used: list[tuple[int | None, int]] = []  # its cgroup's CPU µs and OOM kills, at the end
+    launch.teardown.insert(0, lambda: used.append((launch.cpu_usec(), launch.oom_kills())))
     try:
         with tempfile.TemporaryFile() as output, lent_to_builder(bot.folder, launch.builder):
-            code = _run_build(launch, bot, output, bot_environment(bot, private_tmp))
+            code = _run_build(launch, bot, output, bot_environment(bot, private_tmp), wall_s)
             forbidden = forbidden_entries(bot.folder)  # before the lease strips set-id bits
             output.seek(0, os.SEEK_END)
             size = output.tell()
@@ -257,7 +264,12 @@ def build_bot(bot: BotManifest, force: bool = False) -> None:
         ) from None
     if code is None:
         raise BotBuildError(
-            f"Bot {bot.name!r} did not finish building within {BUILD_TIMEOUT_S} s (`{shown}`)."
+            f"Bot {bot.name!r} did not finish building within {wall_s:g} s (`{shown}`)."
+        )
+    if limits.cpu_s is not None and _out_of_cpu(code, used, limits.cpu_s):
+        raise BotBuildError(
+            f"Bot {bot.name!r} was stopped at {limits.cpu_s} s of CPU time, the most a build "
+            f"may use here (`{shown}`); make the build lighter, or build it before submitting."
         )
     if code != 0:
         if size > _OUTPUT_TAIL:
@@ -268,6 +280,17 @@ def build_bot(bot: BotManifest, force: bool = False) -> None:
         )
     refuse_forbidden(bot, forbidden)
     _built.add((bot.folder, bot.build))
+
+
+def _out_of_cpu(code: int, used: list[tuple[int | None, int]], cpu_s: int) -> bool:
+    """True when a build's exit `code` is the kill of RLIMIT_CPU (SIGKILL or SIGXCPU, as
+    itself or through the shell's 128 + signal) and its cgroup, where it tells, used that much
+    CPU and lost nothing to its memory limit."""
+    killed = {-signal.SIGKILL, -signal.SIGXCPU, 128 + signal.SIGKILL, 128 + signal.SIGXCPU}
+    if code not in killed:
+        return False
+    cpu_usec, oom_kills = used[0] if used else (None, 0)
+    return oom_kills == 0 and (cpu_usec is None or cpu_usec >= cpu_s * 950_000)
 
 
 def refuse_forbidden(bot: BotManifest, forbidden: list[str] | None = None) -> None:
@@ -285,7 +308,7 @@ def refuse_forbidden(bot: BotManifest, forbidden: list[str] | None = None) -> No
 
 
 def _run_build(
-    launch: Launch, bot: BotManifest, output: IO[bytes], env: dict[str, str]
+    launch: Launch, bot: BotManifest, output: IO[bytes], env: dict[str, str], timeout_s: float
 ) -> int | None:
     """Run a prepared build launch; its exit code, or None when it ran out of time.
 
@@ -307,7 +330,7 @@ def _run_build(
         for hook in launch.after_start:
             hook(process.pid)
         try:
-            return process.wait(BUILD_TIMEOUT_S)
+            return process.wait(timeout_s)
         except subprocess.TimeoutExpired:
             return None
     finally:

@@ -1,0 +1,221 @@
+"""A league's checks of submitted versions, bounded: a queue, build limits and a disk quota.
+
+Issue 31: six submissions whose builds spun 45 s were all checked at once (the games of
+the league halved), and a 1 kB upload whose build wrote 3 x 300 MiB went active with 900
+MiB on disk. Now:
+
+- `CheckQueue`: versions are checked by at most `CheckPolicy.checks` threads at a time,
+  in submission order; a waiting version stays `building` with the message "waiting to be
+  checked (N ahead)".
+- `build_version`: the build runs under `CheckPolicy.build_limits` (the build limits of
+  every build, with a CPU time and the largest file lowered to the quota) and within
+  `build_timeout_s`; then its folder (every file, build outputs included) may hold at most
+  `bot_disk_mb`, or the version fails and the folder is emptied.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import os
+import queue
+import shutil
+import stat
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import Future
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from arena.errors import BotBuildError
+from arena.players.limits import SandboxLimits
+from arena.players.manifest import BUILD_LIMITS, BotManifest, build_bot
+
+if TYPE_CHECKING:
+    from arena.league.store import Bot, Store
+
+log = logging.getLogger(__name__)
+
+MAX_CHECKS = 8
+"""The most checks a league may run at once (`arena serve --checks`)."""
+
+
+@dataclass(frozen=True)
+class CheckPolicy:
+    """How a league checks submitted versions: the defaults of `arena serve`."""
+
+    checks: int = 1
+    """Versions checked at once (1..MAX_CHECKS); the others wait their turn."""
+    build_cpu_s: int = 120
+    """CPU time a build's process may use (RLIMIT_CPU), in seconds."""
+    build_timeout_s: int = 300
+    """Wall time a build may take, in seconds."""
+    bot_disk_mb: int = 256
+    """The most a version's folder may hold after its build, in MiB (also the largest file
+    its build may write)."""
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.checks <= MAX_CHECKS:
+            raise ValueError(f"checks must be 1 to {MAX_CHECKS}, not {self.checks!r}.")
+        for key in ("build_cpu_s", "build_timeout_s", "bot_disk_mb"):
+            if getattr(self, key) <= 0:
+                raise ValueError(f"{key} must be a positive number, not {getattr(self, key)!r}.")
+
+    @property
+    def build_limits(self) -> SandboxLimits:
+        """The limits of every build, with this CPU time and no file larger than the quota."""
+        file_mb = self.bot_disk_mb
+        if BUILD_LIMITS.file_mb is not None:
+            file_mb = min(file_mb, BUILD_LIMITS.file_mb)
+        return dataclasses.replace(BUILD_LIMITS, cpu_s=self.build_cpu_s, file_mb=file_mb)
+
+
+def build_version(bot: BotManifest, policy: CheckPolicy) -> str | None:
+    """Build a submitted version under the policy's limits and weigh its folder; the sentence
+    that fails it, or None when it may be checked (its build done: check it without one)."""
+    try:
+        build_bot(bot, force=True, limits=policy.build_limits, timeout_s=policy.build_timeout_s)
+    except BotBuildError as error:
+        return f"build: {error}"
+    size = folder_bytes(bot.folder)
+    if size <= policy.bot_disk_mb << 20:
+        return None
+    empty_folder(bot.folder)
+    return (
+        f"build: its folder holds {_mib(size)} after its build; a bot version may hold at most "
+        f"{policy.bot_disk_mb} MiB, so its files were deleted: build less, or leave out what "
+        "the bot does not need to play."
+    )
+
+
+def folder_bytes(folder: Path) -> int:
+    """What a folder holds on disk, every entry counted (its size or its blocks, the larger),
+    links not followed."""
+    total = 0
+    pending = [folder]
+    while pending:
+        try:
+            entries = os.scandir(pending.pop())
+        except OSError:
+            continue
+        with entries:
+            for entry in entries:
+                try:
+                    info = entry.stat(follow_symlinks=False)
+                except OSError:
+                    continue
+                total += max(info.st_size, info.st_blocks * 512)
+                if stat.S_ISDIR(info.st_mode):
+                    pending.append(Path(entry.path))
+    return total
+
+
+def empty_folder(folder: Path) -> None:
+    """Delete everything in `folder` (the folder stays), whatever the modes its build set."""
+
+    def writable_and_again(function: Callable[[str], object], path: str, _: object) -> None:
+        parent = os.path.dirname(path)
+        try:
+            os.chmod(parent, stat.S_IRWXU)
+            if os.path.isdir(path) and not os.path.islink(path):
+                os.chmod(path, stat.S_IRWXU)
+            function(path)
+        except OSError:
+            log.warning("could not delete %s", path)
+
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return
+    for entry in entries:
+        if entry.is_dir(follow_symlinks=False):
+            shutil.rmtree(entry.path, onerror=writable_and_again)
+        else:
+            try:
+                os.unlink(entry.path)
+            except OSError:
+                log.warning("could not delete %s", entry.path)
+
+
+def _mib(size: int) -> str:
+    return f"{size / (1 << 20):.0f} MiB"
+
+
+class CheckQueue:
+    """Versions waiting to be checked, checked by at most `workers` daemon threads at a time
+    in the order they were put; a waiting one's message in `store` says how many are ahead
+    (written holding `lock`, the store's; call `put` without it)."""
+
+    def __init__(
+        self, workers: int, check: Callable[[Bot], Bot], store: Store, lock: threading.Lock
+    ) -> None:
+        self.workers, self.check, self.store, self.lock = workers, check, store, lock
+        self._lock = threading.Lock()  # the waiting list, the count and the messages
+        self._waiting: list[Bot] = []
+        self._running = 0
+        self._work: queue.SimpleQueue[tuple[Bot, Future[Bot]] | None] = queue.SimpleQueue()
+        self._threads: list[threading.Thread] = []
+        self._closed = False
+
+    def put(self, bot: Bot) -> Future[Bot]:
+        """Check `bot` once the versions put before it have started; its result, later."""
+        future: Future[Bot] = Future()
+        with self._lock:
+            if self._closed:
+                future.cancel()
+                return future
+            if not self._threads:
+                for n in range(self.workers):
+                    thread = threading.Thread(
+                        target=self._serve, daemon=True, name=f"league-check-{n + 1}"
+                    )
+                    thread.start()
+                    self._threads.append(thread)
+            self._waiting.append(bot)
+            ahead = self._running + len(self._waiting) - 1
+            if ahead >= self.workers:
+                self.note(bot, ahead)
+            self._work.put((bot, future))
+        return future
+
+    def _serve(self) -> None:
+        while True:
+            item = self._work.get()
+            if item is None:
+                return
+            bot, future = item
+            with self._lock:
+                if self._closed:
+                    future.cancel()
+                    continue
+                self._waiting.remove(bot)  # the others' count stays: one fewer waits ahead
+                self._running += 1
+            try:
+                future.set_result(self.check(bot))
+            except BaseException as error:  # the check's own fault: the caller of put sees it
+                log.exception("the check of %s failed", bot.label)
+                future.set_exception(error)
+            finally:
+                with self._lock:
+                    self._running -= 1
+                    for ahead, waiting in enumerate(self._waiting, self._running):
+                        if ahead >= self.workers:  # the next one starts now: no message
+                            self.note(waiting, ahead)
+
+    def note(self, bot: Bot, ahead: int) -> None:
+        with self.lock:
+            self.store.set_status(bot, "building", f"waiting to be checked ({ahead} ahead)")
+
+    def close(self, timeout: float = 30) -> None:
+        """No more checks: the waiting ones are dropped (they stay `building`: the league
+        marks them failed when it next starts), the running ones get `timeout` to finish."""
+        with self._lock:
+            self._closed = True
+            threads, self._threads = self._threads, []
+        for _ in threads:
+            self._work.put(None)
+        deadline = time.monotonic() + timeout
+        for thread in threads:
+            thread.join(max(0.0, deadline - time.monotonic()))

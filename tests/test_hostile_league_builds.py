@@ -1,0 +1,137 @@
+"""Issue 31, item 4: a submission's build and check are bounded (arena/league/checking.py).
+
+Six submissions whose builds spun 45 s were checked all at once, and a 1 kB upload whose
+build wrote 3 x 300 MiB went active with 900 MiB on disk. Now submissions are checked a few
+at a time in order, a build has a CPU time and a wall time, and a version's folder has a
+quota after its build. The limits here are small, given to the League, so the tests are quick.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import time
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from arena.cli.main import main
+from arena.league.checking import CheckPolicy
+from arena.league.league import League
+from arena.league.store import Author
+from arena.league.uploads import archive_folder
+from arena.players.limits import Limits
+from tests.league_support import BOTS
+
+LIMITS = Limits(move_ms=5000, startup_ms=20_000)
+
+SLOW_BUILD = """import pathlib, time
+start = time.time()
+time.sleep(3)
+pathlib.Path("built.txt").write_text(f"{start} {time.time()}")
+"""
+
+HEAVY_BUILD = """import pathlib
+for n in range(3):
+    pathlib.Path(f"data{n}.bin").write_bytes(bytes(3 << 20))
+try:  # past the largest file a build may write: cut there
+    pathlib.Path("big.bin").write_bytes(bytes(6 << 20))
+except OSError:
+    pass
+"""
+
+
+def _built_bot(tmp_path: Path, name: str, build: list[str], files: dict[str, str]) -> Path:
+    """The bundled random bot named `name`, with `build` and `files`, archived."""
+    folder = tmp_path / "src" / name
+    shutil.copytree(BOTS / "random", folder, ignore=shutil.ignore_patterns("__pycache__"))
+    (folder / "bot.toml").write_text(
+        f'name = "{name}"\ncommand = ["python3", "bot.py"]\nbuild = {build!r}\n'.replace("'", '"')
+    )
+    for file, text in files.items():
+        (folder / file).write_text(text)
+    return archive_folder(folder, tmp_path)
+
+
+def _league(tmp_path: Path, policy: CheckPolicy) -> tuple[League, Author]:
+    league = League(tmp_path / "league", workers=0, limits=LIMITS, checking=policy)
+    ada = league.store.author_of(league.store.add_author("ada"))
+    assert ada is not None
+    return league, ada
+
+
+def test_submissions_are_checked_one_at_a_time_in_order_and_the_waiting_say_so(
+    tmp_path: Path,
+) -> None:
+    league, ada = _league(tmp_path, CheckPolicy(checks=1))
+    try:
+        names = ["slow1", "slow2", "slow3"]
+        archives = [
+            _built_bot(tmp_path, name, ["python3", "build.py"], {"build.py": SLOW_BUILD})
+            for name in names
+        ]
+        bots = [league.submit(ada, archive) for archive in archives]
+        with league.lock:
+            last = league.store.bot_by_id(bots[-1].id)
+        assert last is not None
+        assert (last.status, last.message) == ("building", "waiting to be checked (2 ahead)")
+        deadline = time.monotonic() + 300
+        while time.monotonic() < deadline:
+            with league.lock:
+                statuses = [league.store.bot_by_id(bot.id) for bot in bots]
+            assert sum(bot is not None and bot.status == "checking" for bot in statuses) <= 1
+            if all(bot is not None and bot.status in ("active", "failed") for bot in statuses):
+                break
+            time.sleep(0.1)
+        assert [bot and bot.status for bot in statuses] == ["active"] * 3, statuses
+        spans = [
+            [float(t) for t in (league.folder / bot.folder / "built.txt").read_text().split()]
+            for bot in bots
+        ]
+        for before, after in zip(spans, spans[1:], strict=False):
+            assert before[1] <= after[0], f"two builds ran at once: {spans}"
+    finally:
+        league.close()
+
+
+def test_a_build_that_spins_is_stopped_at_its_cpu_time(tmp_path: Path) -> None:
+    league, ada = _league(tmp_path, CheckPolicy(build_cpu_s=2, build_timeout_s=120))
+    try:
+        archive = _built_bot(tmp_path, "spinner", ["python3", "-c", "while True: pass"], {})
+        bot = league.submit(ada, archive, wait=True)
+        assert bot.status == "failed"
+        assert "was stopped at 2 s of CPU time, the most a build may use here" in bot.message
+        assert "\n" not in bot.message
+    finally:
+        league.close()
+
+
+def test_a_build_that_fills_its_folder_fails_and_its_files_are_deleted(tmp_path: Path) -> None:
+    league, ada = _league(tmp_path, CheckPolicy(bot_disk_mb=4))
+    try:
+        files = {"build.py": HEAVY_BUILD}
+        archive = _built_bot(tmp_path, "hoarder", ["python3", "build.py"], files)
+        bot = league.submit(ada, archive, wait=True)
+        assert bot.status == "failed"
+        # three files of 3 MiB, and one cut at the quota, 4 MiB: 13 MiB
+        assert "its folder holds 13 MiB after its build; a bot version may hold at most 4 MiB" in (
+            bot.message
+        )
+        folder = league.folder / bot.folder
+        assert folder.is_dir() and list(folder.iterdir()) == []
+        assert league.store.bot(bot.label) is not None
+    finally:
+        league.close()
+
+
+def test_serve_help_lists_the_check_options_and_their_defaults() -> None:
+    result = CliRunner().invoke(main, ["serve", "--help"])
+    assert result.exit_code == 0
+    text = " ".join(result.output.split())
+    for option, default in [
+        ("--checks N", 1),
+        ("--build-cpu S", 120),
+        ("--build-timeout S", 300),
+        ("--bot-disk-mb M", 256),
+    ]:
+        assert re.search(re.escape(option) + rf" [^\[]*\[default: {default};", text), option
