@@ -196,7 +196,9 @@ def serve(
         raise
     click.echo(f"League of {league.game} ({league.seats} seats) at http://{host}:{port}/")
     try:
-        config = uvicorn.Config(create_app(league), log_level="warning")
+        from arena.league.server import server_config  # timeouts, caps, file limit raised
+
+        config = server_config(create_app(league), log_level="warning")
         uvicorn.Server(config).run(sockets=[listening])
     finally:
         league.close()

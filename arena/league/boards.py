@@ -1,22 +1,39 @@
 """The league's leaderboards and a bot's report, as the web page and API show them.
 
 `leaderboard` makes one as `arena run` does, from the league's in-memory games. `Boards`
-serves them to many readers: the plain leaderboard is kept made (one background remake at
-a time, at most every BOARD_SECONDS and at most BOARD_CPU_SHARE of a core, since a long
-league makes it slower to compute: about 30 µs a game), and custom ones (filtered games,
-computed per request) are made by at most CUSTOM_AT_ONCE threads at once.
+serves them to many readers, and no reader of custom boards can slow the plain board or
+the games:
+
+- the plain leaderboard is kept made by one background remake at a time, at most every
+  BOARD_SECONDS and at most BOARD_CPU_SHARE of a core (a long league makes it slower to
+  compute: about 30 µs a game); a reader gets the last one at once, without the league's
+  lock (a change shows a moment later) and, from `served_plain`, without a thread;
+- custom ones (filtered games) are made in a process of their own at a lower priority
+  (CUSTOM_NICE), one at a time, kept CUSTOM_CACHE_S by their query (the same query asked
+  meanwhile waits for the same board); the process holds its own copy of the games, sent
+  only the new ones each time, and stops after CUSTOM_IDLE_S unused. At most CUSTOM_AT_ONCE
+  are asked of it at once; a request waiting longer than CUSTOM_WAIT_S is refused (Busy).
+  They run on the event loop's side as awaits, so waiting holds no thread.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import math
+import multiprocessing
+import os
 import threading
 import time
-from collections import defaultdict
+from collections import OrderedDict, defaultdict
+from collections.abc import Iterable
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from pathlib import Path
 from typing import Any
 
 from arena.errors import ArenaError
+from arena.league import public
 from arena.league.league import League
 from arena.league.store import Bot
 from arena.results.log import GameLine
@@ -28,9 +45,15 @@ BOARD_SECONDS = 1.0
 BOARD_CPU_SHARE = 0.1
 CUSTOM_AT_ONCE = 2
 CUSTOM_WAIT_S = 30.0
-"""A request that waits longer than this for a thread to make its custom board: refused."""
+"""A request that waits longer than this for its custom board: refused."""
+CUSTOM_CACHE_S = 5.0
+CUSTOM_CACHED = 256
+CUSTOM_IDLE_S = 60.0
+CUSTOM_NICE = 10
 RECENT_GAMES = 200
 RECENT_FAILURES = 100
+
+Rows = list[dict[str, Any]]
 
 
 def leaderboard(
@@ -39,18 +62,30 @@ def leaderboard(
     until: str = "",
     among: frozenset[str] = frozenset(),
     seats: int | None = None,
-) -> list[dict[str, Any]]:
+) -> Rows:
     """The leaderboard as `arena run` makes it (TrueSkill, the order-free Elo and the win rate
     with their 95% intervals, games, failures), each row with its bot's author, version and
     status. A custom leaderboard counts only the games finished from `since` to `until` (ISO
     times, either may be empty), with `among` only the games among those bots, and with
     `seats` only the tables of that size (a league's table size may change between starts)."""
-    from arena.results import tables
-
     with league.lock:
         bots = {bot.label: bot for bot in league.store.bots()}
         games = list(league.played)  # the league's own copy: the store is not read again
-    games = [
+    return board_of(games, bots, since, until, among, seats)
+
+
+def board_of(
+    games: Iterable[GameLine],
+    bots: dict[str, Bot],
+    since: str = "",
+    until: str = "",
+    among: frozenset[str] = frozenset(),
+    seats: int | None = None,
+) -> Rows:
+    """`leaderboard` of these games and bots."""
+    from arena.results import tables
+
+    chosen = [
         line
         for line in games
         if (not since or line.finished_at >= since)
@@ -58,9 +93,9 @@ def leaderboard(
         and (not among or set(line.players) <= among)
         and (seats is None or len(line.players) == seats)
     ]
-    if not games:
+    if not chosen:
         return []
-    board = tables.leaderboard(games, rate_games(games), [], seats)
+    board = tables.leaderboard(chosen, rate_games(chosen), [], seats)
     rows = []
     for record in board.to_dict("records"):
         row = {
@@ -80,74 +115,199 @@ class Busy(ArenaError):
     """Too many custom leaderboards asked at once; one sentence."""
 
 
+_GAMES: list[GameLine] = []
+"""In the custom boards' process: its copy of the league's games."""
+
+
+def _start_custom_process() -> None:
+    os.nice(CUSTOM_NICE)  # the games and the plain board go first
+
+
+def _custom_board(
+    known: int,
+    new: list[GameLine],
+    bots: dict[str, Bot],
+    query: tuple[str, str, frozenset[str], int | None],
+) -> Rows:
+    """In the custom boards' process: its games brought up to date (the first `known` it
+    has, then `new`), and the custom board of `query`."""
+    del _GAMES[known:]
+    _GAMES.extend(new)
+    return board_of(_GAMES, bots, *query)
+
+
 class Boards:
     """The leaderboards of one league, shared by every reader of its web side."""
 
     def __init__(self, league: League) -> None:
         self.league = league
-        self.rows: list[dict[str, Any]] = []
+        self.rows: Rows | None = None
+        self.bots: dict[str, Bot] = {}
         self.key: Any = None
         self.made = self.took = 0.0
         self.making = threading.Lock()
-        self.custom_slots = threading.BoundedSemaphore(CUSTOM_AT_ONCE)
+        # custom boards: used on the event loop only
+        self.pool: ProcessPoolExecutor | None = None
+        self.sent = 0  # games the process has
+        self.slots: asyncio.Semaphore | None = None
+        self.cached: OrderedDict[Any, tuple[float, asyncio.Future[Rows]]] = OrderedDict()
+        self.idle: asyncio.TimerHandle | None = None
+        self.asked = 0
 
-    def plain(self) -> list[dict[str, Any]]:
-        """The leaderboard of every game. When games or bots changed, a reader gets the last
-        one at once and one background thread makes the next, so fifty readers of a league
-        playing hundreds of games a second share one computation (a change shows a moment
-        later, on a later read or event)."""
-        league = self.league
-        with league.lock:
-            key = (len(league.played), tuple((b.label, b.status) for b in league.store.bots()))
-        if self.key == key:
+    # --- the plain board ---
+
+    def plain(self) -> Rows:
+        """The leaderboard of every game: the last one made, the next one being made in the
+        background when it is due (the first is made now)."""
+        if self.rows is None:
+            with self.making:
+                if self.rows is None:
+                    self._remake()
+            assert self.rows is not None
             return self.rows
-        if self.key is None:
-            self.making.acquire()
-            self._remake(key)
-        elif time.monotonic() - self.made >= max(
+        if time.monotonic() - self.made >= max(
             BOARD_SECONDS, self.took / BOARD_CPU_SHARE
         ) and self.making.acquire(False):
-            threading.Thread(target=self._remake, args=(key,), daemon=True).start()
+            threading.Thread(target=self._remake_and_release, daemon=True).start()
         return self.rows
 
-    def custom(
-        self, since: str, until: str, among: frozenset[str], seats: int | None
-    ) -> list[dict[str, Any]]:
-        """A custom leaderboard (`leaderboard`'s filters); Busy after CUSTOM_WAIT_S waiting."""
-        if not self.custom_slots.acquire(timeout=CUSTOM_WAIT_S):
-            raise Busy("The league is busy with other custom leaderboards; try again soon.")
-        try:
-            return leaderboard(self.league, since, until, among, seats)
-        finally:
-            self.custom_slots.release()
+    async def served_plain(self) -> Rows:
+        """`plain` for a handler on the event loop: at once, in no thread, once the first
+        board is made."""
+        if self.rows is None:
+            return await asyncio.to_thread(self.plain)
+        return self.plain()
 
-    def _remake(self, key: Any) -> None:
+    def _remake_and_release(self) -> None:
+        try:
+            self._remake()
+        finally:
+            self.making.release()
+
+    def _remake(self) -> None:
         start = time.monotonic()
         try:
-            self.rows, self.key = leaderboard(self.league), key
+            league = self.league
+            with league.lock:
+                bots = {bot.label: bot for bot in league.store.bots()}
+                games = list(league.played)
+            self.bots = bots
+            key = (len(games), tuple((b.label, b.status) for b in bots.values()))
+            if key != self.key or self.rows is None:
+                self.rows, self.key = board_of(games, bots), key
         except Exception:  # the league closed meanwhile: the last board stays
             log.debug("the leaderboard could not be remade", exc_info=True)
+            if self.rows is None:
+                self.rows = []
         finally:
             self.made = time.monotonic()
             self.took = self.made - start
-            self.making.release()
+
+    # --- custom boards ---
+
+    async def custom(
+        self, since: str, until: str, among: frozenset[str], seats: int | None
+    ) -> Rows:
+        """A custom leaderboard (`leaderboard`'s filters), at most CUSTOM_CACHE_S old; Busy
+        after CUSTOM_WAIT_S waiting."""
+        query = (since, until, among, seats)
+        now = time.monotonic()
+        while self.cached:  # the stale ones, oldest first
+            made, _ = next(iter(self.cached.values()))
+            if now - made <= CUSTOM_CACHE_S and len(self.cached) <= CUSTOM_CACHED:
+                break
+            self.cached.popitem(last=False)
+        if query not in self.cached:
+            board = asyncio.ensure_future(self._make(query))
+            self.cached[query] = (now, board)
+            board.add_done_callback(lambda done: self._forget_failed(query, done))
+        return await asyncio.shield(self.cached[query][1])
+
+    def _forget_failed(self, query: Any, board: asyncio.Future[Rows]) -> None:
+        if board.cancelled() or board.exception() is not None:
+            entry = self.cached.get(query)
+            if entry is not None and entry[1] is board:
+                del self.cached[query]
+
+    async def _make(self, query: tuple[str, str, frozenset[str], int | None]) -> Rows:
+        if self.slots is None:
+            self.slots = asyncio.Semaphore(CUSTOM_AT_ONCE)
+        try:
+            await asyncio.wait_for(self.slots.acquire(), CUSTOM_WAIT_S)
+        except TimeoutError:
+            raise Busy(
+                "The league is busy with other custom leaderboards; try again soon."
+            ) from None
+        self.asked += 1
+        try:
+            if self.rows is None:
+                await asyncio.to_thread(self.plain)  # the bots, read once
+            else:
+                self.plain()  # the bots kept fresh, as the plain board is
+            for attempt in (1, 2):
+                try:
+                    return await asyncio.wrap_future(self._submit(query))
+                except BrokenProcessPool:  # it was killed: a new one, sent every game
+                    self._stop_process()
+                    if attempt == 2:
+                        raise Busy(
+                            "The league could not make custom leaderboards; try again soon."
+                        ) from None
+            raise AssertionError("unreachable")
+        finally:
+            self.asked -= 1
+            self.slots.release()
+            self._stop_when_idle()
+
+    def _submit(self, query: tuple[str, str, frozenset[str], int | None]) -> Any:
+        if self.pool is None:
+            self.pool = ProcessPoolExecutor(
+                1,
+                mp_context=multiprocessing.get_context("spawn"),  # no fork of a threaded process
+                initializer=_start_custom_process,
+            )
+            self.sent = 0
+        played = self.league.played  # only appended to: read without the league's lock
+        count = len(played)
+        future = self.pool.submit(_custom_board, self.sent, played[self.sent : count],
+                                  dict(self.bots), query)  # fmt: skip
+        self.sent = count
+        return future
+
+    def _stop_when_idle(self) -> None:
+        if self.idle is not None:
+            self.idle.cancel()
+        self.idle = asyncio.get_running_loop().call_later(CUSTOM_IDLE_S, self._idle)
+
+    def _idle(self) -> None:
+        self.idle = None
+        if self.asked == 0:
+            self._stop_process()
+
+    def _stop_process(self) -> None:
+        if self.pool is not None:
+            self.pool.shutdown(wait=False, cancel_futures=True)
+            self.pool, self.sent = None, 0
 
 
-def bot_json(bot: Bot) -> dict[str, Any]:
+def bot_json(bot: Bot, folder: Path | None = None) -> dict[str, Any]:
+    """A bot version as everyone sees it: its message made public (no stderr, no server
+    paths; `folder`, the league's, is written LEAGUE/)."""
     return {
         "bot": bot.label,
         "name": bot.name,
         "version": bot.version,
         "author": bot.author,
         "status": bot.status,
-        "message": bot.message,
+        "message": public.message(bot.message, folder, bot.label),
     }
 
 
-def bot_report(label: str, games: list[GameLine]) -> dict[str, Any]:
+def bot_report(label: str, games: list[GameLine], folder: Path | None = None) -> dict[str, Any]:
     """Over a bot's games, in one pass: its think and CPU time per decision, its failures,
     how it fared against each other bot it met (finished ahead of it, level, behind: ranks
-    at their table), its places from each seat, and its latest games."""
+    at their table), its places from each seat, and its latest games. The reasons are made
+    public (`public.message`: a crash's stderr quote is its bot's author's alone)."""
     think = cpu = 0.0
     decisions = cpu_decisions = 0
     failures = []
@@ -162,7 +322,7 @@ def bot_report(label: str, games: list[GameLine]) -> dict[str, Any]:
             cpu_decisions += line.decisions[seat]
         if line.faulty_seat == seat:
             failures.append({"game_id": line.game_id, "termination": line.termination,
-                             "reason": line.reason})  # fmt: skip
+                             "reason": public.message(line.reason, folder)})  # fmt: skip
         mine = line.ranks[seat]
         for other, (name, rank) in enumerate(zip(line.players, line.ranks, strict=True)):
             if other != seat:
@@ -186,7 +346,7 @@ def bot_report(label: str, games: list[GameLine]) -> dict[str, Any]:
         ],
         "games": [
             {"game_id": g.game_id, "players": list(g.players), "ranks": list(g.ranks),
-             "termination": g.termination, "reason": g.reason}
+             "termination": g.termination, "reason": public.message(g.reason, folder)}
             for g in games[-RECENT_GAMES:]
         ],
     }  # fmt: skip

@@ -50,7 +50,6 @@ import socket
 import tempfile
 import threading
 import time
-from collections import defaultdict, deque
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -62,10 +61,18 @@ from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingR
 from starlette.routing import Route
 
 from arena.errors import ArenaError
-from arena.league import accounts, uploads
+from arena.league import accounts, server, uploads
 from arena.league.boards import Boards, Busy, bot_json, bot_report
 from arena.league.league import League
 from arena.league.pages import JOIN_PAGE, PAGE
+from arena.league.server import (
+    BodyRefused,
+    RateLimit,
+    ServerLimits,
+    client_of,
+    read_body,
+    server_config,
+)
 from arena.league.store import Author, Bot
 
 log = logging.getLogger(__name__)
@@ -85,18 +92,20 @@ def _error(status: int, sentence: str) -> JSONResponse:
 
 
 @contextmanager
-def serving(league: League) -> Iterator[str]:
+def serving(league: League, limits: ServerLimits | None = None) -> Iterator[str]:
     """`league`'s web side served by uvicorn in a thread of this process, on a free port of
-    the loopback, for as long as the block lasts; its address. Logging is left as it is
-    (uvicorn's own set-up would replace the process's handlers)."""
+    the loopback, for as long as the block lasts, with `arena serve`'s settings (`limits`:
+    server.py's unless given); its address. Logging is left as it is (uvicorn's own set-up
+    would replace the process's handlers)."""
     import uvicorn
 
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    config = uvicorn.Config(
-        create_app(league), host="127.0.0.1", port=port, log_level="error", log_config=None
-    )
+    config = server_config(
+        create_app(league), limits, host="127.0.0.1", port=port, log_level="error",
+        log_config=None,
+    )  # fmt: skip
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True, name="league-web")
     thread.start()
@@ -112,7 +121,9 @@ def serving(league: League) -> Iterator[str]:
 
 def create_app(league: League) -> Starlette:
     """The web application of `league`."""
-    recent: dict[str, deque[float]] = defaultdict(deque)
+    by_author = RateLimit(UPLOADS_PER_MINUTE)  # submissions, and per address below
+    by_address = RateLimit(server.SUBMISSIONS_PER_ADDRESS_PER_MINUTE)
+    customs, joins = RateLimit(server.CUSTOM_BOARDS_PER_MINUTE), RateLimit(server.JOINS_PER_MINUTE)
     boards = Boards(league)
 
     def author_of(request: Request) -> Author | None:
@@ -145,9 +156,13 @@ def create_app(league: League) -> Starlette:
         seats = int(size) if size else None
         try:
             if since or until or among or seats is not None:
-                rows = await asyncio.to_thread(boards.custom, since, until, among, seats)
+                if not customs.allow(client_of(request)):
+                    return _error(429, f"At most {server.CUSTOM_BOARDS_PER_MINUTE} custom "
+                                  "leaderboards a minute from one address; wait, or read the "
+                                  "plain leaderboard.")  # fmt: skip
+                rows = await boards.custom(since, until, among, seats)
             else:
-                rows = await asyncio.to_thread(boards.plain)
+                rows = await boards.served_plain()  # no thread, no lock: never waits on custom
         except Busy as error:
             return _error(503, str(error))
         return JSONResponse(rows)
@@ -170,16 +185,14 @@ def create_app(league: League) -> Starlette:
         return JSONResponse(shown)
 
     async def submit(request: Request) -> Response:
+        if not by_address.allow(client_of(request)):
+            return _error(429, f"At most {server.SUBMISSIONS_PER_ADDRESS_PER_MINUTE} "
+                          "submissions a minute from one address; wait.")  # fmt: skip
         author = await asyncio.to_thread(author_of, request)
         if author is None:
             return _error(401, "Submitting needs an author's token: Authorization: Bearer TOKEN.")
-        times = recent[author.name]
-        now = time.monotonic()
-        while times and now - times[0] > 60:
-            times.popleft()
-        if len(times) >= UPLOADS_PER_MINUTE:
+        if not by_author.allow(author.name):
             return _error(429, f"At most {UPLOADS_PER_MINUTE} submissions a minute; wait.")
-        times.append(now)
         too_large = f"A bot archive may be at most {uploads.MAX_UPLOAD_BYTES >> 20} MiB."
         declared = request.headers.get("content-length", "")
         if declared.isdigit() and int(declared) > uploads.MAX_UPLOAD_BYTES:
@@ -241,11 +254,15 @@ def create_app(league: League) -> Starlette:
         return JSONResponse({"invite": code, "link": link, "days": accounts.INVITE_DAYS}, 201)
 
     async def join(request: Request) -> Response:
-        body = b""
-        async for chunk in request.stream():
-            body += chunk
-            if len(body) > JOIN_BODY_BYTES:
-                return _error(413, "A join request is a small JSON object.")
+        if not joins.allow(client_of(request)):
+            return _error(429, f"At most {server.JOINS_PER_MINUTE} joins a minute from one "
+                          "address; wait.")  # fmt: skip
+        try:
+            body = await read_body(
+                request, JOIN_BODY_BYTES, "A join request is a small JSON object."
+            )
+        except BodyRefused as error:
+            return _error(error.status, str(error))
         try:
             asked = json.loads(body)
             code, name = asked["invite"], asked["name"]
