@@ -61,7 +61,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingR
 from starlette.routing import Route
 
 from arena.errors import ArenaError
-from arena.league import accounts, server, uploads
+from arena.league import accounts, public, server, uploads
 from arena.league.boards import Boards, Busy, bot_json, bot_report
 from arena.league.league import League
 from arena.league.pages import JOIN_PAGE, PAGE
@@ -170,7 +170,8 @@ def create_app(league: League) -> Starlette:
     def api_bots(request: Request) -> Response:
         with league.lock:
             bots = league.store.bots()
-        return JSONResponse([bot_json(bot) for bot in bots if bot.status != "removed"])
+        shown = [bot_json(bot, league.folder) for bot in bots if bot.status != "removed"]
+        return JSONResponse(shown)
 
     def api_bot(request: Request) -> Response:
         bot = find(request.path_params["label"])
@@ -179,9 +180,9 @@ def create_app(league: League) -> Starlette:
         with league.lock:
             games = list(league.games_by_bot.get(bot.label, []))
             verdict = league.verdict(bot)
-        shown = bot_json(bot)
+        shown = bot_json(bot, league.folder)
         shown["sprt"] = None if verdict is None else verdict.to_json()
-        shown.update(bot_report(bot.label, games))
+        shown.update(bot_report(bot.label, games, league.folder))
         return JSONResponse(shown)
 
     async def submit(request: Request) -> Response:
@@ -301,11 +302,15 @@ def create_app(league: League) -> Starlette:
         path = league.folder / "records" / f"{game_id}.json.gz"
         if not _GAME_ID.fullmatch(game_id) or not path.is_file():
             return _error(404, "There is no such game in this league.")
+
+        def made() -> str:  # no bot's stderr: that is its author's (public.record)
+            return replay_html(public.record(load_record(path), league.folder))
+
         try:
-            record = await asyncio.to_thread(load_record, path)
-        except ArenaError as error:
-            return _error(500, str(error))
-        return HTMLResponse(replay_html(record))
+            return HTMLResponse(await asyncio.to_thread(made))
+        except ArenaError as error:  # a damaged record: no traceback, no server path
+            shown = public.message(f"Game {game_id} cannot be shown: {error}", league.folder)
+            return _error(404, shown)
 
     return Starlette(
         routes=[
