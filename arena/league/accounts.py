@@ -10,17 +10,16 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import re
 import secrets
 
 from arena.errors import ArenaError
+from arena.names import name_problem
 
 TOKEN_PREFIX = "arena_"
 INVITE_PREFIX = "invite_"
 MAX_TOKEN_CHARS = 200
 INVITE_DAYS = 7.0
 """How long an invite link stays valid."""
-_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,39}")
 
 
 class AccountError(ArenaError):
@@ -54,10 +53,9 @@ def same_token(token: str, stored_hash: str) -> bool:
 
 
 def author_name(name: str) -> str:
-    """`name` when it is a valid author name; AccountError otherwise."""
-    if not isinstance(name, str) or not _NAME.fullmatch(name):
-        raise AccountError(
-            f"An author's name is 1 to 40 letters, digits, '_', '.' or '-' (starting with a "
-            f"letter or digit), not {name!r:.60}."
-        )
+    """`name` when it is a valid author name (the one rule of arena/names.py, as for bots);
+    AccountError otherwise."""
+    problem = name_problem(name, "An author's name")
+    if problem is not None:
+        raise AccountError(problem)
     return name

@@ -21,6 +21,7 @@ from pathlib import Path
 from arena.errors import ArenaError
 from arena.league import accounts
 from arena.league.database import Database, DatabaseError, open_database
+from arena.names import name_key, name_problem
 from arena.results.log import GameLine
 
 MIGRATIONS: Sequence[str] = (
@@ -67,9 +68,24 @@ MIGRATIONS: Sequence[str] = (
         used_by INTEGER REFERENCES authors(id)
     );
     """,
+    """
+    ALTER TABLE authors ADD COLUMN name_key TEXT;
+    UPDATE authors SET name_key = lower(name)
+        WHERE id IN (SELECT MIN(id) FROM authors GROUP BY lower(name));
+    CREATE UNIQUE INDEX authors_by_key ON authors (name_key);
+    ALTER TABLE bots ADD COLUMN name_key TEXT;
+    UPDATE bots SET name_key = lower(name) WHERE name IN (
+        SELECT name FROM bots WHERE id IN (SELECT MIN(id) FROM bots GROUP BY lower(name))
+    );
+    CREATE UNIQUE INDEX bots_by_key ON bots (name_key, version);
+    """,
 )
 """The schema, one step per version (version 0 is an empty database); `{serial}` and
-`{float}` are the dialect's words (database.py)."""
+`{float}` are the dialect's words (database.py). Step 3 keys names (`names.name_key`) so
+that two differing only in case or Unicode form cannot both be stored, even by two
+processes at once: the names an older arena stored are ASCII, whose key is `lower`; of
+names it let in twice so (`Greedy` beside `greedy`), the first keeps the key and the
+others none (they stay, but no new name or version can take theirs)."""
 
 STATUSES = ("building", "checking", "active", "failed", "retired", "removed")
 """A bot version's life: built, checked by conformance games, then playing, or failed; an
@@ -106,7 +122,7 @@ class Bot:
         return label(self.name, self.version)
 
 
-_VERSIONED = re.compile(r"\.v[0-9]+$")
+_VERSIONED = re.compile(r"\.v[0-9]+\Z", re.IGNORECASE)
 
 
 def label(name: str, version: int) -> str:
@@ -177,20 +193,24 @@ class Store:
         return self._insert_author(name, admin)[1]
 
     def _insert_author(self, name: str, admin: bool) -> tuple[int, str]:
-        """A new author's id and token; one sentence for a bad or taken name."""
+        """A new author's id and token; one sentence for a bad or taken name (taken: the
+        same but for case or Unicode form, `names.name_key`; the unique key is the check
+        against another process making it meanwhile)."""
         accounts.author_name(name)
+        key = name_key(name)
+        taken = self.db.execute("SELECT name FROM authors WHERE name_key = ?", (key,)).fetchone()
         token = accounts.new_token()
         try:
-            rows = self.db.execute(
-                "INSERT INTO authors (name, token_hash, admin, created) VALUES (?, ?, ?, ?) "
-                "RETURNING id",
-                (name, accounts.token_hash(token), int(admin), time.time()),
-            ).fetchall()
+            if taken is None:
+                rows = self.db.execute(
+                    "INSERT INTO authors (name, name_key, token_hash, admin, created) "
+                    "VALUES (?, ?, ?, ?, ?) RETURNING id",
+                    (name, key, accounts.token_hash(token), int(admin), time.time()),
+                ).fetchall()
+                return int(rows[0][0]), token
         except self.db.already_there:
-            raise StoreError(
-                f"There is already an author called {name}; choose another name."
-            ) from None
-        return int(rows[0][0]), token
+            taken = (name,)
+        raise StoreError(f"There is already an author called {taken[0]}; choose another name.")
 
     def author_of(self, token: str) -> Author | None:
         """The author whose token this is, or None."""
@@ -246,29 +266,45 @@ class Store:
 
     def add_bot(self, name: str, author: Author) -> Bot:
         """A new version of bot `name` (version 1 if new), status `building`, its folder
-        `bots/<label>` (in the league's folder). Only its author may add versions."""
+        `bots/<label>` (in the league's folder). Only its author may add versions. The name
+        follows the one rule (arena/names.py) and is unique by its key: `Greedy` beside
+        `greedy` is refused."""
+        problem = name_problem(name, "A bot's name")
+        if problem is not None:
+            raise StoreError(problem)
         if _VERSIONED.search(name):
             raise StoreError(
                 f"A bot's name may not end in .v and a number ({name}): the league names "
                 "versions so; rename it in its bot.toml."
             )
+        key = name_key(name)
         db = self.db
         with db.transaction():
-            owner = db.execute(
-                "SELECT a.name FROM bots b JOIN authors a ON a.id = b.author_id "
-                "WHERE b.name = ? LIMIT 1",
-                (name,),
+            known = db.execute(
+                "SELECT b.name, a.name FROM bots b JOIN authors a ON a.id = b.author_id "
+                "WHERE b.name_key = ? LIMIT 1",
+                (key,),
             ).fetchone()
-            if owner is not None and owner[0] != author.name:
-                raise StoreError(f"The bot {name} belongs to {owner[0]}; choose another name.")
+            if known is not None and known[0] != name:
+                raise StoreError(
+                    f"There is already a bot {known[0]}; a name differing only in case is the "
+                    "same name, so choose another in your bot.toml."
+                )
+            if known is not None and known[1] != author.name:
+                raise StoreError(f"The bot {name} belongs to {known[1]}; choose another name.")
             version = db.execute(
-                "SELECT COALESCE(MAX(version), 0) + 1 FROM bots WHERE name = ?", (name,)
+                "SELECT COALESCE(MAX(version), 0) + 1 FROM bots WHERE name_key = ?", (key,)
             ).fetchone()[0]
-            bot_id = db.execute(
-                "INSERT INTO bots (name, version, author_id, folder, status, created) "
-                "VALUES (?, ?, ?, ?, 'building', ?) RETURNING id",
-                (name, version, author.id, f"bots/{label(name, version)}", time.time()),
-            ).fetchall()[0][0]  # fetchall: SQLite keeps a statement open until it is read out
+            try:
+                bot_id = db.execute(
+                    "INSERT INTO bots (name, name_key, version, author_id, folder, status, "
+                    "created) VALUES (?, ?, ?, ?, ?, 'building', ?) RETURNING id",
+                    (name, key, version, author.id, f"bots/{label(name, version)}", time.time()),
+                ).fetchall()[0][0]  # fetchall: SQLite keeps a statement open until read out
+            except db.already_there:
+                raise StoreError(
+                    f"Another version of {name} was stored at the same moment; submit again."
+                ) from None
         bot = self.bot_by_id(int(bot_id))
         assert bot is not None
         return bot
