@@ -28,7 +28,7 @@ def open_cabin(state: TakenokoState) -> None:
     board = state.board
     if board.tiles[board.gardener].kind != Kind.CABIN:
         return
-    state.cabin = [state.decks[deck].pop(0) for deck in DECKS if state.decks[deck]]
+    state.cabin = [state.draw_card(deck) for deck in DECKS if state.decks[deck]]
     if state.cabin:
         state.pending = "cabin"
 
@@ -145,5 +145,5 @@ def use_bonus(state: TakenokoState, move: Move) -> None:
         hand = state.hands[state.current]
         hand.remove(card)
         state.put_under(card)
-        hand.append(state.decks[deck_of(card)].pop(0))
+        hand.append(state.draw_card(deck_of(card)))
     state.baby = None

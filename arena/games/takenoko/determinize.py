@@ -146,8 +146,7 @@ def redeal(state: TakenokoState, seat: int, rng: random.Random) -> None:
     """Deal again, in place, the other hands, the decks' orders and the unknown plots."""
     sizes = {deck: len(cards) for deck, cards in state.decks.items()}
     hand_sizes = [len(hand) for hand in state.hands]
-    mine = set(state.returned[seat])
-    state.prune_returned(seat)
+    mine = set(state.returned[seat])  # all still under a deck: T27 forgets what leaves one
     known = [p for p in state.plot_deck if p in mine]
     rest = [p for p in state.plot_deck if p not in mine]
     rng.shuffle(rest)

@@ -14,6 +14,7 @@ expansion's turn rules.
 from __future__ import annotations
 
 import random
+from collections.abc import Collection
 from typing import Any, Self
 
 from arena.errors import IllegalMoveError
@@ -82,8 +83,9 @@ class TakenokoState(GameState):
         self.chip_supply = dict(CHIPS)
         self.channel_supply = CHANNELS
         self.returned: list[list[str]] = [[] for _ in range(num_players)]
-        """The plots and objective cards each seat put under a deck (it knows them; perfect
-        recall): plots returned (T9), cards seen at the Cabin, swapped by a baby, redrawn (T11)."""
+        """The plots and objective cards each seat put under a deck and that have not left it
+        since (it knows them; T27): plots returned (T9), cards seen at the Cabin, swapped by
+        a baby, redrawn (T11)."""
         self.baby_pool = list(BABIES) if chibis else []
         self.babies: list[list[str]] = [[] for _ in range(num_players)]
         self.baby: str | None = None
@@ -326,6 +328,7 @@ class TakenokoState(GameState):
         if kind == "plot":
             self.drawn = self.plot_deck[:3]
             del self.plot_deck[:3]
+            self.forget(self.drawn)
         self.pending = kind
 
     def _place(self, move: Move) -> None:
@@ -356,7 +359,7 @@ class TakenokoState(GameState):
         """D7: the top card of `deck` into the hand; with T11's rule, a plot or gardener
         card that already holds goes under its deck and the action is refunded."""
         seat = self.current
-        card = self.decks[deck].pop(0)
+        card = self.draw_card(deck)
         if self.redraw_met_objectives and deck != "panda" and self.met(card, seat):
             self.put_under(card)
             self.refunds[deck] = self.refunds.get(deck, 0) + 1
@@ -383,10 +386,18 @@ class TakenokoState(GameState):
         self.decks[deck_of(card)].append(card)
         self.returned[self.current].append(card)
 
-    def prune_returned(self, seat: int) -> None:
-        """Forget, of what `seat` put under a deck, what has left the decks since."""
-        under = set(self.plot_deck).union(*self.decks.values())
-        self.returned[seat] = [card for card in self.returned[seat] if card in under]
+    def draw_card(self, deck: str) -> str:
+        """The top card of the objective deck `deck`, taken off it (T27: forgotten)."""
+        card = self.decks[deck].pop(0)
+        self.forget((card,))
+        return card
+
+    def forget(self, taken: Collection[str]) -> None:
+        """T27: plots or cards taken off a deck are forgotten by every seat that put them
+        under it, so that a later return of them shows only in the returner's view."""
+        for seat, known in enumerate(self.returned):
+            if known:
+                self.returned[seat] = [item for item in known if item not in taken]
 
     def _complete(self, card: str) -> None:
         """§6: score a hand card whose condition holds; panda cards pay their sections."""
@@ -403,7 +414,6 @@ class TakenokoState(GameState):
     def _end_turn(self) -> None:
         """§7: after the Emperor, every other seat plays one more turn, then the end."""
         seat = self.current
-        self.prune_returned(seat)
         if self.emperor is not None and self.emperor != seat:
             self.final_turns -= 1
         self.turns += 1

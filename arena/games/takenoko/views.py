@@ -90,8 +90,8 @@ def _public(state: TakenokoState) -> View:
 
 def view(state: TakenokoState, seat: int) -> View:
     """Everything public, this seat's hand, what it sees now (the plots drawn, the cards at
-    the Cabin), and the plots and cards it put under a deck that are still there, in deck
-    order (T27)."""
+    the Cabin), and the plots and cards it put under a deck that have not left it since, in
+    deck order (T27)."""
     whole = {"seat": seat, **_public(state), "hand": list(state.hands[seat])}
     mover = seat == state.current
     whole["drawn"] = list(state.drawn) if mover else []
