@@ -26,8 +26,9 @@ import pytest
 from arena.league.league import League
 from arena.league.uploads import archive_folder
 from arena.players import sandbox
-from arena.players.limits import Limits
-from arena.players.sandbox.bubblewrap import SYSTEM_FOLDERS, shown_to_bots
+from arena.players.limits import Limits, SandboxLimits
+from arena.players.sandbox.bubblewrap import SANDBOX_UID, SYSTEM_FOLDERS, shown_to_bots
+from arena.players.sandbox.reach import BotsUnreachableError, closed_parent
 from tests.league_support import Site, bot_archive, served
 
 CHECKOUT = Path(__file__).resolve().parents[1]
@@ -189,5 +190,37 @@ def test_a_league_under_a_folder_only_root_enters_plays_its_bots(tmp_path: Path)
             assert bot.status == "active", bot.message
         finally:
             league.close()
+    finally:
+        shutil.rmtree(closed, ignore_errors=True)
+
+
+def test_a_league_whose_bots_cannot_start_says_why_at_start(tmp_path: Path) -> None:
+    """Item 8: every bot failed, and nothing said why; now the league's start tries one
+    start as bots are started (here 3 open files are too few for bubblewrap itself)."""
+    _need_bwrap()
+    limits = Limits(sandbox=SandboxLimits(open_files=3))
+    league = League(tmp_path / "league", workers=0, limits=limits)
+    try:
+        with pytest.raises(BotsUnreachableError) as refused:
+            league.start()
+        sentence = str(refused.value)
+        assert sentence.startswith(f"bots cannot start in {tmp_path / 'league' / 'bots'} (")
+        assert sentence.endswith("; give another --league.") and "\n" not in sentence
+        assert league.threads == [] and list((tmp_path / "league" / "bots").iterdir()) == []
+    finally:
+        league.close()
+
+
+def test_the_closed_folder_above_a_league_is_named_for_nobody() -> None:
+    if not os.access("/srv", os.W_OK):
+        pytest.skip("needs a writable /srv")
+    closed = Path("/srv") / f"arena-closed-{uuid.uuid4().hex[:8]}"
+    (closed / "league" / "bots").mkdir(parents=True)
+    try:
+        closed.chmod(0o700)
+        assert closed_parent(closed / "league" / "bots", SANDBOX_UID) == closed
+        assert closed_parent(closed / "league" / "bots", 0) is None  # root passes anyway
+        closed.chmod(0o711)
+        assert closed_parent(closed / "league" / "bots", SANDBOX_UID) is None
     finally:
         shutil.rmtree(closed, ignore_errors=True)

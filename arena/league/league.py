@@ -394,8 +394,12 @@ class League:
         """Play in a thread. One league process plays a league folder at a time (a second
         would hand out the same table numbers and write over the first's records): a lock
         on `league.lock` in the folder and a claim on the database (database.py), held
-        until `close`, refuse the second."""
+        until `close`, refuse the second. Before that, a bot started as the sandbox starts
+        them must run in a folder of `bots/` (sandbox/reach.py), else one sentence says why."""
         if not self._claims:
+            from arena.players.sandbox.reach import check_reachable
+
+            check_reachable(self.folder / "bots", self.limits.sandbox, "give another --league")
             folder = lock_file(self.folder / LOCK_NAME)
             if folder is None:
                 raise StoreError(
