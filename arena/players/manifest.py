@@ -86,6 +86,67 @@ def _argv(value: Any, key: str, path: Path) -> tuple[str, ...]:
     return tuple(parts)
 
 
+MAX_MANIFEST_BYTES = 64 << 10
+"""The largest bot.toml read (it holds a few settings; tomllib takes ~1 ms a kB)."""
+MAX_MANIFEST_DEPTH = 32
+"""The deepest nesting of arrays and inline tables read (tomllib parses them by recursion)."""
+
+
+def _read_toml(toml_path: Path) -> dict[str, Any]:
+    """The table of `toml_path`, read with caps before tomllib sees it: its size and its
+    nesting; BotManifestError when over them, unreadable or not TOML (never RecursionError)."""
+    try:
+        with toml_path.open("rb") as file:
+            raw = file.read(MAX_MANIFEST_BYTES + 1)
+    except OSError as error:
+        raise BotManifestError(f"{toml_path} cannot be read ({error.strerror or error}).") from None
+    if len(raw) > MAX_MANIFEST_BYTES:
+        raise BotManifestError(
+            f"{toml_path} is larger than {MAX_MANIFEST_BYTES >> 10} KiB; a {MANIFEST} holds a "
+            "few settings (keep data in other files)."
+        )
+    too_deep = (
+        f"{toml_path} nests arrays or tables more than {MAX_MANIFEST_DEPTH} deep; a "
+        f"{MANIFEST} holds a few settings."
+    )
+    try:
+        text = raw.decode("utf-8")
+        if _toml_depth(text) > MAX_MANIFEST_DEPTH:
+            raise BotManifestError(too_deep)
+        return tomllib.loads(text)
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
+        raise BotManifestError(f"{toml_path} is not valid TOML: {error}.") from None
+    except RecursionError:  # a nesting the quick count missed
+        raise BotManifestError(too_deep) from None
+
+
+def _toml_depth(text: str) -> int:
+    """The deepest nesting of `[` and `{` in TOML `text`, outside strings and comments (a
+    quick count in one pass, without recursion)."""
+    depth = deepest = at = 0
+    while at < len(text):
+        char = text[at]
+        if char == "#":
+            at = text.find("\n", at)
+            if at < 0:
+                break
+        elif char in "\"'":
+            quote = char * 3 if text.startswith(char * 3, at) else char
+            at += len(quote)
+            while at < len(text) and not text.startswith(quote, at):
+                if len(quote) == 1 and text[at] == "\n":
+                    break  # an unclosed one-line string: tomllib says so
+                at += 2 if char == '"' and text[at] == "\\" else 1
+            at += len(quote) - 1
+        elif char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth = max(0, depth - 1)
+        at += 1
+    return deepest
+
+
 def load_manifest(path: Path) -> BotManifest:
     """The manifest of a bot folder (or of a bot.toml path); BotManifestError when wrong."""
     path = Path(path)
@@ -94,10 +155,7 @@ def load_manifest(path: Path) -> BotManifest:
         raise BotManifestError(
             f"{path} has no {MANIFEST}; a bot folder needs one (see bots/README.md)."
         )
-    try:
-        data = tomllib.loads(toml_path.read_text(encoding="utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
-        raise BotManifestError(f"{toml_path} is not valid TOML: {error}.") from None
+    data = _read_toml(toml_path)
     name = data.pop("name", None)
     problem = name_problem(name, "`name`")  # the one rule of arena/names.py
     if problem is not None or not isinstance(name, str):
@@ -284,13 +342,14 @@ def build_bot(
 
 def _out_of_cpu(code: int, used: list[tuple[int | None, int]], cpu_s: int) -> bool:
     """True when a build's exit `code` is the kill of RLIMIT_CPU (SIGKILL or SIGXCPU, as
-    itself or through the shell's 128 + signal) and its cgroup, where it tells, used that much
-    CPU and lost nothing to its memory limit."""
+    itself or through the shell's 128 + signal) and its cgroup, where it tells, used over half
+    that CPU (its count runs a little behind the rlimit's) and lost nothing to its memory
+    limit."""
     killed = {-signal.SIGKILL, -signal.SIGXCPU, 128 + signal.SIGKILL, 128 + signal.SIGXCPU}
     if code not in killed:
         return False
     cpu_usec, oom_kills = used[0] if used else (None, 0)
-    return oom_kills == 0 and (cpu_usec is None or cpu_usec >= cpu_s * 950_000)
+    return oom_kills == 0 and (cpu_usec is None or cpu_usec >= cpu_s * 500_000)
 
 
 def refuse_forbidden(bot: BotManifest, forbidden: list[str] | None = None) -> None:
