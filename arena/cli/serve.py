@@ -67,6 +67,14 @@ TOKEN_ENV = "ARENA_TOKEN"
 )
 @click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True)
 @click.option(
+    "--public-url",
+    default=None,
+    metavar="URL",
+    callback=lambda context, parameter, value: _public_url(value),
+    help="The league's address as people reach it, behind a TLS reverse proxy "
+    "(docs/reverse-proxy.md), e.g. https://league.example.org: invite links use it.",
+)
+@click.option(
     "--add-author",
     "add_author",
     default=None,
@@ -133,6 +141,7 @@ TOKEN_ENV = "ARENA_TOKEN"
 )
 def serve(
     folder: Path, db: str | None, game: str, game_options: dict[str, Any], seats: int | None, workers: int, host: str, port: int,
+    public_url: str | None,
     cluster: str | None, scheduler: str | None, add_author: str | None, admin: bool, invite: bool,
     bounds: tuple[float, float], export_to: Path | None, checks: int, build_cpu_s: int,
     build_timeout_s: int, bot_disk_mb: int,
@@ -141,11 +150,15 @@ def serve(
     play continuously; the leaderboard is live at http://HOST:PORT/. With --scheduler, each
     bot version is shipped to the Dask workers and built there; the records come back."""
     from arena.league.export import export
+    from arena.league.exposure import plain_http_warning
     from arena.league.league import DEFAULT_DB, League
     from arena.league.store import Store
     from arena.league.table import settle
     from arena.stats.sprt import Sprt
 
+    warning = plain_http_warning(host, public_url)  # tokens readable on the way: say so
+    if warning is not None:
+        click.echo(warning, err=True)
     given = click.get_current_context().get_parameter_source("game") != ParameterSource.DEFAULT
     game_asked, options_asked = (game if given else None), (game_options or None)
     if add_author is not None or invite:  # beside a playing league too: its store alone
@@ -157,7 +170,7 @@ def serve(
                 if add_author is not None:
                     done = _add_author(store, add_author, admin)
                 else:
-                    done = _invite(store, host, port)
+                    done = _invite(store, public_url or f"http://{host}:{port}")
             finally:
                 store.close()
         except (ArenaError, OSError) as error:
@@ -210,13 +223,21 @@ def _add_author(store: Store, name: str, admin: bool) -> str:
     return f"Author {name} added. Their token (shown once, keep it): {token}"
 
 
-def _invite(store: Store, host: str, port: int) -> str:
+def _public_url(text: str | None) -> str | None:
+    from arena.league.exposure import public_url
+
+    try:
+        return None if text is None else public_url(text)
+    except ArenaError as error:
+        raise click.BadParameter(str(error)) from None
+
+
+def _invite(store: Store, address: str) -> str:
     from arena.league.accounts import INVITE_DAYS
 
     code = store.add_invite()
     return (
-        f"Invite link (one author, valid {INVITE_DAYS:g} days; shown once): "
-        f"http://{host}:{port}/join#{code}"
+        f"Invite link (one author, valid {INVITE_DAYS:g} days; shown once): {address}/join#{code}"
     )
 
 

@@ -1,32 +1,17 @@
 """The league's two HTML pages (no build step): the leaderboard page and the invite's join
-page. Every text from a bot or an author is put in with `textContent`, never as HTML."""
+page. Every text from a bot or an author is put in with `textContent`, never as HTML.
 
-PAGE = """<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Mandala Arena league</title>
-<style>
+Each page's script and style are constants of their own: the Content-Security-Policy
+(`arena.league.exposure`) allows exactly these texts by their SHA-256 hashes, so no other
+inline script runs. A change to a script changes its hash, and the policy follows."""
+
+PAGE_STYLE = """
 body{font-family:system-ui,sans-serif;margin:2em;max-width:70em}
 table{border-collapse:collapse}td,th{padding:.3em .7em;border-bottom:1px solid #ddd;text-align:left}
 tr{cursor:pointer}#error{color:#036}tr.chosen{background:#fff3c4}
-</style></head><body>
-<h1>League: __GAME__</h1>
-<p>The leaderboard updates by itself as games finish. Click a bot to highlight it and see
-how it fared against each other bot, from each seat, and its games.</p>
-<table><thead><tr><th>#</th><th>bot</th><th>author</th><th>status</th><th>games</th>
-<th>Elo (95%)</th><th>failures</th><th>mu</th><th>sigma</th><th>mu − 3σ</th></tr></thead>
-<tbody id="board"></tbody></table>
-<h2 id="detail-title"></h2>
-<table id="against-table" hidden><thead><tr><th>against</th><th>games</th><th>ahead of it</th>
-<th>level</th><th>behind it</th></tr></thead><tbody id="against"></tbody></table>
-<table id="seats-table" hidden><thead><tr><th>seat</th><th>games</th><th>mean place</th>
-<th>first</th></tr></thead><tbody id="seats"></tbody></table>
-<ul id="detail"></ul>
-<h2>Submit a bot</h2>
-<p>A .zip or .tar.gz of your bot's folder (with its bot.toml). Your token stays in this page.</p>
-<p><input id="token" type="password" placeholder="your token (to submit, retire or remove)" size="50">
-<input id="archive" type="file" accept=".zip,.tar.gz,.tgz"> <button id="send">Submit</button></p>
-<p id="error"></p><h2>Bots</h2><ul id="bots"></ul>
-<p>The same from scripts: <code>curl http://HOST:PORT/api/leaderboard</code>; README, "A live league".</p>
-<script>
+"""
+
+PAGE_SCRIPT = """
 "use strict";
 const $ = (id) => document.getElementById(id);
 function cell(row, text) { const td = document.createElement("td"); td.textContent = String(text); row.append(td); }
@@ -103,20 +88,13 @@ $("send").addEventListener("click", () => {
 });
 fetch("/api/leaderboard").then((r) => r.json()).then(draw);
 new EventSource("/api/events").onmessage = (event) => draw(JSON.parse(event.data));
-</script></body></html>
 """
 
-JOIN_PAGE = """<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Join the league</title>
-<style>body{font-family:system-ui,sans-serif;margin:2em;max-width:50em}#answer{color:#036}</style>
-</head><body>
-<h1>Join the league</h1>
-<p>Choose your author's name (letters, digits, '_', '.', '-'). You get a token: keep it, it is
-shown once. Give it to <code>arena submit</code> (<code>--token</code> or <code>$ARENA_TOKEN</code>)
-or paste it in the <a href="/">league's page</a> to submit bots.</p>
-<p><input id="name" placeholder="your name" size="30"> <button id="join">Join</button></p>
-<p id="answer"></p><p><code id="token"></code></p>
-<script>
+JOIN_STYLE = (
+    """body{font-family:system-ui,sans-serif;margin:2em;max-width:50em}#answer{color:#036}"""
+)
+
+JOIN_SCRIPT = """
 "use strict";
 const $ = (id) => document.getElementById(id);
 $("join").addEventListener("click", () => {
@@ -128,5 +106,41 @@ $("join").addEventListener("click", () => {
       $("token").textContent = answer.token;
     });
 });
-</script></body></html>
+"""
+
+PAGE = f"""<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Mandala Arena league</title>
+<style>{PAGE_STYLE}</style></head><body>
+<h1>League: __GAME__</h1>
+<p>The leaderboard updates by itself as games finish. Click a bot to highlight it and see
+how it fared against each other bot, from each seat, and its games.</p>
+<table><thead><tr><th>#</th><th>bot</th><th>author</th><th>status</th><th>games</th>
+<th>Elo (95%)</th><th>failures</th><th>mu</th><th>sigma</th><th>mu − 3σ</th></tr></thead>
+<tbody id="board"></tbody></table>
+<h2 id="detail-title"></h2>
+<table id="against-table" hidden><thead><tr><th>against</th><th>games</th><th>ahead of it</th>
+<th>level</th><th>behind it</th></tr></thead><tbody id="against"></tbody></table>
+<table id="seats-table" hidden><thead><tr><th>seat</th><th>games</th><th>mean place</th>
+<th>first</th></tr></thead><tbody id="seats"></tbody></table>
+<ul id="detail"></ul>
+<h2>Submit a bot</h2>
+<p>A .zip or .tar.gz of your bot's folder (with its bot.toml). Your token stays in this page.</p>
+<p><input id="token" type="password" placeholder="your token (to submit, retire or remove)" size="50">
+<input id="archive" type="file" accept=".zip,.tar.gz,.tgz"> <button id="send">Submit</button></p>
+<p id="error"></p><h2>Bots</h2><ul id="bots"></ul>
+<p>The same from scripts: <code>curl http://HOST:PORT/api/leaderboard</code>; README, "A live league".</p>
+<script>{PAGE_SCRIPT}</script></body></html>
+"""
+
+JOIN_PAGE = f"""<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Join the league</title>
+<style>{JOIN_STYLE}</style>
+</head><body>
+<h1>Join the league</h1>
+<p>Choose your author's name (letters, digits, '_', '.', '-'). You get a token: keep it, it is
+shown once. Give it to <code>arena submit</code> (<code>--token</code> or <code>$ARENA_TOKEN</code>)
+or paste it in the <a href="/">league's page</a> to submit bots.</p>
+<p><input id="name" placeholder="your name" size="30"> <button id="join">Join</button></p>
+<p id="answer"></p><p><code id="token"></code></p>
+<script>{JOIN_SCRIPT}</script></body></html>
 """

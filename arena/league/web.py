@@ -59,12 +59,15 @@ from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
+from starlette.types import ASGIApp
 
 from arena.errors import ArenaError
 from arena.league import accounts, public, server, uploads
 from arena.league.boards import Boards, Busy, bot_json, bot_report
+from arena.league.exposure import QueryError, StrictHeaders, board_query
 from arena.league.league import League
 from arena.league.pages import JOIN_PAGE, PAGE
+from arena.league.paths import PathError, bot_folders, inside
 from arena.league.server import (
     BodyRefused,
     RateLimit,
@@ -74,6 +77,7 @@ from arena.league.server import (
     server_config,
 )
 from arena.league.store import Author, Bot
+from arena.names import is_label
 
 log = logging.getLogger(__name__)
 
@@ -119,8 +123,9 @@ def serving(league: League, limits: ServerLimits | None = None) -> Iterator[str]
         thread.join(timeout=30)
 
 
-def create_app(league: League) -> Starlette:
-    """The web application of `league`."""
+def create_app(league: League) -> ASGIApp:
+    """The web application of `league`, every response of it (an unforeseen error's 500 too)
+    with the strict headers of `arena.league.exposure`."""
     by_author = RateLimit(UPLOADS_PER_MINUTE)  # submissions, and per address below
     by_address = RateLimit(server.SUBMISSIONS_PER_ADDRESS_PER_MINUTE)
     customs, joins = RateLimit(server.CUSTOM_BOARDS_PER_MINUTE), RateLimit(server.JOINS_PER_MINUTE)
@@ -138,7 +143,7 @@ def create_app(league: League) -> Starlette:
             return act(*args)
 
     def find(label: str) -> Bot | None:
-        if not _LABEL.fullmatch(label):
+        if not _LABEL.fullmatch(label) or not is_label(label):  # names' rule, and `.vN`
             return None
         with league.lock:
             return league.store.bot(label)
@@ -147,20 +152,17 @@ def create_app(league: League) -> Starlette:
         return HTMLResponse(PAGE.replace("__GAME__", f"{league.game}, {league.seats} seats"))
 
     async def api_leaderboard(request: Request) -> Response:
-        query = request.query_params
-        since, until = query.get("since", "")[:40], query.get("until", "")[:40]
-        among = frozenset(filter(None, query.get("bots", "")[:4000].split(",")))
-        size = query.get("seats", "")
-        if size and not (size.isdigit() and 1 <= int(size) <= 99):
-            return _error(400, "seats= is a table size, e.g. seats=3.")
-        seats = int(size) if size else None
         try:
-            if since or until or among or seats is not None:
+            asked = board_query(request.query_params, _LABEL)
+        except QueryError as error:
+            return _error(400, str(error))
+        try:
+            if asked.custom:
                 if not customs.allow(client_of(request)):
                     return _error(429, f"At most {server.CUSTOM_BOARDS_PER_MINUTE} custom "
                                   "leaderboards a minute from one address; wait, or read the "
                                   "plain leaderboard.")  # fmt: skip
-                rows = await boards.custom(since, until, among, seats)
+                rows = await boards.custom(asked.since, asked.until, asked.among, asked.seats)
             else:
                 rows = await boards.served_plain()  # no thread, no lock: never waits on custom
         except Busy as error:
@@ -228,11 +230,15 @@ def create_app(league: League) -> Starlette:
         bot = find(request.path_params["label"])
         if author is None or bot is None or (bot.author != author.name and not author.admin):
             return _error(403, "Only a bot's author may read its stderr.")
-        text = ""
-        for path in (
-            league.folder / "checks" / bot.label / "logs" / f"{bot.label}.stderr.log",
-            league.folder / "logs" / f"{bot.label}.stderr.log",
-        ):
+        text, log_name = "", f"{bot.label}.stderr.log"
+        try:  # proven inside the league's folder (an older arena's store may hold `..`)
+            paths = (
+                inside(bot_folders(league.folder, bot)[1], f"logs/{log_name}"),
+                inside(league.folder, f"logs/{log_name}", "logs"),
+            )
+        except PathError as error:
+            return _error(404, str(error))
+        for path in paths:
             if path.is_file():
                 with path.open("rb") as file:
                     file.seek(max(0, path.stat().st_size - STDERR_TAIL))
@@ -312,7 +318,7 @@ def create_app(league: League) -> Starlette:
             shown = public.message(f"Game {game_id} cannot be shown: {error}", league.folder)
             return _error(404, shown)
 
-    return Starlette(
+    application = Starlette(
         routes=[
             Route("/", page),
             Route("/api/leaderboard", api_leaderboard),
@@ -332,3 +338,4 @@ def create_app(league: League) -> Starlette:
             Route("/favicon.ico", lambda request: Response(status_code=204)),
         ]
     )
+    return StrictHeaders(application)
