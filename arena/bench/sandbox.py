@@ -2,7 +2,8 @@
 
 Every mode starts the same bots through the real launch path (`launch_spec`, `BotProcess`):
 `cat` (the start-up cost of the sandbox alone, and an echo round trip per move) and the
-bundled `random` bot (a real Python bot's start, up to its `hello`).
+bundled `random` bot (a real Python bot's start, up to its `hello`). Beside them, the cost of
+bubblewrap's allow-list view against plain bubblewrap (`--ro-bind / /`), in the same run.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import json
 import os
 import shutil
 import statistics
+import subprocess
 import tempfile
 import time
 from pathlib import Path
@@ -126,6 +128,35 @@ def _measure_build(builds: int) -> dict[str, Any]:
     }
 
 
+def _measure_views(starts: int) -> dict[str, Any] | None:
+    """A start of `true` under bubblewrap with the same namespaces, two views side by side
+    (interleaved, so a loaded machine weighs on both alike): plain bubblewrap's `--ro-bind
+    / /` (the host's whole filesystem, as the deny-list view began) and the allow-list
+    view bots get (bubblewrap.py). None without bubblewrap."""
+    from arena.players.sandbox.bubblewrap import bwrap_argv
+
+    program = sandbox.probe().bwrap
+    if program is None:
+        return None
+    true = shutil.which("true") or "/bin/true"
+    with tempfile.TemporaryDirectory(prefix="arena-bench-") as folder:
+        allow = bwrap_argv(program, [true], Path(folder), SandboxLimits())
+        head = allow[: allow.index("ALL") + 1]  # bwrap and its namespace options
+        plain = [*head, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]
+        plain += ["--tmpfs", "/tmp", "--ro-bind", folder, folder, "--chdir", folder, "--", true]
+        views = {"plain": plain, "allow_list": allow}
+        times: dict[str, list[float]] = {name: [] for name in views}
+        for _ in range(starts):
+            for name, argv in views.items():
+                began = time.perf_counter()
+                subprocess.run(argv, stdin=subprocess.DEVNULL, check=True)
+                times[name].append((time.perf_counter() - began) * 1000)
+    mounts = sum(1 for word in allow if word in ("--ro-bind", "--bind", "--tmpfs", "--symlink"))
+    out: dict[str, Any] = {n: round(statistics.median(t), 2) for n, t in times.items()}
+    out["allow_list_mounts"] = mounts
+    return out
+
+
 def measure(starts: int = 20, moves: int = 2000) -> dict[str, Any]:
     """Median costs of every mode this machine allows; missing modes are listed as such."""
     bot = load_manifest(default_bots_dir() / "random")
@@ -141,6 +172,7 @@ def measure(starts: int = 20, moves: int = 2000) -> dict[str, Any]:
         "starts": starts,
         "moves": moves,
         "modes": results,
+        "views": _measure_views(starts),
         "build": _measure_build(max(1, starts // 4)),
         "report": sandbox.sandbox_report(),
     }
@@ -167,6 +199,14 @@ def sandbox_bench(starts: int, moves: int, as_json: bool) -> None:
         click.echo(
             f"  {name:<16}{row['start_ms']:>10.2f} ms{row['teardown_ms']:>8.2f} ms"
             f"{row['python_hello_ms']:>13.1f} ms{row['move_us']:>8.1f} us"
+        )
+    views = figures["views"]
+    if views is not None:
+        click.echo(
+            f"  a start of `true` in bubblewrap by view: plain `--ro-bind / /` "
+            f"{views['plain']:.2f} ms, the allow-list bots get ({views['allow_list_mounts']} "
+            f"mounts) {views['allow_list']:.2f} ms: "
+            f"{views['allow_list'] - views['plain']:+.2f} ms a start"
         )
     build = figures["build"]
     click.echo(
