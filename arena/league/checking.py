@@ -194,19 +194,22 @@ class CheckQueue:
                 self._running += 1
             try:
                 future.set_result(self.check(bot))
-            except BaseException as error:  # the check's own fault: the caller of put sees it
+            except Exception as error:  # the check's own fault: the caller of put sees it
                 log.exception("the check of %s failed", bot.label)
                 future.set_exception(error)
-            finally:
-                with self._lock:
-                    self._running -= 1
-                    for ahead, waiting in enumerate(self._waiting, self._running):
-                        if ahead >= self.workers:  # the next one starts now: no message
-                            self.note(waiting, ahead)
+            with self._lock:
+                self._running -= 1
+                for ahead, waiting in enumerate(self._waiting, self._running):
+                    if ahead >= self.workers and not self._closed:  # the next starts now
+                        self.note(waiting, ahead)
 
     def note(self, bot: Bot, ahead: int) -> None:
-        with self.lock:
-            self.store.set_status(bot, "building", f"waiting to be checked ({ahead} ahead)")
+        """A waiting version's message (a store that fails meanwhile only loses it)."""
+        try:
+            with self.lock:
+                self.store.set_status(bot, "building", f"waiting to be checked ({ahead} ahead)")
+        except Exception:  # the database away: the queue goes on
+            log.exception("the message of %s waiting to be checked was not written", bot.label)
 
     def close(self, timeout: float = 30) -> None:
         """No more checks: the waiting ones are dropped (they stay `building`: the league
