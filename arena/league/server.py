@@ -41,6 +41,7 @@ from typing import Any
 import h11
 import uvicorn
 from starlette.requests import ClientDisconnect, Request
+from uvicorn._types import ASGI3Application, ASGIReceiveCallable, ASGISendCallable, Scope
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from arena.errors import ArenaError
@@ -164,6 +165,10 @@ def guarded_protocol(limits: ServerLimits) -> type[H11Protocol]:
         body_deadline: float | None = None
         address: str | None = None
 
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self.app = quiet_when_gone(self.app)
+
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
             host = self.client[0] if self.client else ""
@@ -254,6 +259,19 @@ def guarded_protocol(limits: ServerLimits) -> type[H11Protocol]:
             self._unset_keepalive_if_required()
 
     return GuardedProtocol
+
+
+def quiet_when_gone(app: ASGI3Application) -> ASGI3Application:
+    """`app`, a request whose client went away (or was cut off as too slow) while its body
+    was read ending there: there is nobody to answer, and it is no error to log."""
+
+    async def quiet(scope: Scope, receive: ASGIReceiveCallable, send: ASGISendCallable) -> None:
+        try:
+            await app(scope, receive, send)
+        except ClientDisconnect:
+            log.debug("a client went away while its request's body was read")
+
+    return quiet
 
 
 class RateLimit:

@@ -1,0 +1,182 @@
+"""Issue 31, item 5: nobody can slow the league's server to a crawl (arena/league/server.py,
+boards.py). Real servers on the loopback, raw sockets for the clients a library would not
+be; short timeouts and small caps set through the server's own settings. Every loop here
+is bounded."""
+
+from __future__ import annotations
+
+import json
+import logging
+import resource
+import socket
+import time
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from arena.league import server, web
+from arena.league.league import League
+from arena.league.server import RateLimit, ServerLimits
+from tests.league_support import Site
+
+
+@contextmanager
+def guarded(tmp_path: Path, **limits: Any) -> Iterator[Site]:
+    """A league served with these ServerLimits, and its Site."""
+    league = League(tmp_path / "league", workers=0)
+    try:
+        with web.serving(league, ServerLimits(**limits)) as url:
+            yield Site(league, int(url.rsplit(":", 1)[1]))
+    finally:
+        league.close()
+
+
+def connect(site: Site) -> socket.socket:
+    host, port = site.url.removeprefix("http://").split(":")
+    return socket.create_connection((host, int(port)), timeout=30)
+
+
+def until_closed(connection: socket.socket, seconds: float = 30.0) -> tuple[bytes, float]:
+    """What the server sent until it closed the connection, and how long that took; a
+    connection still open after `seconds` fails the test."""
+    start, answer = time.monotonic(), b""
+    connection.settimeout(seconds)
+    try:
+        while chunk := connection.recv(65536):
+            answer += chunk
+    except TimeoutError:
+        raise AssertionError(f"still open after {seconds} s; received {answer[:200]!r}") from None
+    except ConnectionResetError:
+        pass
+    return answer, time.monotonic() - start
+
+
+def error_of(answer: bytes) -> str:
+    sentence = json.loads(answer.split(b"\r\n\r\n", 1)[1])["error"]
+    assert isinstance(sentence, str) and sentence.endswith(".")
+    return sentence
+
+
+def test_a_connection_whose_headers_never_finish_is_closed_within_the_timeout(
+    tmp_path: Path,
+) -> None:
+    with guarded(tmp_path, header_timeout=1.0) as site:
+        silent = connect(site)  # opens and says nothing
+        slow = connect(site)
+        slow.sendall(b"GET /api/leaderboard HTTP/1.1\r\nHost: league\r\n")
+        for _ in range(3):  # a header line now and then, never the blank line
+            time.sleep(0.3)
+            slow.sendall(b"X-Slow: 1\r\n")
+        endless = connect(site)  # a header block that never ends: h11's cap, 16 KiB
+        endless.sendall(b"GET / HTTP/1.1\r\n" + b"X-Pad: " + b"a" * (32 << 10))
+        for connection in (silent, slow):
+            answer, _ = until_closed(connection)
+            assert answer.startswith(b"HTTP/1.1 408 ")
+            assert "too slowly" in error_of(answer)
+        answer, _ = until_closed(endless)
+        assert answer.startswith(b"HTTP/1.1 400 ")
+        kept = connect(site)  # a request that finishes is answered, and kept alive
+        kept.sendall(b"GET /api/leaderboard HTTP/1.1\r\nHost: league\r\n\r\n")
+        assert kept.recv(65536).startswith(b"HTTP/1.1 200 ")
+        for connection in (silent, slow, endless, kept):
+            connection.close()
+
+
+def test_a_slow_body_is_cut_off(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO)
+    with guarded(tmp_path, body_chunk_timeout=1.0, body_total_timeout=3.0) as site:
+        stalled = connect(site)  # a part of its body, then nothing
+        stalled.sendall(b"POST /api/join HTTP/1.1\r\nHost: league\r\nContent-Length: 200\r\n"
+                        b'\r\n{"invite": ')  # fmt: skip
+        answer, _ = until_closed(stalled)
+        assert answer.startswith(b"HTTP/1.1 408 ") and "too slowly" in error_of(answer)
+        dripping = connect(site)  # a byte every 0.4 s: never idle 1 s, over 3 s in all
+        dripping.sendall(b"POST /api/bots HTTP/1.1\r\nHost: league\r\nContent-Length: 100\r\n"
+                         + f"Authorization: Bearer {site.ada}\r\n\r\n".encode())  # fmt: skip
+        answer, sent = b"", 0
+        deadline = time.monotonic() + 30
+        dripping.settimeout(0.4)
+        while time.monotonic() < deadline and sent < 100:
+            try:
+                dripping.sendall(b"x")
+                sent += 1
+                answer = dripping.recv(65536)
+                break  # answered, or closed (b"")
+            except TimeoutError:
+                continue
+            except (BrokenPipeError, ConnectionResetError):
+                break
+        assert sent < 100, "the whole body was taken in, a byte at a time"
+        rest, _ = until_closed(dripping)
+        assert (answer + rest).startswith(b"HTTP/1.1 408 ")
+        for connection in (stalled, dripping):
+            connection.close()
+        assert site.call("GET", "/api/leaderboard") == (200, [])  # the server is fine
+    assert "Exception in ASGI application" not in caplog.text  # a sentence, not a traceback
+
+
+def test_custom_leaderboards_beyond_the_rate_are_429_while_the_plain_one_answers(
+    tmp_path: Path,
+) -> None:
+    with guarded(tmp_path) as site:
+        statuses = [site.call("GET", f"/api/leaderboard?seats=2&n={n}")[0]
+                    for n in range(server.CUSTOM_BOARDS_PER_MINUTE)]  # fmt: skip
+        assert statuses == [200] * server.CUSTOM_BOARDS_PER_MINUTE
+        status, answer = site.call("GET", "/api/leaderboard?since=2026-01-01")
+        assert status == 429 and answer["error"] == (
+            "At most 30 custom leaderboards a minute from one address; wait, or read the "
+            "plain leaderboard."
+        )
+        assert site.call("GET", "/api/leaderboard") == (200, [])
+        joins = [site.call("POST", "/api/join", None, b"{}")[0]
+                 for _ in range(server.JOINS_PER_MINUTE + 1)]  # fmt: skip
+        assert joins == [400] * server.JOINS_PER_MINUTE + [429]
+        per_address = server.SUBMISSIONS_PER_ADDRESS_PER_MINUTE
+        submits = [site.call("POST", "/api/bots", None, b"x")[0] for _ in range(per_address + 1)]
+        assert submits == [401] * per_address + [429]  # no token: counted by address
+
+
+def test_the_connection_caps_answer_503(tmp_path: Path) -> None:
+    with guarded(tmp_path, max_connections=4, open_connections=6) as site, ExitStack() as held:
+        idle = [held.enter_context(connect(site)) for _ in range(4)]
+        # the last one's request is read after the others were accepted (in order)
+        idle[-1].sendall(b"GET /api/leaderboard HTTP/1.1\r\nHost: league\r\n\r\n")
+        answer, _ = until_closed(idle[-1])  # four open: uvicorn's limit_concurrency
+        assert answer.startswith(b"HTTP/1.1 503 ")
+        more = [held.enter_context(connect(site)) for _ in range(4)]
+        answer, _ = until_closed(more[-1])  # the seventh open: closed unread
+        assert answer.startswith(b"HTTP/1.1 503 ") and "too many connections" in error_of(answer)
+    with guarded(tmp_path / "b", per_address=3, uncapped=frozenset()) as site, ExitStack() as held:
+        mine = [held.enter_context(connect(site)) for _ in range(4)]
+        answer, _ = until_closed(mine[-1])
+        assert answer.startswith(b"HTTP/1.1 503 ")
+        assert "Too many connections from your address" in error_of(answer)
+        mine[0].sendall(b"GET /api/leaderboard HTTP/1.1\r\nHost: league\r\n\r\n")
+        assert mine[0].recv(65536).startswith(b"HTTP/1.1 200 ")  # the first three are served
+
+
+def test_the_open_files_limit_is_raised_to_the_hard_limit(tmp_path: Path) -> None:
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    lowered = min(soft, hard, 512)
+    if lowered == hard:
+        pytest.skip("the hard limit is too low to lower the soft one under it")
+    resource.setrlimit(resource.RLIMIT_NOFILE, (lowered, hard))
+    try:
+        with guarded(tmp_path) as site:
+            assert resource.getrlimit(resource.RLIMIT_NOFILE)[0] == hard
+            assert site.call("GET", "/api/leaderboard") == (200, [])
+    finally:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
+def test_a_rate_limit_forgets_idle_clients_and_stays_bounded() -> None:
+    limit = RateLimit(2, window_s=0.2, keys=3)
+    assert [limit.allow("a") for _ in range(3)] == [True, True, False]
+    time.sleep(0.3)
+    assert limit.allow("a")  # the window slid on
+    for client in "bcde":
+        assert limit.allow(client)
+    assert len(limit.recent) == 3 and "a" not in limit.recent  # the least recently seen
