@@ -9,6 +9,7 @@ the hidden folders. These run a real bubblewrap.
 from __future__ import annotations
 
 import itertools
+import os
 import shutil
 import subprocess
 import sys
@@ -18,8 +19,9 @@ from pathlib import Path
 
 import pytest
 
+from arena.errors import BotManifestError
 from arena.players import sandbox
-from arena.players.limits import SandboxLimits
+from arena.players.limits import SandboxLimits, manifest_limits
 from arena.players.sandbox.bubblewrap import SANDBOX_UID, Mount, mount_plan
 
 PROBE = """\
@@ -154,3 +156,48 @@ def test_the_mount_plan_mounts_the_outer_before_the_inner(tmp_path: Path) -> Non
             assert str(hidden / "c") in made and str(tmp_path) in made  # searchable, on the way
             remounted = [plan[i + 1] for i, word in enumerate(plan) if word == "--remount-ro"]
             assert remounted == [str(hidden), str(deeper)]
+
+
+def test_a_runtime_outside_the_system_is_shown_by_the_tournament_only() -> None:
+    """Issue 31.2: /opt, /srv and the homes are not in a bot's view; a runtime there is
+    shown when the tournament's configuration lists it (`SandboxLimits.shown`), never by a
+    bot.toml."""
+    runtime = Path("/srv") / f"arena-runtime-{uuid.uuid4().hex[:8]}"
+    folder = Path("/srv") / f"arena-bot-{uuid.uuid4().hex[:8]}"
+    try:
+        (runtime / "bin").mkdir(parents=True)
+        folder.mkdir()
+        (runtime / "bin" / "tool").write_text("#!/bin/sh\necho runtime\n")
+        for path in (runtime, runtime / "bin", folder):
+            path.chmod(0o755)
+        (runtime / "bin" / "tool").chmod(0o755)
+        argv = ["/bin/sh", "-c", f"{runtime}/bin/tool || echo missing"]
+
+        def run(limits: SandboxLimits) -> str:
+            command = sandbox.bwrap_argv(_bwrap(), argv, folder, limits, user=_user())
+            done = subprocess.run(command, capture_output=True, text=True, timeout=30)
+            return done.stdout.strip()
+
+        assert run(SandboxLimits()) == "missing"
+        assert run(SandboxLimits(shown=(str(runtime),))) == "runtime"
+        with pytest.raises(BotManifestError, match="unknown key `shown`"):
+            manifest_limits({"shown": [str(runtime)]}, "bot.toml")
+        for wrong in ("/", "opt/x", "//"):
+            with pytest.raises(ValueError, match="absolute folders other than /"):
+                SandboxLimits(shown=(wrong,))
+    finally:
+        shutil.rmtree(runtime, ignore_errors=True)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_a_bot_left_as_root_cannot_read_what_others_may_not_under_etc(tmp_path: Path) -> None:
+    """A folder others may not enter runs its bot as root without capabilities: owner bits
+    still let root read /etc/shadow (0640), so /etc's entries others may not read are
+    hidden from every bot."""
+    _bwrap()
+    if os.geteuid() != 0 or not Path("/etc/shadow").exists():
+        pytest.skip("needs root and /etc/shadow")
+    argv = ["/bin/sh", "-c", "cat /etc/shadow >/dev/null 2>&1 && echo READ || echo DENIED"]
+    command = sandbox.bwrap_argv(_bwrap(), argv, tmp_path, SandboxLimits())  # no user switch
+    done = subprocess.run(command, capture_output=True, text=True, timeout=30)
+    assert done.stdout.strip() == "DENIED", done.stderr

@@ -72,6 +72,9 @@ class SandboxLimits:
             value = getattr(self, key)
             if value is not None and (not isinstance(value, int) or value <= 0):
                 raise ValueError(f"{key} must be a positive integer or None, not {value!r}.")
+        for path in self.shown:
+            if not isinstance(path, str) or not path.startswith("/") or path.strip("/") == "":
+                raise ValueError(f"shown must hold absolute folders other than /, not {path!r}.")
 
     def lowered_by(self, asked: Mapping[str, int]) -> tuple[SandboxLimits, list[str]]:
         """These limits lowered by a manifest's `[limits]`; also the notes on values cut down."""
