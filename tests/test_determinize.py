@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+import mandala_positions as hand_made
 import pytest
 
 from arena.games.mandala.cards import CARDS_PER_COLOUR, COLOURS, NUM_COLOURS
@@ -155,3 +156,26 @@ def test_after_a_reshuffle_the_deck_holds_only_reshuffled_cards(seat: int) -> No
                 left = since["deck"][name] - since["drawn_by_you"][name] - since["refills"][name]
                 assert sample.deck.count(colour) <= left
             assert sample.view(seat) == view
+
+
+def _stalled_on_the_limits_turn(ruling: str) -> MandalaState:
+    """A game that stalls (R15, R16) on turn 11 of 11, every other card in seat 1's claimed
+    Cup (public), so the view tells everything."""
+    if ruling == "R15":
+        hands, fields, last = ("red", ""), {}, "red"
+    else:  # R16: red is in a Field of each Mandala, seat 0 keeps one red card
+        hands, fields, last = ("red green", ""), {(0, 0): "red", (1, 1): "red"}, "green"
+    state = hand_made.position(hands=hands, fields=fields, turns=10, turn_limit=11)
+    state.cup_claimed[1] = [CARDS_PER_COLOUR - n for n in hand_made.card_total(state)]
+    hand_made.play(state, hand_made.build(0, last))
+    assert state.is_over() and state.end == "stalled"
+    return state
+
+
+@pytest.mark.parametrize("ruling", ["R15", "R16"])
+def test_r17_a_game_stalled_on_the_limits_turn_is_sampled_stalled(ruling: str) -> None:
+    state = _stalled_on_the_limits_turn(ruling)
+    for seat in (0, 1):
+        sample = determinize(state.view(seat), random.Random(seat), turn_limit=11)
+        assert sample.is_over() and sample.end == "stalled"
+        assert sample.outcome() == state.outcome()

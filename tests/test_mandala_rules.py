@@ -715,6 +715,35 @@ def test_r16_one_mandala_that_can_still_complete_is_no_stall() -> None:
     assert build(1, "green") in state.legal_moves()
 
 
+@pytest.mark.parametrize("ruling", ["R15", "R16"])
+def test_r17_a_stall_on_the_turn_that_reaches_the_limit_ends_stalled(ruling: str) -> None:
+    """R17 (arena/games/mandala/RULINGS.md): the stall is checked before the limit, so the
+    same game ends the same way whether turn 11 reaches the limit or not."""
+    results = []
+    for limit in (11, 10_000):
+        if ruling == "R15":  # the last card in any hand; the deck and discard are empty
+            state = position(hands=("red", ""), turns=10, turn_limit=limit)
+            play(state, build(0, "red"))
+        else:  # as test_r16_a_single_card_no_mountain_can_take_ends_the_game_as_a_stall
+            fields = {(0, 0): "red", (1, 1): "red"}
+            state = position(hands=("red green", ""), fields=fields, turns=10, turn_limit=limit)
+            play(state, build(0, "green"))
+        assert state.is_over() and state.turn == 11
+        outcome = state.outcome()
+        assert outcome.termination is Termination.NORMAL and outcome.end == "stalled"
+        results.append(outcome.to_json())
+    assert results[0] == results[1]  # a cap that cuts no turn changes no result
+
+
+def test_r17_a_discard_and_redraw_on_the_limits_turn_still_ends_at_the_limit() -> None:
+    """A Discard & Redraw cannot begin a stall (R16), so it is not checked: it ends
+    `turn_limit`, as the same game under a higher limit would go on."""
+    state = position(hands=("red red red", "black"), deck=PLENTY, turns=10, turn_limit=11)
+    play(state, discard("red", 1))
+    assert state.is_over() and state.turn == 11
+    assert state.outcome().termination is Termination.TURN_LIMIT
+
+
 def test_r12_turn_limit_ends_the_game_with_termination_turn_limit() -> None:
     state = position(hands=("red red red", "black"), deck=PLENTY, turns=4, turn_limit=5)
     play(state, discard("red", 1))

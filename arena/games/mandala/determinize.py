@@ -45,6 +45,7 @@ from arena.games.mandala.ends import (
     SIXTH_RIVER_COLOUR,
     STALLED,
     TURN_LIMIT,
+    stalled,
 )
 from arena.games.mandala.state import MandalaState
 
@@ -150,14 +151,14 @@ def determinize(
         state.completed_by = int(destroying["completed_by"])
         if view["decision"] == CLAIM_DECISION:
             state.claimer = int(view["deciding_seat"])
-    if view["decision"] is None:
+    if view["decision"] is None:  # the end the sampled cards imply; a stall before the limit
         state.over = True
         if state.sixth_colour:
             state.end = SIXTH_RIVER_COLOUR
+        elif stalled(state):
+            state.end = STALLED  # R15, R16, even on the limit's turn (R17)
         elif state.turns >= turn_limit:
             state.end = TURN_LIMIT
-        elif not any(state.hand_sizes):
-            state.end = STALLED
         else:
             state.end = DECK_EXHAUSTED
     return state

@@ -1,4 +1,4 @@
-"""How a game of Mandala ends (R3, R9, R12, R15, R16) and its result (R13)."""
+"""How a game of Mandala ends (R3, R9, R12, R15-R17) and its result (R13)."""
 
 from __future__ import annotations
 

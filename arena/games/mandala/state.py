@@ -380,16 +380,15 @@ class MandalaState(GameState):
     # ------------------------------------------------------------------ turns and the end
 
     def _end_turn(self, changed: bool = True) -> None:
-        """The next seat to act, or the end: a stall (R15, R16) or the turn limit (R12).
+        """The next seat to act, or the end: a stall (R15, R16), checked before the turn limit
+        (R12, R17).
 
         `changed` is False after a Discard & Redraw, which cannot begin a stall."""
         turns = self.turns = self.turns + 1
         current = self.current = 1 - self.current
-        if turns < self.turn_limit and self.hand_sizes[current] and not changed:
-            return  # Discard & Redraw keeps a game that could go on able to (R16)
-        if turns < self.turn_limit and ends.stalled(self):
+        if (changed or not self.hand_sizes[current]) and ends.stalled(self):
             self._finish(STALLED, count_turn=False)  # R15, R16: no Mandala can change again
-            return
+            return  # R17: even on the turn that reaches the limit
         while turns < self.turn_limit:
             if self.hand_sizes[current]:
                 return
