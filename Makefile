@@ -26,6 +26,12 @@ $(STAMP): pyproject.toml
 		|| { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null \
 		&& (apt-get update -qq && apt-get install -y -qq postgresql) >/dev/null 2>&1 \
 		|| echo "note: postgresql is not installed; the PostgreSQL league tests will be skipped"; }
+	@# Debian's nginx: tests/test_hostile_league_proxy.py runs docs/nginx-league.conf with it
+	@# (a server of its own, in a temporary folder); without it that test is skipped, with a note.
+	@{ command -v nginx >/dev/null || test -x /usr/sbin/nginx; } \
+		|| { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null \
+		&& (apt-get update -qq && apt-get install -y -qq nginx) >/dev/null 2>&1 \
+		|| echo "note: nginx is not installed; the reverse-proxy league test will be skipped"; }
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test,lint,ecosystem,postgresql]'

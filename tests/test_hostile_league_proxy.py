@@ -1,0 +1,222 @@
+"""A league on the internet behind nginx (issue 31, item 8): docs/nginx-league.conf, the
+example of docs/reverse-proxy.md, run by Debian's nginx with a self-signed certificate made
+here (its ports, names and paths replaced, nothing else), in front of a league on the
+loopback. Through https: the leaderboard with the strict headers and HSTS, a bot submitted
+(by urllib and by `arena submit`), an invite link with the proxy's address, the live event
+stream unbuffered; refused: plain HTTP (sent to https), another name's TLS handshake, and a
+body over the 32 MiB upload cap (by nginx, with the league's sentence)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import ssl
+import subprocess
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from email.message import Message
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from arena.cli.main import main
+from arena.league import uploads
+from tests.league_support import BOTS, Site, bot_archive, served
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLE = ROOT / "docs" / "nginx-league.conf"
+NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
+OPENSSL = shutil.which("openssl") or "/usr/bin/openssl"
+
+pytestmark = pytest.mark.skipif(
+    not (Path(NGINX).exists() and Path(OPENSSL).exists()),
+    reason="needs Debian's nginx and openssl (make install installs nginx)",
+)
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def _certificate(folder: Path) -> tuple[Path, Path]:
+    """A self-signed certificate for localhost, and its key."""
+    cert, key = folder / "cert.pem", folder / "key.pem"
+    subprocess.run(
+        [OPENSSL, "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
+         "-nodes", "-days", "2", "-subj", "/CN=localhost", "-keyout", str(key), "-out",
+         str(cert), "-addext", "subjectAltName=DNS:localhost"],
+        check=True, capture_output=True, timeout=60,
+    )  # fmt: skip
+    return cert, key
+
+
+def _site_config(league_port: int, https: int, plain: int, cert: Path, key: Path) -> str:
+    """docs/nginx-league.conf with this test's ports, name and certificate: each replaced
+    text must be there, so the example cannot drift from what is tested."""
+    text = EXAMPLE.read_text()
+    replaced = [
+        ("/etc/letsencrypt/live/league.example.org/fullchain.pem", str(cert)),
+        ("/etc/letsencrypt/live/league.example.org/privkey.pem", str(key)),
+        ("league.example.org", "localhost"),
+        ("server 127.0.0.1:8000;", f"server 127.0.0.1:{league_port};"),
+        ("listen 443 ", f"listen 127.0.0.1:{https} "),
+        ("listen 80;", f"listen 127.0.0.1:{plain};"),
+    ]
+    for old, new in replaced:
+        assert old in text, f"docs/nginx-league.conf no longer has {old!r}"
+        text = text.replace(old, new)
+    lines = [line for line in text.splitlines() if "listen [::]:" not in line]  # no IPv6 here
+    return "\n".join(lines) + "\n"
+
+
+@contextmanager
+def _nginx(folder: Path, site_config: str, https: int) -> Iterator[Path]:
+    """nginx running the site configuration in `folder` (its prefix, logs and temporary
+    files there) until the block ends; its error log."""
+    (folder / "league.conf").write_text(site_config)
+    kinds = ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
+    temporary = "\n".join(f"    {kind}_temp_path {folder / kind};" for kind in kinds)
+    error_log = folder / "error.log"
+    (folder / "nginx.conf").write_text(
+        ("user root root;\n" if os.geteuid() == 0 else "")  # tmp_path is root's alone
+        + f"worker_processes 1;\nerror_log {error_log} info;\n"
+        "events { worker_connections 256; }\n"
+        f"http {{\n    access_log {folder / 'access.log'};\n{temporary}\n"
+        f"    include {folder / 'league.conf'};\n}}\n"
+    )
+    process = subprocess.Popen(
+        [NGINX, "-p", str(folder), "-c", str(folder / "nginx.conf"), "-e", str(error_log),
+         "-g", f"daemon off; pid {folder / 'nginx.pid'};"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            if process.poll() is not None:
+                raise AssertionError(f"nginx stopped: {error_log.read_text()[-2000:]}")
+            try:
+                socket.create_connection(("127.0.0.1", https), timeout=5).close()
+                break
+            except OSError:
+                assert time.monotonic() < deadline, "nginx did not listen in time"
+                time.sleep(0.1)
+        yield error_log
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=30)
+
+
+class Proxied:
+    """The league as the internet sees it: https://localhost:PORT through nginx."""
+
+    def __init__(self, site: Site, https: int, plain: int, cert: Path, error_log: Path) -> None:
+        self.site, self.url, self.plain_url = (
+            site,
+            f"https://localhost:{https}",
+            f"http://127.0.0.1:{plain}",
+        )
+        self.cert, self.error_log = cert, error_log
+        self.context = ssl.create_default_context(cafile=str(cert))
+
+    def call(
+        self, method: str, path: str, token: str | None = None, body: bytes | None = None
+    ) -> tuple[int, Message, bytes]:
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        request = urllib.request.Request(self.url + path, body, headers, method=method)
+        try:
+            with urllib.request.urlopen(request, timeout=120, context=self.context) as answer:
+                return answer.status, answer.headers, answer.read()
+        except urllib.error.HTTPError as error:
+            return error.code, error.headers, error.read()
+
+
+@pytest.fixture
+def proxied(tmp_path: Path) -> Iterator[Proxied]:
+    cert, key = _certificate(tmp_path)
+    https, plain = _free_port(), _free_port()
+    with served(tmp_path) as site:
+        league_port = int(site.url.rsplit(":", 1)[1])
+        config = _site_config(league_port, https, plain, cert, key)
+        nginx_folder = tmp_path / "nginx"
+        nginx_folder.mkdir()
+        with _nginx(nginx_folder, config, https) as error_log:
+            yield Proxied(site, https, plain, cert, error_log)
+
+
+def test_a_league_behind_nginx_is_reached_over_https_only(proxied: Proxied, tmp_path: Path) -> None:
+    status, headers, body = proxied.call("GET", "/api/leaderboard")
+    assert (status, json.loads(body)) == (200, [])
+    assert headers["strict-transport-security"] == "max-age=31536000"  # https, told by nginx
+    assert headers["content-security-policy"].startswith("default-src 'none'")
+    assert headers["x-content-type-options"] == "nosniff" and headers["x-frame-options"] == "DENY"
+    assert headers["referrer-policy"] == "no-referrer" and headers["cache-control"] == "no-store"
+    assert "nginx/" not in headers.get("server", "")  # server_tokens off
+    status, headers, page = proxied.call("GET", "/")
+    assert status == 200 and b"League: mandala" in page
+    assert headers["content-security-policy"].count("'sha256-") >= 2
+    # a bot submitted through the proxy, by urllib and by `arena submit`
+    archive = bot_archive(tmp_path, "random", "alpha").read_bytes()
+    status, _, body = proxied.call("POST", "/api/bots", proxied.site.ada, archive)
+    assert status == 202 and json.loads(body)["bot"] == "alpha"
+    result = CliRunner(env={"SSL_CERT_FILE": str(proxied.cert)}).invoke(
+        main, ["submit", str(BOTS / "greedy"), "--to", proxied.url, "--token", proxied.site.bob]
+    )
+    assert result.exit_code == 0 and "Submitted greedy" in result.output, result.output
+    deadline = time.monotonic() + 180
+    while time.monotonic() < deadline:
+        bots = json.loads(proxied.call("GET", "/api/bots")[2])
+        if {bot["status"] for bot in bots} == {"active"} and len(bots) == 2:
+            break
+        time.sleep(0.3)
+    assert {bot["bot"]: bot["status"] for bot in bots} == {"alpha": "active", "greedy": "active"}
+    # the admin's invite link is the address people reach
+    status, _, body = proxied.call("POST", "/api/invites", proxied.site.admin, b"")
+    assert status == 201 and json.loads(body)["link"].startswith(proxied.url + "/join#")
+    # the live leaderboard's stream comes through as it is sent (nginx does not buffer it)
+    proxied.site.league.start()
+    request = urllib.request.Request(proxied.url + "/api/events")
+    with urllib.request.urlopen(request, timeout=60, context=proxied.context) as stream:
+        assert stream.headers["content-type"].startswith("text/event-stream")
+        first = stream.readline().decode()
+    assert first.startswith("data: ") and isinstance(json.loads(first[6:]), list)
+
+
+def test_plain_http_and_other_names_get_nothing(proxied: Proxied) -> None:
+    request = urllib.request.Request(proxied.plain_url + "/api/leaderboard")
+    with pytest.raises(urllib.error.HTTPError) as redirected:  # not followed: https is
+        urllib.request.build_opener(_NoRedirect).open(request, timeout=60)  # another port
+    assert redirected.value.code == 301
+    assert redirected.value.headers["location"].startswith("https://localhost")
+    unnamed = ssl.create_default_context(cafile=str(proxied.cert))
+    unnamed.check_hostname = False  # a bare address: no name to show a certificate for
+    port = int(proxied.url.rsplit(":", 1)[1])
+    with pytest.raises(ssl.SSLError), socket.create_connection(("127.0.0.1", port), 30) as raw:
+        unnamed.wrap_socket(raw).close()
+
+
+def test_a_body_over_the_upload_cap_is_refused_by_nginx(proxied: Proxied) -> None:
+    too_large = b"\0" * (uploads.MAX_UPLOAD_BYTES + 1)
+    status, headers, body = proxied.call("POST", "/api/bots", proxied.site.ada, too_large)
+    assert status == 413
+    assert json.loads(body) == {"error": "A bot archive may be at most 32 MiB."}
+    assert headers["x-content-type-options"] == "nosniff"
+    assert "client intended to send too large body" in proxied.error_log.read_text()
+    assert json.loads(proxied.call("GET", "/api/bots")[2]) == []  # the league saw none
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args: object, **kwargs: object) -> None:
+        return None
