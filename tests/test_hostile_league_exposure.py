@@ -33,7 +33,10 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
     """A league whose two bots have played a few games, then paused (nothing moves)."""
     tmp_path = tmp_path_factory.mktemp("exposure")
     with served(tmp_path) as running:
-        for token, source, name in ((running.ada, "random", "alpha"), (running.bob, "greedy", "beta")):  # fmt: skip
+        for token, source, name in (
+            (running.ada, "random", "alpha"),
+            (running.bob, "greedy", "beta"),
+        ):
             archive = bot_archive(tmp_path, source, name).read_bytes()
             assert running.call("POST", "/api/bots", token, archive)[0] == 202
         running.wait_status("alpha", "active")
