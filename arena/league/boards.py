@@ -142,7 +142,6 @@ class Boards:
     def __init__(self, league: League) -> None:
         self.league = league
         self.rows: Rows | None = None
-        self.bots: dict[str, Bot] = {}
         self.key: Any = None
         self.made = self.took = 0.0
         self.making = threading.Lock()
@@ -191,7 +190,6 @@ class Boards:
             with league.lock:
                 bots = {bot.label: bot for bot in league.store.bots()}
                 games = list(league.played)
-            self.bots = bots
             key = (len(games), tuple((b.label, b.status) for b in bots.values()))
             if key != self.key or self.rows is None:
                 self.rows, self.key = board_of(games, bots), key
@@ -240,13 +238,10 @@ class Boards:
             ) from None
         self.asked += 1
         try:
-            if self.rows is None:
-                await asyncio.to_thread(self.plain)  # the bots, read once
-            else:
-                self.plain()  # the bots kept fresh, as the plain board is
+            bots = await asyncio.to_thread(self._read_bots)  # a bot just removed: not shown
             for attempt in (1, 2):
                 try:
-                    return await asyncio.wrap_future(self._submit(query))
+                    return await asyncio.wrap_future(self._submit(bots, query))
                 except BrokenProcessPool:  # it was killed: a new one, sent every game
                     self._stop_process()
                     if attempt == 2:
@@ -259,7 +254,13 @@ class Boards:
             self.slots.release()
             self._stop_when_idle()
 
-    def _submit(self, query: tuple[str, str, frozenset[str], int | None]) -> Any:
+    def _read_bots(self) -> dict[str, Bot]:
+        with self.league.lock:
+            return {bot.label: bot for bot in self.league.store.bots()}
+
+    def _submit(
+        self, bots: dict[str, Bot], query: tuple[str, str, frozenset[str], int | None]
+    ) -> Any:
         if self.pool is None:
             self.pool = ProcessPoolExecutor(
                 1,
@@ -269,8 +270,7 @@ class Boards:
             self.sent = 0
         played = self.league.played  # only appended to: read without the league's lock
         count = len(played)
-        future = self.pool.submit(_custom_board, self.sent, played[self.sent : count],
-                                  dict(self.bots), query)  # fmt: skip
+        future = self.pool.submit(_custom_board, self.sent, played[self.sent : count], bots, query)
         self.sent = count
         return future
 
