@@ -137,10 +137,12 @@ class League:
         next (never by a command run beside a playing one). A bot whose name or folder in
         the store breaks the rule (an older arena let `..` in) is never acted on: its files
         stay, and it is failed rather than played (paths.bot_folders)."""
-        for bot in self.store.bots("building") + self.store.bots("checking"):
+        cut_short = self.store.bots("building") + self.store.bots("checking")
+        for bot in cut_short:
             self.store.set_status(  # the league stopped during its check
                 bot, "failed", "the league stopped during its check; submit it again"
             )
+        uploads.clean_leftovers(self.folder, [bot.label for bot in cut_short])
         for bot in self.store.bots():
             try:
                 folders = bot_folders(self.folder, bot)

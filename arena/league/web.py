@@ -188,25 +188,30 @@ def create_app(league: League) -> ASGIApp:
         return JSONResponse(shown)
 
     async def submit(request: Request) -> Response:
+        def unread(status: int, sentence: str) -> Response:
+            """A refusal that closes the connection: the rest of the body is never read."""
+            answer = _error(status, sentence)
+            answer.headers["Connection"] = "close"
+            return answer
+
         if not by_address.allow(client_of(request)):
-            return _error(429, f"At most {server.SUBMISSIONS_PER_ADDRESS_PER_MINUTE} "
+            return unread(429, f"At most {server.SUBMISSIONS_PER_ADDRESS_PER_MINUTE} "
                           "submissions a minute from one address; wait.")  # fmt: skip
-        author = await asyncio.to_thread(author_of, request)
+        author = await asyncio.to_thread(author_of, request)  # before a byte of the body
         if author is None:
-            return _error(401, "Submitting needs an author's token: Authorization: Bearer TOKEN.")
+            return unread(401, "Submitting needs an author's token: Authorization: Bearer TOKEN.")
         if not by_author.allow(author.name):
-            return _error(429, f"At most {UPLOADS_PER_MINUTE} submissions a minute; wait.")
+            return unread(429, f"At most {UPLOADS_PER_MINUTE} submissions a minute; wait.")
         too_large = f"A bot archive may be at most {uploads.MAX_UPLOAD_BYTES >> 20} MiB."
         declared = request.headers.get("content-length", "")
         if declared.isdigit() and int(declared) > uploads.MAX_UPLOAD_BYTES:
-            return _error(413, too_large)
+            return unread(413, too_large)
         with tempfile.NamedTemporaryFile(dir=league.folder / "uploads", suffix=".upload") as file:
-            size = 0
-            async for chunk in request.stream():
-                size += len(chunk)
-                if size > uploads.MAX_UPLOAD_BYTES:
-                    return _error(413, too_large)
-                file.write(chunk)
+            try:
+                async for chunk in server.body_chunks(request, uploads.MAX_UPLOAD_BYTES, too_large):
+                    file.write(chunk)
+            except BodyRefused as error:  # at the cap: stop reading, close the connection
+                return unread(error.status, str(error))
             file.flush()
             try:
                 bot = await asyncio.to_thread(league.submit, author, Path(file.name))
