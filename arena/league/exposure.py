@@ -129,13 +129,10 @@ def board_query(query: Mapping[str, str], label: re.Pattern[str]) -> BoardQuery:
     sentence for anything else: `²` is a digit to `str.isdigit` but no table size, and a
     5,000-digit number is refused before `int` sees it."""
     size = query.get("seats", "")
-    seats = None
-    if size:
-        if not (len(size) <= MAX_SEATS_DIGITS and size.isascii() and size.isdigit()):
-            raise QueryError("seats= is a table size from 1 to 99, e.g. seats=3.")
-        seats = int(size)
-        if not 1 <= seats <= 99:
-            raise QueryError("seats= is a table size from 1 to 99, e.g. seats=3.")
+    digits = len(size) <= MAX_SEATS_DIGITS and size.isascii() and size.isdigit()
+    if size and not (digits and 1 <= int(size) <= 99):  # int() only of ASCII digits
+        raise QueryError("seats= is a table size from 1 to 99, e.g. seats=3.")
+    seats = int(size) if size else None
     listed = query.get("bots", "")
     names = [name for name in listed.split(",") if name] if listed else []
     if len(listed) > MAX_AMONG * (MAX_LABEL_CHARS + 1) or len(names) > MAX_AMONG:
