@@ -268,8 +268,8 @@ def test_a_bot_toml_too_deep_or_too_large_is_one_sentence(tmp_path: Path) -> Non
         load_manifest(folder)
     brackets = "[{" * 40  # in strings and comments they are not nesting
     (folder / "bot.toml").write_text(
-        TOML.decode() + f"a = \"{brackets}\"\nb = '{brackets}'\nc = \"\"\"\n{brackets}\n\"\"\"\n"
-        f"# {brackets}\nd = [[1], [2, {{ e = 3 }}]]\n[env]\nX = \"]]]]\"\n"
+        TOML.decode() + f'a = "{brackets}"\nb = \'{brackets}\'\nc = """\n{brackets}\n"""\n'
+        f'# {brackets}\nd = [[1], [2, {{ e = 3 }}]]\n[env]\nX = "]]]]"\n'
     )
     assert load_manifest(folder).extra["a"] == brackets
 
@@ -332,9 +332,7 @@ def test_hostile_uploads_over_http_are_400_with_one_sentence(tmp_path: Path) -> 
         "more than 2000 files": _zip(
             tmp_path / "many.zip", [(f"f{n}", b"") for n in range(2001)], zipfile.ZIP_STORED
         ),
-        "compressed with bzip2": _zip(
-            tmp_path / "bz.zip", [("bot.toml", TOML)], zipfile.ZIP_BZIP2
-        ),
+        "compressed with bzip2": _zip(tmp_path / "bz.zip", [("bot.toml", TOML)], zipfile.ZIP_BZIP2),
         "name longer than 255 bytes": _zip(
             tmp_path / "name.zip", [("bot.toml", TOML), ("\N{GRINNING FACE}" * 70, b"")]
         ),
