@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import sys
 import time
 import uuid
 from collections.abc import Iterator
@@ -139,7 +138,7 @@ def _plain(tmp_path: Path) -> bytes:
 def _on_the_way(path: Path, own: Path) -> bool:
     """`path` is, or leads to, something a bot is shown (the system, the interpreter, the
     arena package, its own folder)."""
-    shown = [*map(Path, SYSTEM_FOLDERS), *shown_to_bots([sys.executable]), own]
+    shown = [*map(Path, SYSTEM_FOLDERS), *shown_to_bots(), own]
     shown += [Path(os.path.realpath(p)) for p in shown]
     return any(p == path or p.is_relative_to(path) for p in shown)
 

@@ -201,3 +201,19 @@ def test_a_bot_left_as_root_cannot_read_what_others_may_not_under_etc(tmp_path: 
     command = sandbox.bwrap_argv(_bwrap(), argv, tmp_path, SandboxLimits())  # no user switch
     done = subprocess.run(command, capture_output=True, text=True, timeout=30)
     assert done.stdout.strip() == "DENIED", done.stderr
+
+
+def test_a_program_named_by_an_absolute_path_opens_no_folder(home_base: Path) -> None:
+    """A bot.toml chooses its command: one naming a program in another bot's folder by an
+    absolute path must not have that folder shown to it (nor to its build)."""
+    folder, _, _ = _checkout(home_base)
+    other = folder.parent / "other"
+    (other / "tool").write_text('#!/bin/sh\ncat "$(dirname "$0")/secret.txt"\n')
+    (other / "tool").chmod(0o755)
+    for writable in (False, True):
+        argv = sandbox.bwrap_argv(
+            _bwrap(), [str(other / "tool")], folder, SandboxLimits(), user=_user(),
+            writable=writable,
+        )  # fmt: skip
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=30, check=False)
+        assert "secret" not in done.stdout and done.returncode != 0

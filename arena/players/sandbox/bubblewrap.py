@@ -3,9 +3,8 @@
 A bot (its build and its games alike) starts from an empty root and sees only what is
 listed: the read-only system folders a runtime needs (`SYSTEM_FOLDERS`, links such as
 Debian's /bin -> usr/bin made again as links), the interpreter's prefixes, the arena
-package, its program's folder, the tournament's `SandboxLimits.shown`, a fresh /dev and
-/proc, a private /tmp and /dev/shm, and its own folder (read-only while it plays, writable
-for its build). Nothing else of the host exists in its view: not /home, /root, /srv, /var,
+package, the tournament's `SandboxLimits.shown`, a fresh /dev and /proc, a private /tmp
+and /dev/shm, and its own folder (read-only while it plays, writable for its build). Nothing else of the host exists in its view: not /home, /root, /srv, /var,
 /opt, the checkout, a league's folder, its database, logs or the other bots. The folders
 above a shown one are the view's own (searchable, empty but for the way down), so a bot
 reaches its folder whatever the modes of the host's folders above it.
@@ -81,7 +80,7 @@ def bwrap_argv(
     `user` is (setpriv program, uid, gid): the bot drops to that user with no
     capabilities and no way to gain any (no_new_privs). `seccomp_fd` is a file descriptor
     holding the seccomp program (seccomp.py) that refuses unix sockets. `shown` are the
-    folders the bot sees besides the system's and its own (default: `shown_to_bots(argv)`).
+    folders the bot sees besides the system's and its own (default: `shown_to_bots()`).
     """
     folder = folder.resolve()
     out = [
@@ -97,7 +96,7 @@ def bwrap_argv(
     ]
     if user is not None:  # only to switch user: setpriv drops them with the uid
         out += ["--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
-    out += view_argv(argv, folder, limits, writable=writable, shown=shown)
+    out += view_argv(folder, limits, writable=writable, shown=shown)
     if seccomp_fd is not None:
         out += ["--seccomp", str(seccomp_fd)]
     out += ["--chdir", str(folder), "--"]
@@ -109,15 +108,14 @@ def bwrap_argv(
 
 
 def view_argv(
-    argv: list[str],
     folder: Path,
     limits: SandboxLimits,
     *,
     writable: bool = False,
     shown: Sequence[Path] | None = None,
 ) -> list[str]:
-    """bubblewrap's options for the allow-list view of the bot `argv` in `folder`: an empty,
-    read-only root; the system folders, `shown` (default `shown_to_bots(argv)`) and
+    """bubblewrap's options for the allow-list view of a bot in `folder`: an empty,
+    read-only root; the system folders, `shown` (default `shown_to_bots()`) and
     `limits.shown` bound read-only; its own folder; /dev, /proc, a private /tmp of
     `limits.tmp_mb` and /dev/shm. `limits.hidden`, the folder holding the bot's own (the
     other bots) and the host's /run and /var/tmp stay hidden where a shown folder holds them.
@@ -140,7 +138,7 @@ def view_argv(
     )
     hidden = [folder.parent, *(Path(p).resolve() for p in limits.hidden)]
     hidden += [*_host_hidden(), *private_entries()]
-    extra = [*(shown_to_bots(argv) if shown is None else shown), *map(Path, limits.shown)]
+    extra = [*(shown_to_bots() if shown is None else shown), *map(Path, limits.shown)]
     seen = [*system, *extra, *(Path(os.path.realpath(p)) for p in extra)]
     shows = [Mount(p, hide=False) for p in seen if p.is_absolute()]
     shows.append(Mount(folder, hide=False, writable=writable))
@@ -148,15 +146,16 @@ def view_argv(
     return [*out, "--remount-ro", "/"]
 
 
-def shown_to_bots(argv: list[str]) -> list[Path]:
+def shown_to_bots() -> list[Path]:
     """What a bot sees besides the system folders and its own: the interpreter's prefixes
-    (the virtual environment and the Python it was made from), its program's folder, and
-    the arena's own package (a Python bot may `import arena`, bots/README.md), never more
-    of the arena's folder than the package."""
-    shown = [Path(sys.prefix), Path(sys.base_prefix), ARENA_PACKAGE]
-    if argv and os.path.isabs(argv[0]):
-        shown.append(Path(os.path.realpath(argv[0])).parent)
-    return shown
+    (the virtual environment and the Python it was made from: `python3` in a bot.toml runs
+    the arena's own) and the arena's own package (a Python bot may `import arena`,
+    bots/README.md), never more of the arena's folder than the package.
+
+    Not the folder of a program a bot.toml names by an absolute path: the bot's author
+    would choose what it sees (another bot's folder, a league's logs). A runtime outside
+    the system folders is shown by the tournament (`SandboxLimits.shown`)."""
+    return [Path(sys.prefix), Path(sys.base_prefix), ARENA_PACKAGE]
 
 
 def mount_plan(hides: Iterable[Mount], shows: Iterable[Mount], keep_visible: Path) -> list[str]:
