@@ -27,6 +27,7 @@ cut short by a killed server left in a league's folder.
 
 from __future__ import annotations
 
+import errno
 import gzip
 import os
 import re
@@ -113,7 +114,7 @@ def clean_leftovers(league: Path, cut_short: Iterable[str] = ()) -> None:
     (`bots/.incoming-*`, `bots/.upload-*`), and the half-written check folders of the bot
     versions labelled `cut_short` (each proven to be one folder in `checks/`). Call it only
     in the process that plays the league, before it serves."""
-    from arena.league.paths import PathError, inside
+    from arena.league.paths import PathError, inside  # the store's: not on remote workers
 
     for body in (league / "uploads").glob("*.upload"):
         body.unlink(missing_ok=True)
@@ -131,6 +132,8 @@ def clean_leftovers(league: Path, cut_short: Iterable[str] = ()) -> None:
 
 
 class Readable(Protocol):
+    """What a member's bytes are read through."""
+
     def read(self, size: int, /) -> bytes: ...
 
 
@@ -420,10 +423,15 @@ def _write(members: Iterator[Member], into: Path) -> None:
                         )
                     out.write(chunk)
         except OSError as error:
+            if error.errno in _FULL:  # the league's disk, not the name
+                raise UploadError(_unstored(error)) from None
             raise UploadError(
                 f"{_shown(name)} cannot be written ({error.strerror or error}); "
                 "rename it, or leave it out."
             ) from None
+
+
+_FULL = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EIO})
 
 
 def _claim(
