@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from arena.errors import BotManifestError
-from arena.league import uploads
+from arena.league import uploads, web
 from arena.league.league import League
 from arena.league.uploads import UploadError, unpack
 from arena.players.limits import Limits
@@ -337,6 +337,12 @@ def test_hostile_uploads_over_http_are_400_with_one_sentence(tmp_path: Path) -> 
             tmp_path / "name.zip", [("bot.toml", TOML), ("\N{GRINNING FACE}" * 70, b"")]
         ),
     }
+    noise = bytes(range(256)) * 400
+    whole = _tar(tmp_path / "whole.tar.gz", [("bot.toml", TOML), ("data", noise)]).read_bytes()
+    cases["archive cannot be read"] = tmp_path / "cut.tar.gz"
+    cases["archive cannot be read"].write_bytes(whole[: len(whole) // 2])
+    cases["not a UTF-8 name"] = _tar(tmp_path / "u.tar.gz", [("bot.toml", TOML), ("\udcff", b"")])
+    assert len(cases) <= web.UPLOADS_PER_MINUTE
     with served(tmp_path) as site:
         for words, archive in cases.items():
             status, answer = site.call("POST", "/api/bots", site.ada, archive.read_bytes())
