@@ -13,10 +13,11 @@ upload leaves nothing behind and nothing is ever written outside the destination
 One top-level folder holding `bot.toml` is unwrapped (the usual way an archive is made).
 
 The work of reading is capped too, not only the bytes written (issue 31). A .tar.gz is
-gunzipped here, and every byte out of it counts against `MAX_UNPACKED_BYTES`, headers and
-padding included; a GNU long-name or pax header (which tarfile reads whole) over
+inflated here by zlib, and every byte out of it counts against `MAX_UNPACKED_BYTES`, headers
+and padding included; a GNU long-name or pax header (which tarfile reads whole) over
 `MAX_HEADER_BYTES`, more than `MAX_HEADERS_IN_ROW` of them before one member, or more than
-`MAX_HEADERS_BYTES` in all are refused before tarfile reads them, as are sparse files. A
+`MAX_HEADERS_BYTES` in all are refused before tarfile reads them, as are a pax header with a
+run of over 255 digits (Python 3.11.7 searches it in quadratic time) and sparse files. A
 .zip's end record is read first: more entries than `MAX_MEMBERS`, or a central directory
 over `MAX_DIRECTORY_BYTES`, is refused before zipfile reads the directory (it keeps every
 entry in memory); its members may be stored or deflated only (bzip2 and LZMA inflate without
