@@ -7,13 +7,25 @@ the part both speak: `?` placeholders (turned into psycopg's `%s` here), `ON CON
 `RETURNING`, and two type names that differ, `{serial}` and `{float}`, filled in per
 dialect in the schema. What differs otherwise lives here: connecting, transactions, the
 schema's version number, and which errors mean "already there".
+
+A database the league cannot run on is one sentence when it is opened, saying what to do: a
+SQLite file that is damaged (`PRAGMA quick_check`, about 0.15 s for 100,000 games) or not a
+database, a file or folder that cannot be written, a PostgreSQL database that is read-only.
+`reader` is a second connection, for reading only, which the web side uses with a lock of
+its own, so a reader never queues behind a writer waiting for the database's write lock
+(another process holding it). `Outage` tells of a database that keeps failing once, then once
+a minute.
 """
 
 from __future__ import annotations
 
 import fcntl
+import logging
+import math
 import re
 import sqlite3
+import time
+import urllib.parse
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -24,6 +36,10 @@ from arena.errors import ArenaError
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 _PASSWORD = re.compile(r"(://[^:/@]*):[^@/]*@")
 _PASSWORD_PARAMETER = re.compile(r"(password=)[^&\s\"']*", re.IGNORECASE)
+BUSY_MS = 30_000
+"""How long a write waits for the database's write lock held by another process."""
+CHECKED_PROBLEMS = 3
+"""How many of a damaged file's problems `PRAGMA quick_check` is asked for (one is shown)."""
 
 
 class DatabaseError(ArenaError):
@@ -71,6 +87,11 @@ class Database(Protocol):
         when another process holds it."""
         ...
 
+    def reader(self) -> Database:
+        """A second connection to the same database, for reading only (made once, closed
+        with this one); its user keeps a lock of its own for it."""
+        ...
+
     def close(self) -> None: ...
 
 
@@ -92,6 +113,11 @@ def shown(where: str) -> str:
     return _PASSWORD_PARAMETER.sub(r"\1***", _PASSWORD.sub(r"\1:***@", where))
 
 
+def said(error: BaseException) -> str:
+    """An error's text on one line, short, a password in it blanked."""
+    return shown(" ".join(str(error).split()))[:300]
+
+
 def is_postgres(where: str) -> bool:
     return where.startswith(POSTGRES_SCHEMES)
 
@@ -107,19 +133,47 @@ class SqliteDatabase:
     types = {"serial": "INTEGER PRIMARY KEY", "float": "REAL"}
     already_there: tuple[type[Exception], ...] = (sqlite3.IntegrityError,)
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, *, reading: bool = False) -> None:
         self.where = str(path)
+        self._reader: SqliteDatabase | None = None
         try:
             # one connection shared by the league's threads, each use under the league's lock
             self.db = sqlite3.connect(
-                path, timeout=30, isolation_level=None, check_same_thread=False
+                f"file:{urllib.parse.quote(str(path))}?mode=ro" if reading else path,
+                timeout=BUSY_MS / 1000,
+                isolation_level=None,
+                check_same_thread=False,
+                uri=reading,
             )
+            if reading:
+                return
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA foreign_keys=ON")
+            problems = self.db.execute(f"PRAGMA quick_check({CHECKED_PROBLEMS})").fetchall()
+            if [row[0] for row in problems] != ["ok"]:
+                raise sqlite3.DatabaseError(" ".join(str(problems[0][0]).split()))
+            self._check_writable()
         except sqlite3.DatabaseError as error:
-            raise DatabaseError(
-                f"{path} is not a league database this arena can use ({error})."
-            ) from None
+            self.db.close()
+            raise DatabaseError(_sqlite_sentence(path, error)) from None
+
+    def _check_writable(self) -> None:
+        """SQLITE_READONLY now rather than at the first write: a write in a transaction rolled
+        back (a transaction alone does not tell, in WAL mode). A write lock another process
+        holds does not make the file read-only: the league waits for it when it writes."""
+        self.db.execute("PRAGMA busy_timeout = 0")
+        try:
+            self.db.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as error:
+            if error.sqlite_errorcode & 0xFF != sqlite3.SQLITE_BUSY:
+                raise
+        else:
+            try:
+                self.db.execute(f"PRAGMA user_version = {self.schema_version()}")
+            finally:
+                self.db.execute("ROLLBACK")
+        finally:
+            self.db.execute(f"PRAGMA busy_timeout = {BUSY_MS}")
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> Rows:
         return self.db.execute(sql, params)
@@ -149,8 +203,51 @@ class SqliteDatabase:
     def claim(self) -> Callable[[], None] | None:
         return lock_file(Path(self.where + ".lock"))
 
+    def reader(self) -> Database:
+        if self._reader is None:
+            self._reader = SqliteDatabase(Path(self.where), reading=True)
+        return self._reader
+
     def close(self) -> None:
+        if self._reader is not None:
+            self._reader.close()
         self.db.close()
+
+
+def _sqlite_sentence(path: Path, error: sqlite3.DatabaseError) -> str:
+    """What is wrong with the SQLite file `path` and what to do, in one sentence."""
+    code = getattr(error, "sqlite_errorcode", sqlite3.SQLITE_CORRUPT) & 0xFF
+    if code == sqlite3.SQLITE_NOTADB:
+        return (
+            f"{path} is not a league database this arena can use ({error}); give --db the "
+            "league's own file, or move this one away to start a new league there."
+        )
+    if code == sqlite3.SQLITE_READONLY:
+        return (
+            f"The league's database {path} cannot be written ({error}); make the file and its "
+            "folder writable for the user running arena serve, or copy the league to a "
+            "folder that is."
+        )
+    if code == sqlite3.SQLITE_CANTOPEN:
+        return (
+            f"The league's database {path} cannot be opened ({error}); its folder must exist "
+            "and be writable for the user running arena serve (SQLite keeps its -wal and -shm "
+            "files beside it)."
+        )
+    if code in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
+        return (
+            f"The league's database {path} stayed locked by another program for "
+            f"{BUSY_MS // 1000} s ({error}); stop what holds it (an sqlite3 shell in a "
+            "transaction?) and start again."
+        )
+    if code in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_IOERR):
+        saved = path.with_name(path.stem + "-recovered.sqlite")
+        return (
+            f"The league's database {path} is damaged ({str(error)[:200]}); restore it from a "
+            f"backup, or save what it still holds with `sqlite3 {path} .recover | sqlite3 "
+            f"{saved}` and start the league with --db {saved}."
+        )
+    return f"{path} is not a league database this arena can use ({error})."
 
 
 class PostgresDatabase:
@@ -158,8 +255,9 @@ class PostgresDatabase:
     MIGRATION_LOCK = 0x4D414E44  # an advisory lock: two leagues starting at once migrate in turn
     PLAY_LOCK = 0x4D414E45  # held by the one process playing the league (`claim`)
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, *, reading: bool = False) -> None:
         self.where = shown(url)
+        self._reader: PostgresDatabase | None = None
         try:
             import psycopg
         except ImportError:
@@ -169,15 +267,32 @@ class PostgresDatabase:
             ) from None
         self.already_there: tuple[type[Exception], ...] = (psycopg.IntegrityError,)
         self._url = url
+        self._reading = reading
         self._in_transaction = False
         self.db = self._connect()
-        self.db.execute("CREATE TABLE IF NOT EXISTS arena_schema (version INTEGER NOT NULL)")
+        if reading:
+            return
+        try:
+            self.db.execute("CREATE TABLE IF NOT EXISTS arena_schema (version INTEGER NOT NULL)")
+            with self.db.transaction():  # a write, undone: a read-only database is told now
+                self.db.execute("UPDATE arena_schema SET version = version")
+                raise psycopg.Rollback()
+        except psycopg.Error as error:
+            self.db.close()
+            raise DatabaseError(
+                f"The PostgreSQL database {self.where} cannot be written ({said(error)}); give "
+                "the league's user the right to write it, on a server that is not read-only."
+            ) from None
 
     def _connect(self) -> Any:
         import psycopg
 
         try:
-            return psycopg.connect(self._url, autocommit=True, connect_timeout=10)
+            connection = psycopg.connect(self._url, autocommit=True, connect_timeout=10)
+            connection.execute(f"SET lock_timeout = {BUSY_MS}")  # as SQLite's: never forever
+            if self._reading:
+                connection.execute("SET default_transaction_read_only = on")
+            return connection
         except (psycopg.Error, ValueError) as error:
             reason = " ".join(str(error).split())[:300]
             raise DatabaseError(
@@ -240,5 +355,44 @@ class PostgresDatabase:
             return None
         return holder.close  # type: ignore[no-any-return]
 
+    def reader(self) -> Database:
+        if self._reader is None:
+            self._reader = PostgresDatabase(self._url, reading=True)
+        return self._reader
+
     def close(self) -> None:
+        if self._reader is not None:
+            self._reader.close()
         self.db.close()
+
+
+class Outage:
+    """A database that keeps failing (a server away, a disk full or turned read-only), told in
+    the log once in a sentence and then at most once every `every_s`, never a traceback each
+    time the league tries again. A quiet spell of twice `every_s` ends an outage."""
+
+    def __init__(self, log: logging.Logger, every_s: float = 60.0) -> None:
+        self.log = log
+        self.every_s = every_s
+        self.began = self.told = self.last = -math.inf
+        self.tries = 0
+
+    def failed(self, what: str, error: BaseException) -> None:
+        """`what` (a sentence's start: what the league could not do) failed with `error`."""
+        now = time.monotonic()
+        if now - self.last > 2 * self.every_s:  # a new outage
+            self.began = self.told = now
+            self.tries = 0
+            self.log.error("%s: %s; the league goes on and tries again", what, said(error))
+            self.log.debug("%s", what, exc_info=error)
+        elif now - self.told >= self.every_s:
+            self.told = now
+            self.log.error(
+                "the league's database still fails (for %.0f s, %d tries): %s: %s",
+                now - self.began,
+                self.tries,
+                what,
+                said(error),
+            )
+        self.last = now
+        self.tries += 1

@@ -49,7 +49,7 @@ from arena.games import get_game
 from arena.league import public, uploads
 from arena.league.candidates import DEFAULT_TEST, Verdict, judge, previous_label
 from arena.league.checking import CheckPolicy, CheckQueue, build_version
-from arena.league.database import lock_file
+from arena.league.database import Outage, lock_file
 from arena.league.matchmaking import next_table
 from arena.league.paths import PathError, bot_folders
 from arena.league.store import Author, Bot, Store, StoreError
@@ -106,6 +106,11 @@ class League:
         self.seq_per_table = get_game(self.game).max_players
         """Game sequence numbers are spaced by the largest table: in order as sizes change."""
         self.lock = threading.Lock()  # one connection, many threads: one at a time
+        self.reader = Store(self.store.where, db=self.store.db.reader())
+        """The web side's reads, on a connection and lock of their own (`reading`): never
+        queued behind a write that waits for the database (another process holding it)."""
+        self.reading = threading.Lock()
+        self.outage = Outage(log)  # a database that keeps failing: told once a minute
         self.executor_factory = executor_factory
         self.test = test
         self.checking = checking or CheckPolicy()
@@ -361,8 +366,8 @@ class League:
                         if self.remote:
                             self._ship(executor, context, shipped)
                         running[executor.submit(play_table, context, task)] = task
-                except Exception:  # the database away (a restart), a worker refusing a bot
-                    log.exception("the league could not hand out a table; trying again")
+                except Exception as error:  # the database away (a restart), a worker refusing
+                    self.outage.failed("the league could not store or hand out a table", error)
                     self.stop.wait(1.0)
                 if not running:
                     self.stop.wait(0.5)
@@ -377,9 +382,9 @@ class League:
                         continue
                     try:
                         self.record(result)
-                    except Exception:
-                        log.exception("the league's database failed; the table waits to be stored")
+                    except Exception as error:
                         unstored.append(result)
+                        self.outage.failed("the league cannot store its games (they wait)", error)
         finally:
             executor.terminate()  # its workers and their bots (it shuts the pool down itself)
 

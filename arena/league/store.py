@@ -134,9 +134,13 @@ class Store:
     """One league database: a SQLite file's path (created if missing) or a
     `postgresql://` URL (database.py)."""
 
-    def __init__(self, where: str | Path) -> None:
+    def __init__(self, where: str | Path, *, db: Database | None = None) -> None:
+        """`db`: a connection to `where` already open (a `Database.reader`), used as it is."""
+        if db is not None:
+            self.db, self.where = db, db.where
+            return
         try:
-            self.db: Database = open_database(where)
+            self.db = open_database(where)
         except DatabaseError as error:
             raise StoreError(str(error)) from None
         self.where = self.db.where

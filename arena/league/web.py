@@ -170,18 +170,21 @@ def create_app(league: League) -> ASGIApp:
         return JSONResponse(rows)
 
     def api_bots(request: Request) -> Response:
-        with league.lock:
-            bots = league.store.bots()
+        with league.reading:  # a connection of its own: never behind a write waiting for the db
+            bots = league.reader.bots()
         shown = [bot_json(bot, league.folder) for bot in bots if bot.status != "removed"]
         return JSONResponse(shown)
 
     def api_bot(request: Request) -> Response:
-        bot = find(request.path_params["label"])
+        label = request.path_params["label"]
+        with league.reading:  # a connection of its own: never behind a write waiting for the db
+            bots = league.reader.bots()
+        bot = next((bot for bot in bots if bot.label == label), None)
         if bot is None:
             return _error(404, "There is no such bot in this league.")
-        with league.lock:
-            games = list(league.games_by_bot.get(bot.label, []))
-            verdict = league.verdict(bot)
+        # the league's lists, read without its lock (the play thread only appends to them)
+        games = list(league.games_by_bot.get(bot.label, []))
+        verdict = league.verdict(bot, [other.label for other in bots])
         shown = bot_json(bot, league.folder)
         shown["sprt"] = None if verdict is None else verdict.to_json()
         shown.update(bot_report(bot.label, games, league.folder))
