@@ -25,6 +25,7 @@ import multiprocessing
 import os
 import threading
 import time
+import weakref
 from collections import OrderedDict, defaultdict
 from collections.abc import Iterable
 from concurrent.futures import ProcessPoolExecutor
@@ -242,8 +243,9 @@ class Boards:
             for attempt in (1, 2):
                 try:
                     return await asyncio.wrap_future(self._submit(bots, query))
-                except BrokenProcessPool:  # it was killed: a new one, sent every game
-                    self._stop_process()
+                except (BrokenProcessPool, OSError, RuntimeError):  # killed, or not started
+                    log.warning("the custom leaderboards' process failed", exc_info=True)
+                    self._stop_process()  # a new one next, sent every game
                     if attempt == 2:
                         raise Busy(
                             "The league could not make custom leaderboards; try again soon."
@@ -267,6 +269,7 @@ class Boards:
                 mp_context=multiprocessing.get_context("spawn"),  # no fork of a threaded process
                 initializer=_start_custom_process,
             )
+            weakref.finalize(self, self.pool.shutdown, wait=False, cancel_futures=True)
             self.sent = 0
         played = self.league.played  # only appended to: read without the league's lock
         count = len(played)
