@@ -6,8 +6,9 @@ the games:
 
 - the plain leaderboard is kept made by one background remake at a time, at most every
   BOARD_SECONDS and at most BOARD_CPU_SHARE of a core (a long league makes it slower to
-  compute: about 30 µs a game); a reader gets the last one at once, without the league's
-  lock (a change shows a moment later) and, from `served_plain`, without a thread;
+  compute: about 30 µs a game); a reader gets the last one at once, without a lock (a
+  change shows a moment later) and, from `served_plain`, without a thread. The bots are
+  read on the web side's own connection (`League.reader`), never behind a waiting write;
 - custom ones (filtered games) are made in a process of their own at a lower priority
   (CUSTOM_NICE), one at a time, kept CUSTOM_CACHE_S by their query (the same query asked
   meanwhile waits for the same board); the process holds its own copy of the games, sent
@@ -187,10 +188,8 @@ class Boards:
     def _remake(self) -> None:
         start = time.monotonic()
         try:
-            league = self.league
-            with league.lock:
-                bots = {bot.label: bot for bot in league.store.bots()}
-                games = list(league.played)
+            bots = self._read_bots()
+            games = list(self.league.played)  # only appended to: read without the league's lock
             key = (len(games), tuple((b.label, b.status) for b in bots.values()))
             if key != self.key or self.rows is None:
                 self.rows, self.key = board_of(games, bots), key
@@ -257,8 +256,9 @@ class Boards:
             self._stop_when_idle()
 
     def _read_bots(self) -> dict[str, Bot]:
-        with self.league.lock:
-            return {bot.label: bot for bot in self.league.store.bots()}
+        """The bots, read on the web side's connection: never behind a write that waits."""
+        with self.league.reading:
+            return {bot.label: bot for bot in self.league.reader.bots()}
 
     def _submit(
         self, bots: dict[str, Bot], query: tuple[str, str, frozenset[str], int | None]
