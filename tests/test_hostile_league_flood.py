@@ -11,13 +11,14 @@ import resource
 import socket
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from arena.league import server, web
+from arena.league import boards, server, web
 from arena.league.league import League
 from arena.league.server import RateLimit, ServerLimits
 from tests.league_support import Site
@@ -137,6 +138,22 @@ def test_custom_leaderboards_beyond_the_rate_are_429_while_the_plain_one_answers
         per_address = server.SUBMISSIONS_PER_ADDRESS_PER_MINUTE
         submits = [site.call("POST", "/api/bots", None, b"x")[0] for _ in range(per_address + 1)]
         assert submits == [401] * per_address + [429]  # no token: counted by address
+
+
+def test_the_plain_leaderboard_never_waits_on_custom_ones(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(boards, "CUSTOM_AT_ONCE", 0)  # every custom board waits its full time
+    monkeypatch.setattr(boards, "CUSTOM_WAIT_S", 20.0)
+    with guarded(tmp_path) as site, ThreadPoolExecutor(12) as pool:
+        waiting = [pool.submit(site.call, "GET", f"/api/leaderboard?seats=2&n={n}")
+                   for n in range(12)]  # fmt: skip
+        time.sleep(1)  # all of them asked by now
+        assert site.call("GET", "/api/leaderboard") == (200, [])
+        assert not any(custom.done() for custom in waiting)  # answered while they all wait
+        for custom in waiting:
+            status, answer = custom.result()
+            assert status == 503 and "busy with other custom leaderboards" in answer["error"]
 
 
 def test_the_connection_caps_answer_503(tmp_path: Path) -> None:

@@ -9,7 +9,9 @@ whose HTTP protocol (`guarded_protocol`, uvicorn's h11 protocol with timers) clo
 - a connection whose request headers are not complete HEADER_TIMEOUT_S after its first byte
   (or after it opened), answered 408 first;
 - a request whose body stops arriving for BODY_CHUNK_TIMEOUT_S (counted only while the
-  server is reading it) or is not complete BODY_TOTAL_TIMEOUT_S after its headers, 408 too;
+  server is reading it: not while its reading is paused, nor while a client that asked
+  `Expect: 100-continue` waits to be told to go on) or is not complete BODY_TOTAL_TIMEOUT_S
+  after its headers, 408 too;
 - a new connection beyond OPEN_CONNECTIONS, or beyond PER_ADDRESS_CONNECTIONS from one
   client address (an IPv6 address counts by its /64), answered 503 and closed unread. The
   loopback is not capped per address: a reverse proxy on this machine speaks for everyone.
@@ -229,8 +231,9 @@ def guarded_protocol(limits: ServerLimits) -> type[H11Protocol]:
             if self.conn.their_state is not h11.SEND_BODY or self.transport.is_closing():
                 return
             assert self.body_deadline is not None
-            if self.flow.read_paused and self.loop.time() < self.body_deadline:
-                self.arm_body_timer()  # the server is not reading: not the client's delay
+            unread = self.flow.read_paused or self.cycle.waiting_for_100_continue
+            if unread and self.loop.time() < self.body_deadline:
+                self.arm_body_timer()  # the server did not ask for more: not the client's delay
                 return
             self.too_slow()
 
