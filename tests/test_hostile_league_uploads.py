@@ -390,3 +390,24 @@ def test_what_a_killed_server_left_is_removed_when_the_league_starts(tmp_path: P
         assert status is not None and status.status == "failed"
     finally:
         league.close()
+
+
+def test_arena_submit_refuses_an_archive_over_the_cap_before_sending_it(tmp_path: Path) -> None:
+    """The server closes the connection at the cap (a client would see a reset), so `arena
+    submit` measures the archive first and says what is wrong in one sentence."""
+    import os
+
+    from click.testing import CliRunner
+
+    from arena.cli.main import main
+
+    folder = tmp_path / "big"
+    folder.mkdir()
+    (folder / "bot.toml").write_bytes(TOML)
+    (folder / "data.bin").write_bytes(os.urandom(uploads.MAX_UPLOAD_BYTES + (1 << 20)))
+    result = CliRunner().invoke(
+        main, ["submit", str(folder), "--to", "http://127.0.0.1:9", "--token", "arena_x"]
+    )
+    assert result.exit_code == 1, result.output
+    assert "a bot archive may be at most 32 MiB" in result.output
+    assert "Cannot reach" not in result.output

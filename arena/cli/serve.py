@@ -269,13 +269,17 @@ def executor_factory(cluster: str | None, scheduler: str | None) -> Callable[[in
 @click.option("--token", default=None, help=f"Your token [${TOKEN_ENV}].")
 def submit(bot: Path, url: str, token: str | None) -> None:
     """Send the bot folder BOT to a league as a new version."""
-    from arena.league.uploads import archive_folder
+    from arena.league.uploads import archive_folder, check_size
 
     token = token or os.environ.get(TOKEN_ENV)
     if not token:
         raise click.ClickException(f"Give your token with --token or ${TOKEN_ENV}.")
     with tempfile.TemporaryDirectory() as scratch:
         archive = archive_folder(bot.resolve(), Path(scratch))
+        try:
+            check_size(archive)
+        except ArenaError as error:
+            raise click.ClickException(str(error)) from None
         request = urllib.request.Request(
             url.rstrip("/") + "/api/bots",
             data=archive.read_bytes(),

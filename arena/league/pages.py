@@ -5,6 +5,8 @@ Each page's script and style are constants of their own: the Content-Security-Po
 (`arena.league.exposure`) allows exactly these texts by their SHA-256 hashes, so no other
 inline script runs. A change to a script changes its hash, and the policy follows."""
 
+from arena.league.uploads import MAX_UPLOAD_BYTES
+
 PAGE_STYLE = """
 body{font-family:system-ui,sans-serif;margin:2em;max-width:70em}
 table{border-collapse:collapse}td,th{padding:.3em .7em;border-bottom:1px solid #ddd;text-align:left}
@@ -80,6 +82,11 @@ function act(path) {
 $("send").addEventListener("click", () => {
   const file = $("archive").files[0];
   if (!file) { $("error").textContent = "Choose an archive first."; return; }
+  if (file.size > __MAX_MIB__ * 1048576) {
+    $("error").textContent = "The archive is " + (file.size / 1048576).toFixed(1) +
+      " MiB; a bot archive may be at most __MAX_MIB__ MiB (leave out build outputs and data).";
+    return;
+  }
   fetch("/api/bots", {method: "POST", body: file,
     headers: {"Authorization": "Bearer " + $("token").value}})
     .then((r) => r.json()).then((answer) => {
@@ -88,7 +95,7 @@ $("send").addEventListener("click", () => {
 });
 fetch("/api/leaderboard").then((r) => r.json()).then(draw);
 new EventSource("/api/events").onmessage = (event) => draw(JSON.parse(event.data));
-"""
+""".replace("__MAX_MIB__", str(MAX_UPLOAD_BYTES >> 20))
 
 JOIN_STYLE = (
     """body{font-family:system-ui,sans-serif;margin:2em;max-width:50em}#answer{color:#036}"""

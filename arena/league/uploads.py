@@ -71,15 +71,21 @@ class UploadError(ArenaError):
     """An archive that cannot be accepted; the text says which member and why."""
 
 
-def unpack(archive: Path, destination: Path) -> Path:
-    """Unpack `archive` into the new folder `destination` (which must not exist); the folder
-    holding `bot.toml`. UploadError for anything not accepted, with nothing left behind."""
+def check_size(archive: Path) -> None:
+    """UploadError when `archive` is larger than a league accepts (`arena submit` asks before
+    sending: the server closes the connection at the cap, which a client sees as a reset)."""
     size = archive.stat().st_size
     if size > MAX_UPLOAD_BYTES:
         raise UploadError(
             f"The upload is {size / (1 << 20):.1f} MiB; a bot archive may be at most "
             f"{MAX_UPLOAD_BYTES >> 20} MiB (leave out build outputs and data)."
         )
+
+
+def unpack(archive: Path, destination: Path) -> Path:
+    """Unpack `archive` into the new folder `destination` (which must not exist); the folder
+    holding `bot.toml`. UploadError for anything not accepted, with nothing left behind."""
+    check_size(archive)
     if destination.exists():
         raise UploadError(f"{destination.name} exists already; submit a new version instead.")
     with archive.open("rb") as stream:
