@@ -148,3 +148,12 @@ def test_games_says_which_games_a_bot_is_written_for(tmp_path: Path) -> None:
     assert game_warning(only, "mandala") == (
         "f is written for flowers (games in its bot.toml), not mandala: it may play badly."
     )
+
+
+def test_discover_refuses_twins_that_differ_only_in_case(tmp_path: Path) -> None:
+    """One name rule everywhere (arena/names.py): `Alpha` and `alpha` are one name, in a
+    tournament's field as in a league."""
+    write_bot(tmp_path, "one", 'name = "alpha"\ncommand = ["./a"]\n')
+    write_bot(tmp_path, "two", 'name = "ALPHA"\ncommand = ["./b"]\n')
+    with pytest.raises(BotManifestError, match="Two bots are named 'ALPHA'.*whatever the case"):
+        discover_bots(tmp_path)

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from arena.errors import BotBuildError, BotManifestError
-from arena.names import name_problem
+from arena.names import name_key, name_problem
 from arena.players.limits import SandboxLimits, manifest_limits
 
 if TYPE_CHECKING:
@@ -224,14 +224,15 @@ def discover_bots(directory: Path) -> list[BotManifest]:
     if not directory.is_dir():
         raise BotManifestError(f"{directory} is not a folder of bots.")
     bots = [load_manifest(sub) for sub in sorted(directory.iterdir()) if (sub / MANIFEST).is_file()]
-    seen: dict[str, BotManifest] = {}
+    seen: dict[str, BotManifest] = {}  # by name_key: `Greedy` and `greedy` are one name
     for bot in bots:
-        if bot.name in seen:
+        twin = seen.get(name_key(bot.name))
+        if twin is not None:
             raise BotManifestError(
-                f"Two bots are named {bot.name!r} ({seen[bot.name].folder} and {bot.folder}); "
-                "give one of them another `name` in its bot.toml."
+                f"Two bots are named {bot.name!r} ({twin.folder} and {bot.folder}), whatever "
+                "the case; give one of them another `name` in its bot.toml."
             )
-        seen[bot.name] = bot
+        seen[name_key(bot.name)] = bot
     return sorted(bots, key=lambda bot: bot.name)
 
 
