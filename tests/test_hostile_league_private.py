@@ -68,9 +68,10 @@ def test_a_bots_stderr_and_the_servers_paths_are_on_no_public_page(tmp_path: Pat
     (tmp_path / "leaky").mkdir()
     (tmp_path / "broken").mkdir()
     with served(tmp_path) as site:
-        assert site.call("POST", "/api/bots", site.ada, _bot(tmp_path, "leaky", secret, False))[
-            0
-        ] == 202
+        assert (
+            site.call("POST", "/api/bots", site.ada, _bot(tmp_path, "leaky", secret, False))[0]
+            == 202
+        )
         archive = bot_archive(tmp_path, "random", "alpha").read_bytes()
         assert site.call("POST", "/api/bots", site.bob, archive)[0] == 202
         site.wait_status("leaky", "active")
@@ -84,9 +85,10 @@ def test_a_bots_stderr_and_the_servers_paths_are_on_no_public_page(tmp_path: Pat
             time.sleep(0.3)
         assert detail["failures"], "leaky never crashed in a league game"
         site.league.stop.set()
-        assert site.call("POST", "/api/bots", site.ada, _bot(tmp_path, "broken", secret, True))[
-            0
-        ] == 202
+        assert (
+            site.call("POST", "/api/bots", site.ada, _bot(tmp_path, "broken", secret, True))[0]
+            == 202
+        )
         site.wait_status("broken", "failed")
         games = [game["game_id"] for game in detail["games"]]
         answers = _public(
@@ -106,9 +108,10 @@ def test_a_bots_stderr_and_the_servers_paths_are_on_no_public_page(tmp_path: Pat
         for label in ("leaky", "broken"):
             status, logs = site.call("GET", f"/api/bots/{label}/stderr", site.ada)
             assert status == 200 and secret in logs["stderr"], label
-        assert "the league's check said" in site.call("GET", "/api/bots/broken/stderr", site.ada)[
-            1
-        ]["stderr"]
+        assert (
+            "the league's check said"
+            in site.call("GET", "/api/bots/broken/stderr", site.ada)[1]["stderr"]
+        )
         assert site.call("GET", "/api/bots/leaky/stderr", site.bob)[0] == 403
 
 

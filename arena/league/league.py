@@ -260,8 +260,8 @@ class League:
 
     def verdict(self, bot: Bot, labels: list[str] | None = None) -> Verdict | None:
         """The SPRT of a new version against its previous one (None for a first version),
-        over the candidate's games; `labels`: every bot's (read from the store if not given).
-        Call it holding `lock`."""
+        over the candidate's games; `labels`: every bot's (read from the store if not given:
+        then call it holding `lock`; given, it reads only the games, which are appended to)."""
         if bot.version < 2:
             return None
         if labels is None:
