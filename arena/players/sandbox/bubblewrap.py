@@ -4,8 +4,9 @@ A bot (its build and its games alike) starts from an empty root and sees only wh
 listed: the read-only system folders a runtime needs (`SYSTEM_FOLDERS`, links such as
 Debian's /bin -> usr/bin made again as links), the interpreter's prefixes, the arena
 package, the tournament's `SandboxLimits.shown`, a fresh /dev and /proc, a private /tmp
-and /dev/shm, and its own folder (read-only while it plays, writable for its build). Nothing else of the host exists in its view: not /home, /root, /srv, /var,
-/opt, the checkout, a league's folder, its database, logs or the other bots. The folders
+and /dev/shm, and its own folder (read-only while it plays, writable for its build).
+Nothing else of the host exists in its view: not /home, /root, /srv, /var, /opt, the
+checkout, a league's folder, its database, logs or the other bots. The folders
 above a shown one are the view's own (searchable, empty but for the way down), so a bot
 reaches its folder whatever the modes of the host's folders above it.
 """
