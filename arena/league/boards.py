@@ -4,11 +4,13 @@
 serves them to many readers, and no reader of custom boards can slow the plain board or
 the games:
 
-- the plain leaderboard is kept made by one background remake at a time, at most every
-  BOARD_SECONDS and at most BOARD_CPU_SHARE of a core (a long league makes it slower to
-  compute: about 30 µs a game); a reader gets the last one at once, without a lock (a
-  change shows a moment later) and, from `served_plain`, without a thread. The bots are
-  read on the web side's own connection (`League.reader`), never behind a waiting write;
+- the plain leaderboard is made from the league's standings (arena/league/standings.py:
+  each stored game counted once, as it is stored), in O(bots²), whenever a game, a bot or
+  the Elo fit changed: every stored game is on it at once, at any size; from `served_plain`
+  without a thread. Its bots are read again, and its order-free Elo fitted again (stamped
+  `elo_games`: the games it covers), by one background refresh at a time, at most every
+  BOARD_SECONDS, the fit at most BOARD_CPU_SHARE of a core. The bots are read on the web
+  side's own connection (`League.reader`), never behind a waiting write;
 - custom ones (filtered games) are made in a process of their own at a lower priority
   (CUSTOM_NICE), one at a time, kept CUSTOM_CACHE_S by their query (the same query asked
   meanwhile waits for the same board); the process holds its own copy of the games, sent
@@ -98,19 +100,25 @@ def board_of(
     if not chosen:
         return []
     board = tables.leaderboard(chosen, rate_games(chosen), [], seats)
-    rows = []
-    for record in board.to_dict("records"):
-        row = {
-            str(k): (None if isinstance(v, float) and math.isnan(v) else v)
-            for k, v in record.items()
-        }
+    rows = [
+        {str(k): (None if isinstance(v, float) and math.isnan(v) else v) for k, v in record.items()}
+        for record in board.to_dict("records")
+    ]
+    return shown(rows, bots)
+
+
+def shown(rows: Rows, bots: dict[str, Bot]) -> Rows:
+    """`rows` with each bot's name, version, author and status; a removed bot's row left out
+    (its games still count for the others)."""
+    out = []
+    for row in rows:
         bot = bots.get(str(row["bot"]))
         if bot is not None:
             if bot.status == "removed":
                 continue  # its games still count for the others
             row.update(name=bot.name, version=bot.version, author=bot.author, status=bot.status)
-        rows.append(row)
-    return rows
+        out.append(row)
+    return out
 
 
 class Busy(ArenaError):
@@ -145,7 +153,8 @@ class Boards:
         self.league = league
         self.rows: Rows | None = None
         self.key: Any = None
-        self.made = self.took = 0.0
+        self.bots: dict[str, Bot] | None = None
+        self.made = self.took = self.fitted = 0.0
         self.making = threading.Lock()
         # custom boards: used on the event loop only
         self.pool: ProcessPoolExecutor | None = None
@@ -158,48 +167,59 @@ class Boards:
     # --- the plain board ---
 
     def plain(self) -> Rows:
-        """The leaderboard of every game: the last one made, the next one being made in the
-        background when it is due (the first is made now)."""
-        if self.rows is None:
+        """The leaderboard of every game stored, made from the league's standings (O(bots²))
+        when a game, a bot or the Elo fit changed: a game is on it as soon as it is stored.
+        The bots are read again, and the Elo refitted, in the background (`_refresh`); the
+        first bots are read now."""
+        if self.bots is None:
             with self.making:
-                if self.rows is None:
-                    self._remake()
-            assert self.rows is not None
-            return self.rows
-        if time.monotonic() - self.made >= max(
-            BOARD_SECONDS, self.took / BOARD_CPU_SHARE
-        ) and self.making.acquire(False):
-            threading.Thread(target=self._remake_and_release, daemon=True).start()
+                if self.bots is None:
+                    self._refresh(fit=False)  # the fit next, in the background
+        assert self.bots is not None
+        standings = self.league.standings
+        key = (standings.count, standings.last_fit, self.bots)
+        if key != self.key or self.rows is None:
+            self.rows, self.key = shown(standings.rows(), self.bots), key
+        now = time.monotonic()
+        if now - self.made >= BOARD_SECONDS and self.making.acquire(False):
+            threading.Thread(target=self._refresh_and_release, daemon=True).start()
         return self.rows
 
     async def served_plain(self) -> Rows:
-        """`plain` for a handler on the event loop: at once, in no thread, once the first
-        board is made."""
-        if self.rows is None:
+        """`plain` for a handler on the event loop: at once, in no thread, once the bots
+        were first read."""
+        if self.bots is None:
             return await asyncio.to_thread(self.plain)
         return self.plain()
 
-    def _remake_and_release(self) -> None:
+    def _refresh_and_release(self) -> None:
         try:
-            self._remake()
+            self._refresh()
         finally:
             self.making.release()
 
-    def _remake(self) -> None:
-        start = time.monotonic()
+    def _refresh(self, fit: bool = True) -> None:
+        """The bots read again; the Elo refitted when games came since the last fit and the
+        fit has rested long enough (at most BOARD_CPU_SHARE of a core)."""
         try:
-            bots = self._read_bots()
-            games = list(self.league.played)  # only appended to: read without the league's lock
-            key = (len(games), tuple((b.label, b.status) for b in bots.values()))
-            if key != self.key or self.rows is None:
-                self.rows, self.key = board_of(games, bots), key
-        except Exception:  # the league closed meanwhile: the last board stays
-            log.debug("the leaderboard could not be remade", exc_info=True)
-            if self.rows is None:
-                self.rows = []
-        finally:
-            self.made = time.monotonic()
-            self.took = self.made - start
+            self.bots = self._read_bots()
+        except Exception:  # the league closed meanwhile: the last bots stay
+            log.debug("the leaderboard's bots could not be read", exc_info=True)
+            if self.bots is None:
+                self.bots = {}
+        if not fit:
+            return  # `made` left as it was: the background refresh is due at once
+        self.made = time.monotonic()
+        standings = self.league.standings
+        last = standings.last_fit
+        if (last is None or last.games != standings.count) and (
+            self.made - self.fitted >= self.took / BOARD_CPU_SHARE
+        ):
+            try:
+                self.took = standings.fit().seconds
+            except Exception:
+                log.warning("the leaderboard's Elo could not be fitted", exc_info=True)
+            self.fitted = time.monotonic()
 
     # --- custom boards ---
 

@@ -52,6 +52,7 @@ from arena.league.checking import CheckPolicy, CheckQueue, build_version
 from arena.league.database import Outage, lock_file
 from arena.league.matchmaking import next_table
 from arena.league.paths import PathError, bot_folders
+from arena.league.standings import Standings
 from arena.league.store import Author, Bot, Store, StoreError
 from arena.league.table import settle
 from arena.players.limits import Limits
@@ -132,8 +133,11 @@ class League:
         self.manifests: dict[str, BotManifest] = {}
         self.env = environment()
         self.ratings: dict[str, Any] = {}
+        self.standings = Standings()
+        """The plain leaderboard's tallies, each stored game counted once (`record`)."""
         for line in in_schedule_order(self.played):
             rate_game(self.env, self.ratings, line)
+            self.standings.add(line, self.ratings)
         for sub in ("bots", "checks", "records", "logs", "uploads"):
             (folder / sub).mkdir(exist_ok=True)
 
@@ -343,6 +347,7 @@ class League:
                     for name in line.players:
                         self.games_by_bot[name].append(line)
                     rate_game(self.env, self.ratings, line)
+                    self.standings.add(line, self.ratings)  # on the plain leaderboard at once
         return new
 
     def play_forever(self) -> None:

@@ -1,0 +1,112 @@
+"""The league's running standings (issue 32, item 5): the plain leaderboard made from tallies
+kept as each game is stored, equal to the batch leaderboard of the same games, and every
+stored game on it at once. Synthetic games (`arena bench league`'s) stored through
+`League.record`, a real league store, the board read over real HTTP on the loopback."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from arena.bench.league import synthetic_lines
+from arena.execution import TableResult
+from arena.league.boards import board_of
+from arena.league.league import League
+from arena.league.standings import Standings
+from arena.results.log import GameLine
+from arena.results.ratings import environment, in_schedule_order, rate_game
+from tests.league_support import served
+
+COUNTED = {"rank", "bot", "games", "wins", "draws", "losses", "failures", "mean_rank"}
+COUNTED |= {f"place_{n}" for n in range(1, 5)}
+TRUESKILL = {"mu", "sigma", "conservative"}
+
+
+def _standings(lines: list[GameLine]) -> Standings:
+    standings, ratings, env = Standings(), {}, environment()  # type: ignore[var-annotated]
+    for line in in_schedule_order(lines):
+        rate_game(env, ratings, line)
+        standings.add(line, ratings)
+    return standings
+
+
+def _same(running: list[dict[str, Any]], batch: list[dict[str, Any]]) -> None:
+    assert [row["bot"] for row in running] == [row["bot"] for row in batch]
+    for mine, theirs in zip(running, batch, strict=True):
+        assert set(mine) == set(theirs) | {"elo_games"}
+        for key, value in theirs.items():
+            if key in COUNTED or key in TRUESKILL or value is None:
+                assert mine[key] == value and type(mine[key]) is type(value), (key, mine, theirs)
+            else:  # means and intervals: the same sums in another order
+                assert mine[key] == pytest.approx(value, rel=1e-9, abs=1e-9), (key, mine, theirs)
+
+
+@pytest.mark.parametrize(("seats", "tables"), [(2, 1500), (3, 300)])
+def test_the_running_standings_make_the_batch_leaderboard(seats: int, tables: int) -> None:
+    lines = synthetic_lines(tables, bots=7, seats=seats)
+    lines[5] = lines[5].__class__(**{**lines[5].__dict__, "ranks": (0,) * seats})  # a tie
+    assert any(line.faulty_seat is not None for line in lines)  # failures by kind counted
+    standings = _standings(lines)
+    batch = board_of(lines, {})
+    before = standings.rows()
+    assert {row["elo"] for row in before} == {None} and {row["elo_games"] for row in before} == {
+        None
+    }  # no fit yet: the Elo is not guessed
+    fit = standings.fit()
+    assert fit.games == len(lines)
+    rows = standings.rows()
+    assert {row["elo_games"] for row in rows} == {len(lines)}
+    _same(rows, batch)  # the Elo too: the same fit, the same resamples of the tables
+    assert "timeout" in "".join(row["failures"] for row in rows)
+
+
+def test_the_fit_is_stamped_with_the_games_it_covers(tmp_path: Path) -> None:
+    standings = _standings(synthetic_lines(200, bots=5))
+    standings.fit()
+    more, ratings = synthetic_lines(10, bots=5, start=200), {}  # type: ignore[var-annotated]
+    for line in more:
+        rate_game(environment(), ratings, line)
+        standings.add(line, ratings)
+    rows = standings.rows()
+    assert sum(row["games"] for row in rows) == 2 * 420  # the games: current
+    assert {row["elo_games"] for row in rows} == {400}  # the Elo: of the first 400, and says so
+
+
+def test_a_game_stored_is_on_the_plain_leaderboard_at_once(tmp_path: Path) -> None:
+    with served(tmp_path) as site:
+        league = site.league
+        league.record(TableResult(synthetic_lines(30, bots=4)))
+        status, rows = site.call("GET", "/api/leaderboard")
+        assert status == 200 and sum(row["games"] for row in rows) == 2 * 60
+        for n in range(30, 35):  # each table read back at once: no remake to wait for
+            assert league.record(TableResult(synthetic_lines(1, bots=4, start=n))) == 2
+            status, rows = site.call("GET", "/api/leaderboard")
+            assert sum(row["games"] for row in rows) == 2 * (2 * n + 2)
+        board = {row["bot"]: row for row in rows}
+        with league.lock:
+            played = list(league.played)
+        for row in board_of(played, {}):  # counts and TrueSkill exactly the batch's
+            for key in (COUNTED - {"failures"}) & set(row) | TRUESKILL:  # the API types it
+                assert board[row["bot"]][key] == row[key], key
+        for row in rows:
+            assert row["elo_games"] is None or row["elo_games"] <= 70
+            assert row["win_rate"] is None or not math.isnan(row["win_rate"])
+
+
+def test_a_league_opened_again_counts_its_stored_games_as_before(tmp_path: Path) -> None:
+    league = League(tmp_path / "league", workers=0)
+    try:
+        for n in range(40):
+            league.record(TableResult(synthetic_lines(1, bots=5, start=n)))
+        live = league.standings.rows()
+    finally:
+        league.close()
+    again = League(tmp_path / "league", workers=0)
+    try:
+        assert again.standings.rows() == live
+        assert again.standings.count == 80
+    finally:
+        again.close()
