@@ -150,13 +150,16 @@ class Standings:
         self.seats = 0
         """The largest table seen."""
         self.bots: dict[str, Tally] = {}
-        self.pairs: dict[tuple[str, str], Pair] = {}
+        self.pairs: dict[str, dict[str, Pair]] = {}
+        """Each bot's tallies against each bot it met."""
         self.ratings: dict[str, tuple[float, float]] = {}
         """TrueSkill (mu, sigma) of each bot rated so far."""
         self.open: OrderedDict[tuple[int, int], dict[Any, list[int]]] = OrderedDict()
         """The last OPEN_TABLES tables: their index, and each bot's and pair's running sums."""
-        # the order-free fit's meetings: table index, pair index and points (x2) of each
-        self.tables: list[tuple[int, int]] = []
+        # the order-free fit's tables (round, number) and meetings: table index, pair index
+        # and points (x2) of each
+        self.rounds = array("q")
+        self.numbers = array("q")
         self.keys: dict[tuple[str, str], int] = {}
         self.points: list[float] = []
         """Points of each pair (by `keys`), summed over every game."""
@@ -179,8 +182,9 @@ class Standings:
             self.seats = max(self.seats, size)
             table = self.open.get(deal)
             if table is None:
-                table = self.open[deal] = {None: [len(self.tables)]}
-                self.tables.append(deal)
+                table = self.open[deal] = {None: [len(self.rounds)]}
+                self.rounds.append(line.round)
+                self.numbers.append(line.table)
                 if len(self.open) > OPEN_TABLES:
                     self.open.popitem(last=False)
             else:
@@ -190,6 +194,8 @@ class Standings:
                 tally = self.bots.get(name)
                 if tally is None:
                     tally = self.bots[name] = Tally()
+                    self.pairs[name] = {}
+                met = self.pairs[name]
                 rank = ranks[seat]
                 tally.games += 1
                 tally.meetings += size - 1
@@ -212,9 +218,9 @@ class Standings:
                 for other, (opponent, theirs) in enumerate(zip(players, ranks, strict=True)):
                     if other == seat:
                         continue
-                    pair = self.pairs.get((name, opponent))
+                    pair = met.get(opponent)
                     if pair is None:
-                        pair = self.pairs[name, opponent] = Pair()
+                        pair = met[opponent] = Pair()
                     twice = 2 if rank < theirs else 1 if rank == theirs else 0
                     if twice == 2:
                         pair.ahead += 1
@@ -245,7 +251,7 @@ class Standings:
     def against(self, label: str) -> list[dict[str, Any]]:
         """How `label` fared against each bot it met: finished ahead of it, level, behind."""
         with self.lock:
-            met = [(b, p) for (a, b), p in self.pairs.items() if a == label]
+            met = list(self.pairs.get(label, {}).items())
         return [
             {"bot": name, "games": p.ahead + p.level + p.behind, "ahead": p.ahead,
              "level": p.level, "behind": p.behind}
@@ -289,9 +295,7 @@ class Standings:
                 row["mean_score"] = tally.score_sum / n
                 row["points_share"] = tally.share_sum / n
             else:
-                strata = [
-                    pair.tables for (a, _), pair in self.pairs.items() if a == name and pair.tables
-                ]
+                strata = [pair.tables for pair in self.pairs[name].values() if pair.tables]
                 lo_hi = share_interval(strata, n)
                 row.update(
                     wins=tally.wins,
@@ -324,7 +328,7 @@ class Standings:
             seen = {name: tally.meetings for name, tally in self.bots.items()}
             keys = list(self.keys)
             points = list(self.points)
-            deals = list(self.tables)
+            deals = (self.rounds[:], self.numbers[:])
             at, pair, twice = self.at[:], self.pair[:], self.twice[:]
         elo = _order_free(names, seen, keys, points, deals, at, pair, twice, seed)
         made = Fit(games, elo, time.monotonic() - start)
@@ -343,7 +347,7 @@ def _order_free(
     seen: dict[str, int],
     keys: list[tuple[str, str]],
     points: list[float],
-    deals: list[tuple[int, int]],
+    deals: tuple[array[int], array[int]],
     at: array[int],
     pair: array[int],
     twice: array[int],
@@ -354,11 +358,11 @@ def _order_free(
     if len(names) < 2:
         return {name: order_free.EloRating(0.0, 0.0, 0.0) for name in names}
     best = order_free.fit(dict(zip(keys, points, strict=True)), names)
-    groups = len(deals)
+    rounds, numbers = (np.frombuffer(kept, dtype=np.int64) for kept in deals)
+    groups = len(rounds)
     place = np.empty(groups, dtype=np.int64)  # each table's place in (round, table) order
     if groups:
-        order = np.lexsort((np.array([d[1] for d in deals]), np.array([d[0] for d in deals])))
-        place[order] = np.arange(groups)
+        place[np.lexsort((numbers, rounds))] = np.arange(groups)
     table = place[np.frombuffer(at, dtype=np.int32)] if groups else place
     which = np.frombuffer(pair, dtype=np.int32)
     value = np.frombuffer(twice, dtype=np.int8).astype(np.float64) / 2
