@@ -6,8 +6,9 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from arena.league.candidates import judge, previous_label
+from arena.league.candidates import UNTESTED, judge, opponent, verdict_for
 from arena.league.league import League
+from arena.league.store import Bot
 from arena.players.limits import Limits
 from arena.results.log import GameLine
 from arena.stats.sprt import H0, H1, Sprt
@@ -45,10 +46,22 @@ def test_at_more_seats_each_game_counts_by_which_version_ranked_better() -> None
     assert verdict.verdict == H1 and verdict.games == 120
 
 
-def test_the_previous_version_is_the_latest_earlier_one_still_known() -> None:
-    assert previous_label("b", 3, ["b", "b.v2", "b.v3"]) == "b.v2"
-    assert previous_label("b", 3, ["b", "b.v3"]) == "b"
-    assert previous_label("b", 2, ["c"]) is None
+def _bot(version: int, status: str, name: str = "b") -> Bot:
+    return Bot(version, name, version, "ada", f"bots/{name}.v{version}", status, "")
+
+
+def test_the_previous_version_is_the_latest_earlier_active_one() -> None:
+    bots = [_bot(1, "active"), _bot(2, "active"), _bot(3, "building"), _bot(1, "active", "c")]
+    assert opponent(bots[2], bots, []) == bots[1]
+    bots = [_bot(1, "active"), _bot(2, "failed"), _bot(3, "active")]
+    assert opponent(bots[2], bots, []) == bots[0]  # never a failed one
+    bots = [_bot(1, "retired"), _bot(2, "active")]
+    assert opponent(bots[1], bots, []) is None  # retired before they met
+    met = [_game(1, ("b", "b.v2"), (0, 1))]
+    assert opponent(bots[1], bots, met) == bots[0]  # retired after: its test ran against it
+    verdict = verdict_for(bots[1], bots[1:], [], seats=2)
+    assert verdict is not None and verdict.verdict == UNTESTED and verdict.decided
+    assert verdict.words == "v2 is untested: no earlier version is active"
 
 
 def test_a_stronger_new_version_is_accepted_in_a_running_league(tmp_path: Path) -> None:

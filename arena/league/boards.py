@@ -69,9 +69,10 @@ def leaderboard(
 ) -> Rows:
     """The leaderboard as `arena run` makes it (TrueSkill, the order-free Elo and the win rate
     with their 95% intervals, games, failures), each row with its bot's author, version and
-    status. A custom leaderboard counts only the games finished from `since` to `until` (ISO
-    times, either may be empty), with `among` only the games among those bots, and with
-    `seats` only the tables of that size (a league's table size may change between starts)."""
+    status, and `elo_games`, the games its Elo covers (all of them here). A custom leaderboard
+    counts only the games finished from `since` to `until` (ISO times, either may be empty),
+    with `among` only the games among those bots, and with `seats` only the tables of that
+    size (a league's table size may change between starts)."""
     with league.lock:
         bots = {bot.label: bot for bot in league.store.bots()}
         games = list(league.played)  # the league's own copy: the store is not read again
@@ -102,6 +103,7 @@ def board_of(
     board = tables.leaderboard(chosen, rate_games(chosen), [], seats)
     rows = [
         {str(k): (None if isinstance(v, float) and math.isnan(v) else v) for k, v in record.items()}
+        | {"elo_games": len(chosen)}  # fitted now, over every game chosen
         for record in board.to_dict("records")
     ]
     return shown(rows, bots)

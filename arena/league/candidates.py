@@ -8,35 +8,72 @@ statistic fastchess recommends); at more seats each game is a win, draw or loss 
 the two ranked better (trinomial). While a candidate's test continues, matchmaking seats it
 with its previous version at every other table. The verdict is shown, not acted on: the
 author retires whichever version they choose.
+
+The previous version (`opponent`) is the author's latest earlier version that is active,
+never one that failed its check (issue 32: a test against a failed v1 never played, and
+said "continue" for ever). One the candidate already met and that has since been retired
+or removed stays its opponent (the test ran against it). With none, the version is
+`untested`; a test neither side of which still plays is `stopped`, never "continue".
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import dataclasses
+import re
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from arena.league.store import label
+from arena.league.store import Bot
 from arena.results.log import GameLine
 from arena.stats.elo import Pentanomial, game_points
-from arena.stats.sprt import CONTINUE, Sprt
+from arena.stats.sprt import CONTINUE, H0, H1, Sprt
 
 DEFAULT_TEST = Sprt(elo0=0.0, elo1=10.0)
+UNTESTED = "untested"
+"""A new version with no active earlier one to be tested against (or that failed its check)."""
+STOPPED = "stopped"
+"""A test left undecided: the candidate or its opponent no longer plays."""
+PLAYING = ("building", "checking", "active")
 
 
 @dataclass(frozen=True)
 class Verdict:
     candidate: str
-    previous: str
+    previous: str | None
+    """The label of the version it is tested against; None when untested."""
     llr: float
     lower: float
     upper: float
     games: int
     verdict: str
-    """H1 (the new version is stronger), H0 (it is not), or continue."""
+    """H1 (the new version is stronger), H0 (it is not), continue, untested or stopped."""
+    error: float = 0.05
+    """The test's error rate (alpha), said in words."""
+    why: str = ""
+    """Why a version is untested or its test stopped."""
 
     @property
     def decided(self) -> bool:
+        """No more games are wanted for it (decided, untested or stopped)."""
         return self.verdict != CONTINUE
+
+    @property
+    def words(self) -> str:
+        """The verdict as a sentence: "v3 is better than v2 (SPRT, 5% error)"."""
+        mine, theirs = _short(self.candidate), _short(self.previous or "")
+        error = f"SPRT, {self.error:.0%} error"
+        if self.verdict == H1:
+            return f"{mine} is better than {theirs} ({error})"
+        if self.verdict == H0:
+            return f"{mine} is no better than {theirs} ({error})"
+        if self.verdict == UNTESTED:
+            return f"{mine} is untested: {self.why}"
+        if self.verdict == STOPPED:
+            return (
+                f"{mine} against {theirs}: stopped undecided after {self.games} games ({self.why})"
+            )
+        return f"{mine} against {theirs}: still testing, {self.games} games"
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -47,7 +84,14 @@ class Verdict:
             "upper": round(self.upper, 4),
             "games": self.games,
             "verdict": self.verdict,
+            "words": self.words,
         }
+
+
+def _short(bot_label: str) -> str:
+    """`v3` for `name.v3`, `v1` for `name` (a bot's name never ends in .vN: store.add_bot)."""
+    found = re.search(r"\.(v[0-9]+)\Z", bot_label)
+    return found.group(1) if found else "v1"
 
 
 def _versus(line: GameLine, candidate: str, previous: str) -> float:
@@ -77,12 +121,67 @@ def judge(
     else:
         scores = [_versus(line, candidate, previous) for line in both]
         llr = test.llr_games(scores.count(1.0), scores.count(0.5), scores.count(0.0))
-    return Verdict(candidate, previous, llr, test.lower, test.upper, len(both), test.verdict(llr))
+    verdict = test.verdict(llr)
+    return Verdict(candidate, previous, llr, test.lower, test.upper, len(both), verdict, test.alpha)
 
 
-def previous_label(name: str, version: int, labels: Sequence[str]) -> str | None:
-    """The label of the latest earlier version among `labels` (`name` is version 1)."""
-    for earlier in range(version - 1, 0, -1):
-        if label(name, earlier) in labels:
-            return label(name, earlier)
+def opponent(bot: Bot, bots: Sequence[Bot], games: Iterable[GameLine]) -> Bot | None:
+    """The version `bot` is tested against: its author's latest earlier version that is
+    active, or a later-retired or removed one it already met; None if there is none."""
+    earlier = sorted(
+        (b for b in bots if b.name == bot.name and b.version < bot.version),
+        key=lambda b: b.version,
+        reverse=True,
+    )
+    met: set[str] | None = None
+    for other in earlier:
+        if other.status == "active":
+            return other
+        if other.status in ("retired", "removed"):
+            if met is None:
+                met = {player for line in games for player in line.players}
+            if other.label in met:
+                return other
     return None
+
+
+def verdict_for(
+    bot: Bot, bots: Sequence[Bot], games: Sequence[GameLine], seats: int, test: Sprt = DEFAULT_TEST
+) -> Verdict | None:
+    """The test of version `bot` over its `games` (None for a first version): against its
+    `opponent`, untested without one, stopped when undecided and a side no longer plays."""
+    if bot.version < 2:
+        return None
+    against = opponent(bot, bots, games) if bot.status != "failed" else None
+    if against is None:
+        why = "it failed its check" if bot.status == "failed" else "no earlier version is active"
+        return Verdict(bot.label, None, 0.0, test.lower, test.upper, 0, UNTESTED, test.alpha, why)
+    verdict = judge(bot.label, against.label, games, seats, test)
+    if not verdict.decided:
+        gone = [b for b in (bot, against) if b.status not in PLAYING]
+        if gone:
+            why = f"{_short(gone[0].label)} is {gone[0].status}"
+            return dataclasses.replace(verdict, verdict=STOPPED, why=why)
+    return verdict
+
+
+def versions(
+    bot: Bot,
+    bots: Sequence[Bot],
+    verdict_of: Callable[[Bot], Verdict | None],
+    games_of: Callable[[str], int],
+) -> list[dict[str, Any]]:
+    """Every version of `bot`'s name, oldest first: its status, games and test (`verdict_of`)."""
+    shown = []
+    for version in sorted((b for b in bots if b.name == bot.name), key=lambda b: b.version):
+        verdict = verdict_of(version)
+        shown.append(
+            {
+                "bot": version.label,
+                "version": version.version,
+                "status": version.status,
+                "games": games_of(version.label),
+                "sprt": None if verdict is None else verdict.to_json(),
+            }
+        )
+    return shown

@@ -1,26 +1,65 @@
-"""Which table the league plays next: every bot keeps playing, and tables are informative.
+"""Which table the league plays next: every pair of bots meets about as often as any other.
 
-The bot with the fewest games sits first (ties broken at random), so a newcomer catches up
-and no one is left out. Its opponents are chosen among the bots with the fewest games (a
-pool of a few more than the table needs), as the table of that pool with the best TrueSkill
-match quality (the chance of a draw: the result tells most when it is least certain). The
-deal is then played with the seats rotated, as `arena run` does (`schedule.seatings`).
+The rule (issue 32: one bot met `greedy` 1,260 times and `starter-c` 46 times, so its win
+rates beside each other could not be compared): the next table seats the pair of active bots
+that have met least (in games, `Meetings`), the bot of the two with fewer games first; ties
+go to the pair whose neediest bot has the fewest games, then to the best TrueSkill match
+quality (the chance of a draw: the result tells most when it is least certain), then to
+chance. A larger table is filled one seat at a time with the bot that has met those seated
+least (then fewest games, then quality). A new version's pairs have met 0 times, so it plays
+every table until it has caught up: it is brought up to speed first.
+
+What this promises: among bots that all play, every pair's count of games met stays within
+`FACTOR` (2x) of every other pair's once each pair has met `WARM_UP` games (at 2 seats the
+counts differ by at most one deal; `tests/test_league_matchmaking.py` simulates it at 2, 3
+and 4 seats). The one pair left out of it is a candidate and the version it is tested
+against while the test continues: the league seats them together at every other table
+(`candidates`), and those extra games are the test's. The deal is played with the seats
+rotated, as `arena run` does (`schedule.seatings`): a table of k seats is k games for each
+pair at it.
 """
 
 from __future__ import annotations
 
 import itertools
 import random
+from collections import Counter
 from collections.abc import Mapping, Sequence
 
 import trueskill
 
+from arena.results.log import GameLine
 from arena.results.ratings import environment
 
-POOL_EXTRA = 4
-"""How many bots beyond the table's size the opponents are chosen from."""
-MAX_CANDIDATES = 200
-"""Tables whose quality is compared, at most (a pool's combinations are sampled beyond)."""
+FACTOR = 2.0
+"""Every pair's games met are within this factor of every other pair's (after `WARM_UP`)."""
+WARM_UP = 30
+"""Games each pair has met before `FACTOR` holds (a few deals of the largest table)."""
+MAX_CANDIDATES = 50
+"""Tables whose quality is compared, at most (sampled beyond)."""
+
+Pair = tuple[str, str]
+
+
+def pair(a: str, b: str) -> Pair:
+    """The key of two bots' meetings (in sorted order)."""
+    return (a, b) if a <= b else (b, a)
+
+
+class Meetings:
+    """How many games each pair of bots met, counted once per stored game from the league's
+    list of games (`League.played`, only ever appended to): `update` reads the new ones."""
+
+    def __init__(self) -> None:
+        self.counts: Counter[Pair] = Counter()
+        self.seen = 0
+
+    def update(self, played: Sequence[GameLine]) -> Counter[Pair]:
+        for line in played[self.seen :]:
+            for a, b in itertools.combinations(sorted(set(line.players)), 2):
+                self.counts[(a, b)] += 1
+        self.seen = len(played)
+        return self.counts
 
 
 def next_table(
@@ -29,21 +68,50 @@ def next_table(
     ratings: Mapping[str, trueskill.Rating],
     seats: int,
     rng: random.Random,
+    met: Mapping[Pair, int] | None = None,
+    seated: Sequence[str] = (),
 ) -> tuple[str, ...] | None:
-    """The bots of the next table (the neediest first), or None with fewer than `seats` bots."""
-    if len(set(bots)) < seats:
+    """The bots of the next table (the neediest first), or None with fewer than `seats` bots.
+    `met`: games each pair met (`Meetings`; none known if not given); `seated`: bots the
+    table must hold (a candidate and its opponent), its other seats chosen by the same rule."""
+    field = sorted(set(bots))
+    if len(field) < seats or len(set(seated)) > seats or not set(seated) <= set(field):
         return None
-    order = sorted(set(bots), key=lambda bot: (games.get(bot, 0), rng.random()))
-    first, rest = order[0], order[1:]
-    pool = rest[: seats - 1 + POOL_EXTRA]
-    candidates = list(itertools.combinations(pool, seats - 1))
-    if len(candidates) > MAX_CANDIDATES:
-        candidates = rng.sample(candidates, MAX_CANDIDATES)
+    met = met or {}
     env = environment()
 
-    def quality(others: tuple[str, ...]) -> float:
-        table = [(ratings.get(bot, env.create_rating()),) for bot in (first, *others)]
-        return float(env.quality(table))
+    def need(bot: str) -> int:
+        return games.get(bot, 0)
 
-    best = max(candidates, key=lambda others: (quality(others), rng.random()))
-    return (first, *best)
+    def best(options: dict[tuple[str, ...], tuple[int, int]]) -> tuple[str, ...]:
+        """The option of the least key; among those tied, the table of best quality."""
+        least = min(options.values())
+        tied = [option for option, key in options.items() if key == least]
+        if len(tied) > MAX_CANDIDATES:
+            tied = rng.sample(tied, MAX_CANDIDATES)
+
+        def quality(option: tuple[str, ...]) -> float:
+            table = [*table_so_far, *option]
+            return float(env.quality([(ratings.get(bot, env.create_rating()),) for bot in table]))
+
+        return max(tied, key=lambda option: (quality(option), rng.random()))
+
+    table_so_far: list[str] = list(dict.fromkeys(seated))
+    if len(table_so_far) < 2:
+        pairs: dict[tuple[str, ...], tuple[int, int]] = {
+            (a, b): (met.get((a, b), 0), min(need(a), need(b)))
+            for a, b in itertools.combinations(field, 2)
+            if not table_so_far or table_so_far[0] in (a, b)
+        }
+        a, b = best(pairs)
+        table_so_far = [a, b] if need(a) <= need(b) else [b, a]
+        if seated and seated[0] != table_so_far[0]:
+            table_so_far.reverse()
+    while len(table_so_far) < seats:
+        fills: dict[tuple[str, ...], tuple[int, int]] = {
+            (bot,): (sum(met.get(pair(bot, sitting), 0) for sitting in table_so_far), need(bot))
+            for bot in field
+            if bot not in table_so_far
+        }
+        table_so_far.append(best(fills)[0])
+    return tuple(table_so_far)

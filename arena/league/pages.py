@@ -58,7 +58,12 @@ function show(label) {
   document.querySelectorAll("#board tr").forEach((tr) => {
     tr.className = tr.dataset.bot === label ? "chosen" : ""; });
   fetch("/api/bots/" + encodeURIComponent(label)).then((r) => r.json()).then((bot) => {
-    fill("against", (bot.against || []).map((a) => [a.bot, a.games, a.ahead, a.level, a.behind]));
+    const share = (a) => Math.round(100 * (a.ahead + a.level / 2) / (a.games || 1)) + "% of " +
+      a.games;  // the share of games it finished ahead of that bot (a draw: half), and of how many
+    fill("against", (bot.against || []).map((a) => [a.bot, share(a), a.ahead, a.level, a.behind]));
+    fill("versions", (bot.versions || []).map((v) => [v.bot, v.status, v.games,
+      v.sprt ? v.sprt.words : "the first version", v.sprt && v.sprt.against ? v.sprt.llr +
+      " in [" + v.sprt.lower + ", " + v.sprt.upper + "]" : "-"]));
     fill("seats", (bot.by_seat || []).map((s) => [s.seat + 1, s.games, s.mean_place, s.first]));
     const t = bot.sprt;
     $("detail-title").textContent = "Games of " + bot.bot + " (" + bot.think_ms_per_decision +
@@ -125,10 +130,12 @@ how it fared against each other bot, from each seat, and its games.</p>
 <th>Elo (95%)</th><th>failures</th><th>mu</th><th>sigma</th><th>mu − 3σ</th></tr></thead>
 <tbody id="board"></tbody></table>
 <h2 id="detail-title"></h2>
-<table id="against-table" hidden><thead><tr><th>against</th><th>games</th><th>ahead of it</th>
-<th>level</th><th>behind it</th></tr></thead><tbody id="against"></tbody></table>
+<table id="against-table" hidden><thead><tr><th>against</th><th>score (of games met)</th>
+<th>ahead of it</th><th>level</th><th>behind it</th></tr></thead><tbody id="against"></tbody></table>
 <table id="seats-table" hidden><thead><tr><th>seat</th><th>games</th><th>mean place</th>
 <th>first</th></tr></thead><tbody id="seats"></tbody></table>
+<table id="versions-table" hidden><thead><tr><th>version</th><th>status</th><th>games</th>
+<th>its test</th><th>LLR (bounds)</th></tr></thead><tbody id="versions"></tbody></table>
 <ul id="detail"></ul>
 <h2>Submit a bot</h2>
 <p>A .zip or .tar.gz of your bot's folder (with its bot.toml). Your token stays in this page.</p>

@@ -79,13 +79,18 @@ MIGRATIONS: Sequence[str] = (
     );
     CREATE UNIQUE INDEX bots_by_key ON bots (name_key, version);
     """,
+    """
+    ALTER TABLE bots ADD COLUMN source_hash TEXT;
+    """,
 )
 """The schema, one step per version (version 0 is an empty database); `{serial}` and
 `{float}` are the dialect's words (database.py). Step 3 keys names (`names.name_key`) so
 that two differing only in case or Unicode form cannot both be stored, even by two
 processes at once: the names an older arena stored are ASCII, whose key is `lower`; of
 names it let in twice so (`Greedy` beside `greedy`), the first keeps the key and the
-others none (they stay, but no new name or version can take theirs)."""
+others none (they stay, but no new name or version can take theirs). Step 4 keeps each
+version's source hash (`bot_files.bot_hash`, before its build): an upload identical to an
+earlier version is refused; versions stored before it have none (never called identical)."""
 
 STATUSES = ("building", "checking", "active", "failed", "retired", "removed")
 """A bot version's life: built, checked by conformance games, then playing, or failed; an
@@ -268,11 +273,12 @@ class Store:
 
     # --- bots ---
 
-    def add_bot(self, name: str, author: Author) -> Bot:
+    def add_bot(self, name: str, author: Author, source_hash: str | None = None) -> Bot:
         """A new version of bot `name` (version 1 if new), status `building`, its folder
         `bots/<label>` (in the league's folder). Only its author may add versions. The name
         follows the one rule (arena/names.py) and is unique by its key: `Greedy` beside
-        `greedy` is refused."""
+        `greedy` is refused. `source_hash` (`bot_files.bot_hash`) the same as an earlier
+        version's is refused: "no change since v2"."""
         problem = name_problem(name, "A bot's name")
         if problem is not None:
             raise StoreError(problem)
@@ -296,14 +302,27 @@ class Store:
                 )
             if known is not None and known[1] != author.name:
                 raise StoreError(f"The bot {name} belongs to {known[1]}; choose another name.")
+            same = None
+            if source_hash is not None:  # only a version with its hash stored (schema 4)
+                same = db.execute(
+                    "SELECT version, status FROM bots WHERE name_key = ? AND source_hash = ? "
+                    "ORDER BY version DESC LIMIT 1",
+                    (key, source_hash),
+                ).fetchone()
+            if same is not None:
+                raise StoreError(
+                    f"No change since v{same[0]}: these sources are those of "
+                    f"{label(name, same[0])} ({same[1]}); change the bot before submitting it."
+                )
             version = db.execute(
                 "SELECT COALESCE(MAX(version), 0) + 1 FROM bots WHERE name_key = ?", (key,)
             ).fetchone()[0]
             try:
                 bot_id = db.execute(
                     "INSERT INTO bots (name, name_key, version, author_id, folder, status, "
-                    "created) VALUES (?, ?, ?, ?, ?, 'building', ?) RETURNING id",
-                    (name, key, version, author.id, f"bots/{label(name, version)}", time.time()),
+                    "created, source_hash) VALUES (?, ?, ?, ?, ?, 'building', ?, ?) RETURNING id",
+                    (name, key, version, author.id, f"bots/{label(name, version)}", time.time(),
+                     source_hash),  # fmt: skip
                 ).fetchall()[0][0]  # fetchall: SQLite keeps a statement open until read out
             except db.already_there:
                 raise StoreError(

@@ -64,6 +64,7 @@ from starlette.types import ASGIApp
 from arena.errors import ArenaError
 from arena.league import accounts, public, server, uploads
 from arena.league.boards import Boards, Busy, bot_json, bot_report
+from arena.league.candidates import versions
 from arena.league.exposure import QueryError, StrictHeaders, board_query
 from arena.league.league import League
 from arena.league.pages import JOIN_PAGE, PAGE
@@ -184,9 +185,15 @@ def create_app(league: League) -> ASGIApp:
             return _error(404, "There is no such bot in this league.")
         # the league's lists, read without its lock (the play thread only appends to them)
         games = list(league.games_by_bot.get(bot.label, []))
-        verdict = league.verdict(bot, [other.label for other in bots])
+        verdict = league.verdict(bot, bots)
         shown = bot_json(bot, league.folder)
         shown["sprt"] = None if verdict is None else verdict.to_json()
+        shown["versions"] = versions(  # every version of its name: status, games, test
+            bot,
+            bots,
+            lambda version: league.verdict(version, bots),
+            lambda label: len(league.games_by_bot.get(label, [])),
+        )
         shown.update(bot_report(bot.label, games, league.folder))
         return JSONResponse(shown)
 
