@@ -46,7 +46,9 @@ def _built_bot(tmp_path: Path, name: str, build: list[str], files: dict[str, str
     folder = tmp_path / "src" / name
     shutil.copytree(BOTS / "random", folder, ignore=shutil.ignore_patterns("__pycache__"))
     (folder / "bot.toml").write_text(
-        f'name = "{name}"\ncommand = ["python3", "bot.py"]\nbuild = {build!r}\n'.replace("'", '"')
+        f'name = "{name}"\ncommand = ["python3", "bot.py"]\ngames = ["mandala"]\nbuild = {build!r}\n'.replace(
+            "'", '"'
+        )
     )
     for file, text in files.items():
         (folder / file).write_text(text)

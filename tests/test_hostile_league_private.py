@@ -47,7 +47,9 @@ def _bot(tmp_path: Path, name: str, secret: str, fails_check: bool) -> bytes:
     in league games only (its check passes)."""
     folder = tmp_path / "src" / name
     folder.mkdir(parents=True)
-    (folder / "bot.toml").write_text(f'name = "{name}"\ncommand = ["python3", "bot.py"]\n')
+    (folder / "bot.toml").write_text(
+        f'name = "{name}"\ncommand = ["python3", "bot.py"]\ngames = ["mandala"]\n'
+    )
     start = "sys.exit(1)" if fails_check else "pass"
     (folder / "bot.py").write_text(LEAKY.format(secret=secret, name=name, start=start))
     return archive_folder(folder, tmp_path / name).read_bytes()

@@ -69,7 +69,7 @@ def _snoop_archive(tmp_path: Path, targets: list[str], build: dict[str, str]) ->
     shutil.copy(HOSTILE / "_common.py", folder / "_common.py")
     script = "; ".join(f"cat {source} > {name} 2>/dev/null" for name, source in build.items())
     (folder / "bot.toml").write_text(
-        'name = "snoop"\ncommand = ["python3", "bot.py"]\n'
+        'name = "snoop"\ncommand = ["python3", "bot.py"]\ngames = ["mandala"]\n'
         f"build = {json.dumps(['sh', '-c', script + '; true'])}\n"
         f"[env]\nSNOOP_PATHS = {json.dumps(json.dumps(targets))}\n"
     )

@@ -26,7 +26,7 @@ from arena.players.limits import Limits
 from arena.players.manifest import load_manifest
 from tests.league_support import Site, served
 
-TOML = b'name = "mine"\ncommand = ["python3", "bot.py"]\n'
+TOML = b'name = "mine"\ncommand = ["python3", "bot.py"]\ngames = ["mandala"]\n'
 
 # --- building hostile archives ---
 

@@ -61,7 +61,9 @@ def _run(browser: Any, site: Site, tmp_path: Path, by: Any) -> None:
     )
     evil = tmp_path / "src" / "evil"
     evil.mkdir(parents=True)
-    (evil / "bot.toml").write_text('name = "evil"\ncommand = ["python3", "bot.py"]\n')
+    (evil / "bot.toml").write_text(
+        'name = "evil"\ncommand = ["python3", "bot.py"]\ngames = ["mandala"]\n'
+    )
     (evil / "bot.py").write_text(
         "import sys\nsys.stderr.write('<img src=x onerror=\"window.hacked=1\"><script>window.hacked=2</script>')\nsys.exit(1)\n"
     )
@@ -94,19 +96,28 @@ def _run(browser: Any, site: Site, tmp_path: Path, by: Any) -> None:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     browser.set_window_size(1280, 1100)
     browser.save_screenshot(str(SCREENSHOTS / "league.png"))
+    # its games a table (a page of them), its rating as a chart, its version's verdict in words
+    assert _until(lambda: browser.find_elements(by.CSS_SELECTOR, "#games tr"))
+    assert "page 1 of" in browser.find_element(by.ID, "page").text
+    assert browser.find_elements(by.CSS_SELECTOR, "#chart polyline")
+    assert "first version" in browser.find_element(by.ID, "verdict").text
     link = _until(lambda: browser.find_elements(by.CSS_SELECTOR, "#detail a"))[0]
     link.click()
     _until(lambda: browser.find_elements(by.ID, "replay-data"))
     assert "Move 1" in _until(lambda: browser.find_element(by.ID, "counter").text)
     errors = [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
     assert not errors, errors
-    # ada may not retire bob's bot from the page
+    # a wrong token is called wrong; ada is shown retire and remove on her bots alone
     browser.get(site.url + "/")
-    browser.find_element(by.ID, "token").send_keys(site.ada)
-    button = _until(lambda: [b for b in browser.find_elements(by.CSS_SELECTOR, "button.retire")
-                             if b.get_attribute("data-bot") == "beta"])[0]  # fmt: skip
-    button.click()
-    _until(lambda: "belongs to bob" in browser.find_element(by.ID, "error").text)
+    browser.find_element(by.ID, "token").send_keys("arena_wrong\t")
+    _until(lambda: "not one of this league's" in browser.find_element(by.ID, "who").text)
+    assert browser.find_elements(by.CSS_SELECTOR, "button.retire") == []
+    browser.find_element(by.ID, "token").clear()
+    browser.find_element(by.ID, "token").send_keys(site.ada + "\t")
+    _until(lambda: "You are ada" in browser.find_element(by.ID, "who").text)
+    buttons = _until(lambda: browser.find_elements(by.CSS_SELECTOR, "button.retire"))
+    assert [button.get_attribute("data-bot") for button in buttons] == ["alpha"]
+    assert site.call("POST", "/api/bots/beta/retire", site.ada)[0] == 403  # the server checks
     assert site.call("GET", "/api/bots/beta")[1]["status"] == "active"
 
 

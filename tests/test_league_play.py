@@ -88,7 +88,9 @@ def test_a_bot_that_fails_its_check_is_not_matched_and_says_why(tmp_path: Path) 
     assert ada is not None
     folder = tmp_path / "src" / "broken"
     folder.mkdir(parents=True)
-    (folder / "bot.toml").write_text('name = "broken"\ncommand = ["python3", "bot.py"]\n')
+    (folder / "bot.toml").write_text(
+        'name = "broken"\ncommand = ["python3", "bot.py"]\ngames = ["mandala"]\n'
+    )
     (folder / "bot.py").write_text("import sys\nsys.exit(3)\n")
     bot = league.submit(ada, archive_folder(folder, tmp_path), wait=True)
     assert bot.status == "failed" and bot.message

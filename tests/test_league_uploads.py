@@ -15,7 +15,7 @@ from arena.league import uploads
 from arena.league.uploads import UploadError, unpack
 from arena.players.manifest import load_manifest
 
-TOML = b'name = "mine"\ncommand = ["python3", "bot.py"]\n'
+TOML = b'name = "mine"\ncommand = ["python3", "bot.py"]\ngames = ["mandala"]\n'
 
 
 def _zip(path: Path, members: list[tuple[str, bytes, int]]) -> Path:

@@ -22,6 +22,7 @@
 from __future__ import annotations
 
 import contextlib
+import gc
 import http.client
 import json
 import math
@@ -407,69 +408,74 @@ def synthetic(games: int, arrive_s: float = ARRIVE_S, seats: int = 2) -> dict[st
     `League.record` as played ones are (its SQLite store on a temporary folder, without
     fsync: its disk is not what is measured); then, while ARRIVE_PER_S games a second keep
     arriving for `arrive_s` s, a reader of the plain leaderboard every READ_PLAIN_S: how
-    long each game took to be on it, and the background Elo fit."""
-    from arena.league.boards import Boards
+    long each game took to be on it, and the background Elo fit; then the league opened
+    again, as a restart does."""
     from arena.league.league import League
-    from arena.league.standings import Standings
-    from arena.results.ratings import environment, rate_game
 
     with tempfile.TemporaryDirectory(prefix="arena-bench-synthetic-") as temporary:
-        league = League(Path(temporary) / "league", seats=seats, workers=0)
+        folder = Path(temporary) / "league"
+        league = League(folder, seats=seats, workers=0)
         try:
             league.store.db.db.execute("PRAGMA synchronous=OFF")  # type: ignore[attr-defined]
             before = _rss_mib()[0]
             grew = _grow(league, games, seats)
-            grown = league.standings.count
-            boards = Boards(league)
-            first = time.perf_counter()
-            boards.plain()
-            first_s = time.perf_counter() - first
-            board_s = _timed_rows(league, 20)
-            stored: list[tuple[int, float]] = []
-            seen: list[tuple[float, int]] = []
-            stop = threading.Event()
-
-            def reader() -> None:
-                while not stop.is_set():
-                    rows = boards.plain()
-                    seen.append((time.perf_counter(), sum(r["games"] for r in rows) // seats))
-                    stop.wait(READ_PLAIN_S)
-
-            watching = threading.Thread(target=reader, daemon=True)
-            watching.start()
-            until = time.perf_counter() + arrive_s
-            while time.perf_counter() < until:
-                due = time.perf_counter() + seats / ARRIVE_PER_S
-                _grow(league, league.standings.count + seats, seats)
-                stored.append((league.standings.count, time.perf_counter()))
-                time.sleep(max(0.0, due - time.perf_counter()))
-            time.sleep(2 * READ_PLAIN_S)
-            stop.set()
-            watching.join(timeout=60)
-            late = _staleness(stored, seen)
-            fit = league.standings.last_fit
-            total = league.standings.count
-            sample = league.played[-min(len(league.played), UPDATE_SAMPLE) :]
-            alone, ratings, env = Standings(), {}, environment()  # type: ignore[var-annotated]
-            rated = time.perf_counter()
-            for line in sample:
-                rate_game(env, ratings, line)
-            rated = time.perf_counter() - rated
-            start = time.perf_counter()
-            for line in sample:
-                alone.add(line, ratings)
-            counted = time.perf_counter() - start
-            rss, peak = _rss_mib()
+            figures = {
+                "games": league.standings.count,
+                "bots": SYNTHETIC_BOTS,
+                "seats": seats,
+                "grow_s": round(grew, 1),
+                "record_us_per_game": round(grew / max(1, league.standings.count) * 1e6, 1),
+                **_watched(league, seats, arrive_s),
+                **_update_cost(league),
+                "rss_before_mib": before,
+            }
+            figures["rss_mib"], figures["rss_peak_mib"] = _rss_mib()
         finally:
             league.close()
+        del league
+        gc.collect()
+        start = time.perf_counter()
+        again = League(folder, workers=0)  # as a restart reads it
+        figures["reopen_s"] = round(time.perf_counter() - start, 1)
+        figures["reopen_rss_mib"] = _rss_mib()[0]
+        again.close()
+    return figures
+
+
+def _watched(league: League, seats: int, arrive_s: float) -> dict[str, Any]:
+    """The plain leaderboard while games keep arriving: how late each is on it."""
+    from arena.league.boards import Boards
+
+    grown = league.standings.count
+    boards = Boards(league)
+    first = time.perf_counter()
+    boards.plain()
+    first_s = time.perf_counter() - first
+    board_s = _timed_rows(league, 20)
+    stored: list[tuple[int, float]] = []
+    seen: list[tuple[float, int]] = []
+    stop = threading.Event()
+
+    def reader() -> None:
+        while not stop.is_set():
+            rows = boards.plain()
+            seen.append((time.perf_counter(), sum(r["games"] for r in rows) // seats))
+            stop.wait(READ_PLAIN_S)
+
+    watching = threading.Thread(target=reader, daemon=True)
+    watching.start()
+    until = time.perf_counter() + arrive_s
+    while time.perf_counter() < until:
+        due = time.perf_counter() + seats / ARRIVE_PER_S
+        _grow(league, league.standings.count + seats, seats)
+        stored.append((league.standings.count, time.perf_counter()))
+        time.sleep(max(0.0, due - time.perf_counter()))
+    time.sleep(2 * READ_PLAIN_S)
+    stop.set()
+    watching.join(timeout=60)
+    late = _staleness(stored, seen)
+    fit, total = league.standings.last_fit, league.standings.count
     return {
-        "games": grown,
-        "bots": SYNTHETIC_BOTS,
-        "seats": seats,
-        "grow_s": round(grew, 1),
-        "record_us_per_game": round(grew / max(1, grown) * 1e6, 1),
-        "standings_us_per_game": round(counted / max(1, len(sample)) * 1e6, 1),
-        "trueskill_us_per_game": round(rated / max(1, len(sample)) * 1e6, 1),
         "first_board_s": round(first_s, 4),
         "board_ms": round(board_s * 1000, 2),
         "arrived": total - grown,
@@ -480,9 +486,28 @@ def synthetic(games: int, arrive_s: float = ARRIVE_S, seats: int = 2) -> dict[st
         "fit_s": None if fit is None else round(fit.seconds, 2),
         "fit_games": None if fit is None else fit.games,
         "fit_behind": None if fit is None else total - fit.games,
-        "rss_before_mib": before,
-        "rss_mib": rss,
-        "rss_peak_mib": peak,
+    }
+
+
+def _update_cost(league: League) -> dict[str, float]:
+    """The standings' update, and TrueSkill's, a game: the league's last UPDATE_SAMPLE games
+    counted again by standings of their own."""
+    from arena.league.standings import Standings
+    from arena.results.ratings import environment, rate_game
+
+    sample = league.played[-min(len(league.played), UPDATE_SAMPLE) :]
+    alone, ratings, env = Standings(), {}, environment()  # type: ignore[var-annotated]
+    start = time.perf_counter()
+    for line in sample:
+        rate_game(env, ratings, line)
+    rated = time.perf_counter() - start
+    start = time.perf_counter()
+    for line in sample:
+        alone.add(line, ratings)
+    counted = time.perf_counter() - start
+    return {
+        "standings_us_per_game": round(counted / max(1, len(sample)) * 1e6, 1),
+        "trueskill_us_per_game": round(rated / max(1, len(sample)) * 1e6, 1),
     }
 
 
@@ -631,7 +656,8 @@ def _print_synthetic(grown: dict[str, Any]) -> None:
     )
     click.echo(
         f"  memory (RSS): {grown['rss_before_mib']} MiB before growing, {grown['rss_mib']} MiB "
-        f"at {grown['games']:,} games (peak {grown['rss_peak_mib']} MiB)"
+        f"at {grown['games']:,} games (peak {grown['rss_peak_mib']} MiB); the league opened "
+        f"again, as a restart does, in {grown['reopen_s']} s ({grown['reopen_rss_mib']} MiB)"
     )
 
 

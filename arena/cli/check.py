@@ -6,13 +6,14 @@ from pathlib import Path
 from typing import Any
 
 import click
+from click.core import ParameterSource
 
 from arena.cli.options import game_options, limit_options
 from arena.conformance import CheckResult, check_bot
 from arena.errors import ArenaError
-from arena.games import get_game, ready_table
+from arena.games import DEFAULT_GAME, get_game, ready_table
 from arena.players.limits import Limits
-from arena.players.manifest import game_warning, resolve_bot
+from arena.players.manifest import BotManifest, game_refusal, resolve_bot, written_for
 from arena.results.folders import new_results_folder
 
 
@@ -61,11 +62,13 @@ def check(
     time_bank_ms: int,
     cpu_ms: int | None,
 ) -> None:
-    """Check that BOT speaks protocol version 2 correctly; exit 1 if anything must be fixed."""
+    """Check that BOT speaks protocol version 2 correctly; exit 1 if anything must be fixed.
+
+    The game is --game, else the first game of the bot's `games` (bot.toml), else Mandala."""
+    given = click.get_current_context().get_parameter_source("game") != ParameterSource.DEFAULT
     try:
         manifest = resolve_bot(bot)
-        if warning := game_warning(manifest, game):
-            click.echo(f"warning: {warning}", err=True)
+        game, why = _game_of(manifest, game if given else None)
         rival = resolve_bot(opponent)
         rules = get_game(game)
         seats = ready_table(rules, game_options, seats)
@@ -78,6 +81,8 @@ def check(
         f"Checking {manifest.name} ({manifest.folder}) against {rival.name} at {game} "
         f"({seats} seats), {move_ms} ms per decision"
     )
+    if why:
+        click.echo(why)
     try:
         results = check_bot(
             manifest,
@@ -103,7 +108,30 @@ def check(
         click.echo(f"{len(failed)} check(s) failed; fix them and run `arena check` again.")
         click.echo(f"Records and logs: {out_dir}")
         raise SystemExit(1)
-    click.echo(f"All {len(results)} checks passed: {manifest.name} is ready for a tournament.")
+    click.echo(
+        f"All {len(results)} checks passed at {game}: {manifest.name} is ready for a tournament."
+    )
+
+
+def _game_of(manifest: BotManifest, asked: str | None) -> tuple[str, str]:
+    """The game to check `manifest` at (`asked`, else the first it says it plays, else
+    Mandala) and a sentence saying why when not asked; ArenaError for a game it says it does
+    not play."""
+    if asked is not None:
+        if manifest.games is not None and not written_for(manifest, asked):
+            raise ArenaError(game_refusal(manifest, asked))
+        return asked, ""
+    if manifest.games is None:
+        return DEFAULT_GAME, (
+            f"{manifest.name}'s bot.toml names no games, so it is checked at {DEFAULT_GAME}; "
+            "--game checks another, and a league admits it only once games = [...] names "
+            "the league's game."
+        )
+    first = manifest.games[0]
+    others = f" (of {', '.join(manifest.games)})" if len(manifest.games) > 1 else ""
+    return first, (
+        f"{first} is the first game in {manifest.name}'s bot.toml{others}; --game checks another."
+    )
 
 
 def _show(result: CheckResult) -> None:

@@ -153,7 +153,7 @@ def serve(
     from arena.league.exposure import plain_http_warning
     from arena.league.league import DEFAULT_DB, League
     from arena.league.store import Store
-    from arena.league.table import settle
+    from arena.league.table import made_line, settle
     from arena.stats.sprt import Sprt
 
     warning = plain_http_warning(host, public_url)  # tokens readable on the way: say so
@@ -166,11 +166,13 @@ def serve(
             folder.mkdir(parents=True, exist_ok=True)
             store = Store(folder / DEFAULT_DB if db is None else db)
             try:
-                settle(store, game_asked, seats, options_asked)  # kept or refused, as serving
+                table = settle(store, game_asked, seats, options_asked)  # as serving
                 if add_author is not None:
                     done = _add_author(store, add_author, admin)
                 else:
                     done = _invite(store, public_url or f"http://{host}:{port}")
+                made = made_line(table, folder)  # a new league: its game and seats, said
+                done = done if made is None else f"{made}\n{done}"
             finally:
                 store.close()
         except (ArenaError, OSError) as error:
@@ -184,6 +186,8 @@ def serve(
             test=test, db=db,
             checking=CheckPolicy(checks, build_cpu_s, build_timeout_s, bot_disk_mb),
         )  # fmt: skip
+        if league.made is not None:  # a new league: its game and seats, said
+            click.echo(league.made)
         if export_to is not None:
             count = export(league, export_to)
             league.close()
@@ -264,18 +268,23 @@ def executor_factory(cluster: str | None, scheduler: str | None) -> Callable[[in
 
 
 @click.command()
-@click.argument("bot", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.argument("bot")
 @click.option("--to", "url", required=True, help="The league, e.g. http://127.0.0.1:8000")
 @click.option("--token", default=None, help=f"Your token [${TOKEN_ENV}].")
-def submit(bot: Path, url: str, token: str | None) -> None:
-    """Send the bot folder BOT to a league as a new version."""
+def submit(bot: str, url: str, token: str | None) -> None:
+    """Send BOT (a bot folder, or the name of a bot in bots/) to a league as a new version."""
     from arena.league.uploads import archive_folder, check_size
+    from arena.players.manifest import resolve_bot
 
     token = token or os.environ.get(TOKEN_ENV)
     if not token:
         raise click.ClickException(f"Give your token with --token or ${TOKEN_ENV}.")
     with tempfile.TemporaryDirectory() as scratch:
-        archive = archive_folder(bot.resolve(), Path(scratch))
+        try:
+            folder = resolve_bot(bot).folder  # a folder, or a name in bots/ (as `arena check`)
+        except ArenaError as error:
+            raise click.ClickException(str(error)) from None
+        archive = archive_folder(folder, Path(scratch))
         try:
             check_size(archive)
         except ArenaError as error:

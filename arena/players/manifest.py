@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import shlex
 import signal
@@ -204,7 +205,27 @@ def load_manifest(path: Path) -> BotManifest:
 
 def plays(bot: BotManifest, game: str) -> bool:
     """True when `bot` is written for `game` (its manifest names no games, or this one)."""
-    return bot.games is None or game in bot.games
+    return bot.games is None or written_for(bot, game)
+
+
+def written_for(bot: BotManifest, game: str) -> bool:
+    """True when the bot's `games` names `game`: as it is, without its parameters
+    (`openspiel:liars_dice` for `openspiel:liars_dice(numdice=2)`), or by its family
+    (`openspiel` for every OpenSpiel game). A bot naming no games is written for none: a
+    league admits only bots that say they play its game."""
+    names = {game, game.partition("(")[0], game.partition(":")[0]}
+    return bot.games is not None and not names.isdisjoint(bot.games)
+
+
+def game_refusal(bot: BotManifest, game: str) -> str:
+    """The sentence refusing `bot` at `game` it is not written for (`written_for`)."""
+    wanted = json.dumps([*(bot.games or ()), game])
+    if bot.games is None:
+        return f"{bot.name}'s {MANIFEST} does not say it plays {game}: add games = {wanted} to it."
+    return (
+        f"{bot.name}'s {MANIFEST} says it plays {', '.join(bot.games)}, not {game}: if it plays "
+        f"{game} too, say so with games = {wanted}."
+    )
 
 
 def game_warning(bot: BotManifest, game: str) -> str | None:
