@@ -10,11 +10,14 @@ values). The games of one table (deal) arrive together, so only the tables still
 kept (the last OPEN_TABLES); a game of a table closed since counts as a table of its own.
 
 `rows` is the plain leaderboard as `tables.leaderboard` makes it over the same games (the
-same columns and types; the same figures, in schedule order, up to float rounding in the
-means), except the order-free Elo: a fit of every game at once with a bootstrap of the
-tables, made by `fit` in the background and stamped on each row with the games it covers
-(`elo_games`). What the fit needs is kept compact: each table's meetings (two seats of one
-game) as three arrays, and the points of each pair.
+same columns and types; the same figures up to float rounding in the means), except the
+order-free Elo: a fit of every game at once with a bootstrap of the tables, made by `fit`
+in the background and stamped on each row with the games it covers (`elo_games`). What the
+fit needs is kept compact: each table's meetings (two seats of one game) as three arrays,
+and the points of each pair. TrueSkill is the league's own (`League.ratings`, which
+matchmaking reads): games rated as they are stored, and in schedule order when the league
+is opened again; the batch rates in schedule order, so with tables finishing out of order
+the two differ a little until the next start.
 """
 
 from __future__ import annotations
