@@ -47,13 +47,15 @@ from arena.execution import (
 )
 from arena.games import get_game
 from arena.league import public, uploads
-from arena.league.candidates import DEFAULT_TEST, Verdict, judge, previous_label
+from arena.league.candidates import DEFAULT_TEST, Verdict, verdict_for
 from arena.league.checking import CheckPolicy, CheckQueue, build_version
 from arena.league.database import Outage, lock_file
-from arena.league.matchmaking import next_table
+from arena.league.matchmaking import Meetings, next_table
 from arena.league.paths import PathError, bot_folders
+from arena.league.standings import Standings
 from arena.league.store import Author, Bot, Store, StoreError
 from arena.league.table import made_line, settle
+from arena.players.bot_files import bot_hash
 from arena.players.limits import Limits
 from arena.players.manifest import (
     BotManifest,
@@ -127,6 +129,7 @@ class League:
         self.stop = threading.Event()
         self.threads: list[threading.Thread] = []
         self.rng = random.Random()
+        self.meetings = Meetings()  # how often each pair met, read from `played` (matchmaking)
         # The games, read once and kept up to date by `record` (not re-read per table): all
         # of them in the order stored, and each bot's (matchmaking's counts, SPRT, its page)
         self.played: list[GameLine] = self.store.games()
@@ -140,8 +143,11 @@ class League:
         self.manifests: dict[str, BotManifest] = {}
         self.env = environment()
         self.ratings: dict[str, Any] = {}
+        self.standings = Standings()
+        """The plain leaderboard's tallies, each stored game counted once (`record`)."""
         for line in in_schedule_order(self.played):
             rate_game(self.env, self.ratings, line)
+            self.standings.add(line, self.ratings)
         for sub in ("bots", "checks", "records", "logs", "uploads"):
             (folder / sub).mkdir(exist_ok=True)
 
@@ -179,8 +185,9 @@ class League:
             if not written_for(manifest, self.game):  # a bot plays the games it says it plays
                 raise BotManifestError(game_refusal(manifest, self.game))
             name = manifest.name
+            sources = bot_hash(folder)  # before its build; the same as a version's: refused
             with self.lock:
-                bot = self.store.add_bot(name, author)
+                bot = self.store.add_bot(name, author, sources)
             target = bot_folders(self.folder, bot)[0]  # proven inside bots/
         except ArenaError:
             shutil.rmtree(incoming, ignore_errors=True)
@@ -269,23 +276,21 @@ class League:
             self.store.set_setting(PAUSED, "1" if paused else "0")
             self._paused = paused
 
-    def verdict(self, bot: Bot, labels: list[str] | None = None) -> Verdict | None:
-        """The SPRT of a new version against its previous one (None for a first version),
-        over the candidate's games; `labels`: every bot's (read from the store if not given:
-        then call it holding `lock`; given, it reads only the games, which are appended to)."""
+    def verdict(self, bot: Bot, bots: list[Bot] | None = None) -> Verdict | None:
+        """The SPRT of a new version against its author's last active version (None for a
+        first version; `untested` without one: candidates.verdict_for), over the candidate's
+        games; `bots`: every bot (read from the store if not given: then call it holding
+        `lock`; given, it reads only the games, which are appended to)."""
         if bot.version < 2:
             return None
-        if labels is None:
-            labels = [b.label for b in self.store.bots()]
-        previous = previous_label(bot.name, bot.version, labels)
-        if previous is None:
-            return None
+        if bots is None:
+            bots = self.store.bots()
         games = self.games_by_bot.get(bot.label, [])
-        return judge(bot.label, previous, games, self.seats, self.test)
+        return verdict_for(bot, bots, games, self.seats, self.test)
 
     def _open_test(self, active: list[Bot]) -> tuple[str, str] | None:
         """A candidate whose test continues, with its previous version (both active)."""
-        every = [bot.label for bot in self.store.bots()]
+        every = self.store.bots()
         playing = [bot.label for bot in active]
         for bot in active:
             verdict = self.verdict(bot, every)
@@ -300,14 +305,11 @@ class League:
             labels = [bot.label for bot in active]
             played = {label: len(self.games_by_bot.get(label, [])) for label in labels}
             test = self._open_test(active) if number % 2 == 0 else None
-            if test is not None:  # every other table: a candidate meets its previous version
-                rest = sorted((b for b in labels if b not in test), key=lambda b: played.get(b, 0))
-                chosen = rest[: self.seats - 2]
-                table: tuple[str, ...] | None = (
-                    (*test, *chosen) if len(chosen) == self.seats - 2 else None
-                )
-            else:
-                table = next_table(labels, played, self.ratings, self.seats, self.rng)
+            met = self.meetings.update(self.played)  # games each pair met, kept up to date
+            # every other table: a candidate meets its previous version (`test`, seated)
+            table = next_table(
+                labels, played, self.ratings, self.seats, self.rng, met, seated=test or ()
+            )
             if table is None:
                 return None
             self.store.set_setting(NEXT_TABLE, str(number + 1))  # before the table is out
@@ -354,6 +356,7 @@ class League:
                     for name in line.players:
                         self.games_by_bot[name].append(line)
                     rate_game(self.env, self.ratings, line)
+                    self.standings.add(line, self.ratings)  # on the plain leaderboard at once
         return new
 
     def play_forever(self) -> None:
