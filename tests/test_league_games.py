@@ -20,6 +20,7 @@ import pytest
 from click.testing import CliRunner
 
 from arena.cli.main import main
+from arena.games import GAME_MODULES
 from arena.league import web
 from arena.league.league import League
 from arena.league.store import StoreError
@@ -179,9 +180,11 @@ def test_arena_serve_says_the_league_it_makes(tmp_path: Path) -> None:
     port = _free_port()
     command = [str(Path(sys.executable).parent / "arena"), "serve", "--league", str(folder),
                "--game", "takenoko", "--seats", "4", "--workers", "0", "--port", str(port)]  # fmt: skip
+    env = {k: v for k, v in os.environ.items() if k != GAME_MODULES}  # a user's environment
     server = subprocess.Popen(
-        command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True
-    )
+        command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
+        start_new_session=True,
+    )  # fmt: skip
     lines: list[str] = []
     try:
         assert server.stdout is not None
