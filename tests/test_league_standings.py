@@ -6,6 +6,7 @@ stored game on it at once. Synthetic games (`arena bench league`'s) stored throu
 from __future__ import annotations
 
 import math
+import time
 from pathlib import Path
 from typing import Any
 
@@ -110,3 +111,18 @@ def test_a_league_opened_again_counts_its_stored_games_as_before(tmp_path: Path)
         assert again.standings.count == 80
     finally:
         again.close()
+
+
+def test_the_background_fit_reaches_the_board_stamped_with_its_games(tmp_path: Path) -> None:
+    with served(tmp_path) as site:
+        site.league.record(TableResult(synthetic_lines(60, bots=4)))
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            status, rows = site.call("GET", "/api/leaderboard")
+            if rows and rows[0]["elo_games"] == 120:
+                break
+            time.sleep(0.2)
+        assert {row["elo_games"] for row in rows} == {120}
+        batch = {row["bot"]: row for row in board_of(site.league.played, {})}
+        for row in rows:
+            assert row["elo"] == pytest.approx(batch[row["bot"]]["elo"], rel=1e-9, abs=1e-9)
