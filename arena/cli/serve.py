@@ -26,6 +26,8 @@ if TYPE_CHECKING:
 
 DEFAULT_LEAGUE = Path("results") / "league"
 TOKEN_ENV = "ARENA_TOKEN"
+ADDRESS_SETTING = "address"
+"""The store's setting where a serving league keeps the address it is reached at."""
 
 
 @click.command()
@@ -170,7 +172,7 @@ def serve(
                 if add_author is not None:
                     done = _add_author(store, add_author, admin)
                 else:
-                    done = _invite(store, public_url or f"http://{host}:{port}")
+                    done = _invite(store, public_url or _address_to_invite(store, host, port))
                 made = made_line(table, folder)  # a new league: its game and seats, said
                 done = done if made is None else f"{made}\n{done}"
             finally:
@@ -211,7 +213,11 @@ def serve(
         if isinstance(error, ArenaError):
             raise click.ClickException(str(error)) from None
         raise
-    click.echo(f"League of {league.game} ({league.seats} seats) at http://{host}:{port}/")
+    address = public_url or _web_address(host, listening.getsockname()[1])
+    with league.lock:  # for `arena serve --invite` beside it
+        league.store.set_setting(ADDRESS_SETTING, address)
+    _log_to_output()
+    click.echo(f"League of {league.game} ({league.seats} seats) at {address}/")
     try:
         from arena.league.server import server_config  # timeouts, caps, file limit raised
 
@@ -234,6 +240,40 @@ def _public_url(text: str | None) -> str | None:
         return None if text is None else public_url(text)
     except ArenaError as error:
         raise click.BadParameter(str(error)) from None
+
+
+def _web_address(host: str, port: int) -> str:
+    """The address a browser reaches a server listening on `host` and `port` at: this
+    machine's name for a wildcard address, an IPv6 address in brackets."""
+    if host in ("", "0.0.0.0", "::"):
+        host = socket.gethostname()
+    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
+
+
+def _address_to_invite(store: Store, host: str, port: int) -> str:
+    """The league's address for an invite link without --public-url: the --host and --port
+    given, else where the league was last served (a running `arena serve` stores it), else
+    the defaults."""
+    context = click.get_current_context()
+    given = any(
+        context.get_parameter_source(name) != ParameterSource.DEFAULT for name in ("host", "port")
+    )
+    stored = store.setting(ADDRESS_SETTING)
+    return stored if stored and not given else _web_address(host, port)
+
+
+def _log_to_output() -> None:
+    """The league's log lines (a submission, a check, a verdict; never a token) on stderr,
+    with their time."""
+    import logging
+
+    league_log = logging.getLogger("arena.league")
+    if not league_log.handlers:
+        handler = logging.StreamHandler()
+        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
+        league_log.addHandler(handler)
+    league_log.setLevel(logging.INFO)
+    league_log.propagate = False
 
 
 def _invite(store: Store, address: str) -> str:

@@ -67,7 +67,7 @@ from arena.players.manifest import (
 from arena.results.log import GameLine
 from arena.results.ratings import environment, in_schedule_order, rate_game
 from arena.schedule import GameSlot, TableTask, seatings
-from arena.stats.sprt import Sprt
+from arena.stats.sprt import H0, H1, Sprt
 
 log = logging.getLogger(__name__)
 
@@ -129,6 +129,7 @@ class League:
         self.stop = threading.Event()
         self.threads: list[threading.Thread] = []
         self.rng = random.Random()
+        self._told: set[str] = set()  # the versions whose SPRT verdict was logged
         self.meetings = Meetings()  # how often each pair met, read from `played` (matchmaking)
         # The games, read once and kept up to date by `record` (not re-read per table): all
         # of them in the order stored, and each bot's (matchmaking's counts, SPRT, its page)
@@ -195,6 +196,7 @@ class League:
         shutil.move(str(folder), target)
         if folder != incoming:
             shutil.rmtree(incoming, ignore_errors=True)
+        log.info("submission: %s by %s (version %d)", bot.label, author.name, bot.version)
         checked = self.checks.put(bot)  # in submission order, `checking.checks` at a time
         return checked.result() if wait else bot
 
@@ -208,6 +210,7 @@ class League:
             problem = build_version(manifest, self.checking)  # bounded, its folder weighed
             if problem is not None:
                 problem = public.check_message(problem, self.folder, bot.label)  # whole: its log
+                log.info("check of %s: failed (%s)", bot.label, problem)
                 with self.lock:
                     return self.store.set_status(bot, "failed", problem)
             opponent = load_manifest(default_bots_dir() / "random")
@@ -227,6 +230,7 @@ class League:
         except (ArenaError, OSError) as error:
             status, message = "failed", str(error)
         message = public.check_message(message, self.folder, bot.label)  # whole: in its log
+        log.info("check of %s: %s (%s)", bot.label, status, message)
         with self.lock:
             return self.store.set_status(bot, status, message)
 
@@ -357,7 +361,21 @@ class League:
                         self.games_by_bot[name].append(line)
                     rate_game(self.env, self.ratings, line)
                     self.standings.add(line, self.ratings)  # on the plain leaderboard at once
+                    self._tell_verdict(line)
         return new
+
+    def _tell_verdict(self, line: GameLine) -> None:
+        """A log line when this game decides a new version's SPRT (holding `lock`)."""
+        names = {name.rsplit(".v", 1)[0] for name in line.players}
+        if len(names) == len(line.players):
+            return  # no two versions of one bot at this table
+        for name in line.players:
+            bot = self.store.bot(name) if name not in self._told else None
+            verdict = None if bot is None else self.verdict(bot)
+            if verdict is not None and verdict.verdict in (H0, H1):  # told once a process
+                self._told.add(name)
+                log.info("SPRT of %s against %s: %s after %d games (LLR %.2f)", verdict.candidate,
+                         verdict.previous, verdict.verdict, verdict.games, verdict.llr)  # fmt: skip
 
     def play_forever(self) -> None:
         """Keep the executor busy until `stop` is set (run it in a thread)."""

@@ -35,7 +35,8 @@ function draw(rows) {
     const list = $("bots"); list.replaceChildren();
     bots.forEach((b) => { const li = document.createElement("li");
       li.textContent = b.bot + " (" + b.author + "): " + b.status + (b.message ? ", " + b.message : "") + " ";
-      const verbs = b.status === "active" ? ["retire", "remove"]
+      const mine = me !== null && (me.admin || me.author === b.author);  // the server checks too
+      const verbs = !mine ? [] : b.status === "active" ? ["retire", "remove"]
         : (b.status === "retired" || b.status === "failed") ? ["remove"] : [];
       verbs.forEach((verb) => {
         const button = document.createElement("button"); button.textContent = verb;
@@ -46,7 +47,66 @@ function draw(rows) {
       list.append(li); });
   });
 }
-let chosen = null;
+let chosen = null, me = null, page = 1;
+$("token").addEventListener("change", () => {
+  me = null; $("who").textContent = "";
+  const token = $("token").value.trim();
+  const redraw = () => fetch("/api/leaderboard").then((r) => r.json()).then(draw);
+  if (!token) { redraw(); return; }
+  fetch("/api/me", {headers: {"Authorization": "Bearer " + token}}).then((r) => r.json())
+    .then((answer) => {
+      if (answer.error) $("who").textContent = answer.error;
+      else { me = answer; $("who").textContent = "You are " + me.author + (me.admin ? " (admin)." : "."); }
+      redraw();
+    });
+});
+const SVG = "http://www.w3.org/2000/svg";
+function svg(kind, attributes) {
+  const element = document.createElementNS(SVG, kind);
+  Object.entries(attributes).forEach(([k, v]) => element.setAttribute(k, String(v)));
+  return element;
+}
+function chart(points) {
+  const box = $("chart"); box.replaceChildren();
+  $("chart-box").hidden = points.length < 2;
+  if (points.length < 2) return;
+  const width = 600, height = 160, pad = 30;
+  const last = points[points.length - 1].games || 1;
+  const low = Math.min(...points.map((p) => p.mu - p.sigma)), high = Math.max(...points.map((p) => p.mu + p.sigma));
+  const x = (g) => pad + (width - 2 * pad) * g / last;
+  const y = (v) => height - pad - (height - 2 * pad) * (v - low) / ((high - low) || 1);
+  const band = points.map((p) => x(p.games) + "," + y(p.mu + p.sigma))
+    .concat(points.slice().reverse().map((p) => x(p.games) + "," + y(p.mu - p.sigma)));
+  box.append(svg("polygon", {points: band.join(" "), fill: "#dde8f5"}),
+    svg("polyline", {points: points.map((p) => x(p.games) + "," + y(p.mu)).join(" "),
+      fill: "none", stroke: "#036", "stroke-width": 2}));
+  [[low, height - pad], [high, pad]].forEach(([v, at]) => {
+    const label = svg("text", {x: 2, y: at, "font-size": 11}); label.textContent = v.toFixed(1); box.append(label); });
+  const games = svg("text", {x: width - pad, y: height - 8, "font-size": 11, "text-anchor": "end"});
+  games.textContent = last + " games"; box.append(games);
+}
+function games(label) {
+  fetch("/api/bots/" + encodeURIComponent(label) + "/games?page=" + page).then((r) => r.json())
+    .then((answer) => {
+      if (answer.error || label !== chosen) return;
+      const body = $("games"); body.replaceChildren();
+      answer.games.forEach((g) => {
+        const tr = document.createElement("tr"); const td = document.createElement("td");
+        const a = document.createElement("a"); a.href = "/replay/" + encodeURIComponent(g.game_id);
+        a.textContent = g.game_id; td.append(a); tr.append(td);
+        [g.finished_at.slice(0, 19).replace("T", " "), g.seat + 1, g.place + " of " + g.seats,
+         g.players.map((p) => p.bot + " " + p.place + ". (" + p.score + ")").join(", "), g.end]
+          .forEach((v) => cell(tr, v));
+        body.append(tr);
+      });
+      $("detail").hidden = answer.total === 0;
+      $("page").textContent = "page " + answer.page + " of " + answer.pages + " (" + answer.total + " games, newest first)";
+      $("newer").disabled = answer.page <= 1; $("older").disabled = answer.page >= answer.pages;
+      $("download").href = "/api/bots/" + encodeURIComponent(label) + "/games.zip";
+    });
+}
+$("newer").addEventListener("click", () => { page = Math.max(1, page - 1); games(chosen); });
+$("older").addEventListener("click", () => { page += 1; games(chosen); });
 function fill(id, rows) {
   const body = $(id); body.replaceChildren();
   rows.forEach((values) => { const tr = document.createElement("tr");
@@ -54,6 +114,7 @@ function fill(id, rows) {
   $(id + "-table").hidden = rows.length === 0;
 }
 function show(label) {
+  if (label !== chosen) page = 1;
   chosen = label;
   document.querySelectorAll("#board tr").forEach((tr) => {
     tr.className = tr.dataset.bot === label ? "chosen" : ""; });
@@ -67,14 +128,11 @@ function show(label) {
     fill("seats", (bot.by_seat || []).map((s) => [s.seat + 1, s.games, s.mean_place, s.first]));
     const t = bot.sprt;
     $("detail-title").textContent = "Games of " + bot.bot + " (" + bot.think_ms_per_decision +
-      " ms a decision, " + bot.failures.length + " failures)" + (t ? "; SPRT against " +
-      t.against + ": LLR " + t.llr + " in [" + t.lower + ", " + t.upper + "], " + t.verdict : "");
-    const list = $("detail"); list.replaceChildren();
-    (bot.games || []).slice(-50).reverse().forEach((g) => {
-      const li = document.createElement("li"); const a = document.createElement("a");
-      a.href = "/replay/" + encodeURIComponent(g.game_id); a.textContent = g.game_id;
-      li.append(a, " " + g.players.join(" v ") + ": " + g.reason); list.append(li);
-    });
+      " ms a decision, " + bot.failures.length + " failures)";
+    $("verdict").textContent = "Its version: " + bot.verdict + (t ? " (LLR " + t.llr + " in [" +
+      t.lower + ", " + t.upper + "] after " + t.games + " games)" : "");
+    chart(bot.history || []);
+    games(label);
   });
 }
 function act(path) {
@@ -134,12 +192,19 @@ how it fared against each other bot, from each seat, and its games.</p>
 <th>ahead of it</th><th>level</th><th>behind it</th></tr></thead><tbody id="against"></tbody></table>
 <table id="seats-table" hidden><thead><tr><th>seat</th><th>games</th><th>mean place</th>
 <th>first</th></tr></thead><tbody id="seats"></tbody></table>
+<p id="verdict"></p>
 <table id="versions-table" hidden><thead><tr><th>version</th><th>status</th><th>games</th>
 <th>its test</th><th>LLR (bounds)</th></tr></thead><tbody id="versions"></tbody></table>
-<ul id="detail"></ul>
+<div id="chart-box" hidden><p>TrueSkill mu after each of its games (the band: ± sigma)</p>
+<svg id="chart" width="600" height="160" role="img" aria-label="rating history"></svg></div>
+<div id="detail" hidden><table><thead><tr><th>game</th><th>finished (UTC)</th><th>seat</th>
+<th>place</th><th>players: place (score)</th><th>end</th></tr></thead><tbody id="games"></tbody>
+</table><p><button id="newer">newer</button> <span id="page"></span> <button id="older">older</button>
+<a id="download" href="">download its games (.zip for arena report)</a></p></div>
 <h2>Submit a bot</h2>
 <p>A .zip or .tar.gz of your bot's folder (with its bot.toml). Your token stays in this page.</p>
 <p><input id="token" type="password" placeholder="your token (to submit, retire or remove)" size="50">
+<span id="who"></span>
 <input id="archive" type="file" accept=".zip,.tar.gz,.tgz"> <button id="send">Submit</button></p>
 <p id="error"></p><h2>Bots</h2><ul id="bots"></ul>
 <p>The same from scripts: <code>curl http://HOST:PORT/api/leaderboard</code>; README, "A live league".</p>

@@ -15,6 +15,10 @@ step and streams server-sent events out of the box; uvicorn is its usual server.
                                     decision, its results against each other bot and from
                                     each seat and, for a new version, its SPRT against the
                                     previous one (LLR, bounds, verdict)
+    GET  /api/bots/LABEL/games      its games newest first, ?page=N (or ?offset=&limit=):
+                                    each seat's bot, place and score, how the game ended
+    GET  /api/bots/LABEL/games.zip  its latest games as a run folder for `arena report`
+    GET  /api/me                    who a token is: {"author": NAME, "admin": BOOL}
     GET  /api/events                server-sent events: the leaderboard each time it changes
     GET  /replay/GAME_ID            the replay viewer of one league game
     POST /api/bots                  submit: the body is a .zip or .tar.gz of a bot folder
@@ -46,6 +50,7 @@ import asyncio
 import json
 import logging
 import re
+import shutil
 import socket
 import tempfile
 import threading
@@ -56,15 +61,33 @@ from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.background import BackgroundTask
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
+from starlette.responses import (
+    FileResponse,
+    HTMLResponse,
+    JSONResponse,
+    Response,
+    StreamingResponse,
+)
 from starlette.routing import Route
 from starlette.types import ASGIApp
 
 from arena.errors import ArenaError
 from arena.league import accounts, public, server, uploads
 from arena.league.boards import Boards, Busy, bot_json, bot_report
+from arena.league.bot_games import (
+    RatingHistory,
+    TableSizes,
+    empty_board,
+    games_page,
+    page_query,
+    refused_query,
+    typed_rows,
+    verdict_words,
+)
 from arena.league.candidates import versions
+from arena.league.export import bot_download
 from arena.league.exposure import QueryError, StrictHeaders, board_query
 from arena.league.league import League
 from arena.league.pages import JOIN_PAGE, PAGE
@@ -90,6 +113,9 @@ EVENTS_MAX_SECONDS = 600.0
 _LABEL = re.compile(r"[A-Za-z0-9_.+-]{1,80}")
 _GAME_ID = re.compile(r"L[0-9]{7}-g[0-9]{1,2}")
 JOIN_BODY_BYTES = 4096
+DOWNLOADS_PER_MINUTE = 10
+"""Downloads of a bot's games (each made in a temporary file, one at a time) per address."""
+WRONG_TOKEN = "That token is not one of this league's; check it or ask the admin."
 
 
 def _error(status: int, sentence: str) -> JSONResponse:
@@ -131,6 +157,9 @@ def create_app(league: League) -> ASGIApp:
     by_address = RateLimit(server.SUBMISSIONS_PER_ADDRESS_PER_MINUTE)
     customs, joins = RateLimit(server.CUSTOM_BOARDS_PER_MINUTE), RateLimit(server.JOINS_PER_MINUTE)
     boards = Boards(league)
+    history, sizes = RatingHistory(), TableSizes()
+    downloads = RateLimit(DOWNLOADS_PER_MINUTE)
+    download_slot = asyncio.Semaphore(1)
 
     def author_of(request: Request) -> Author | None:
         header = request.headers.get("authorization", "")
@@ -138,6 +167,12 @@ def create_app(league: League) -> ASGIApp:
             return None
         with league.lock:
             return league.store.author_of(header.removeprefix("Bearer ").strip())
+
+    def unknown(request: Request, needs: str) -> JSONResponse:
+        """401 for a request whose token is missing (`needs` says what needs one) or wrong."""
+        if request.headers.get("authorization", "").startswith("Bearer "):
+            return _error(401, WRONG_TOKEN)
+        return _error(401, f"{needs} needs an author's token: Authorization: Bearer TOKEN.")
 
     def locked(act: Callable[..., Any], *args: Any) -> Any:
         with league.lock:
@@ -157,6 +192,10 @@ def create_app(league: League) -> ASGIApp:
             asked = board_query(request.query_params, _LABEL)
         except QueryError as error:
             return _error(400, str(error))
+        if asked.custom:  # a query that can hold no game: one sentence, not []
+            refusal = refused_query(asked, sizes.of(league.played), league.seats)
+            if refusal is not None:
+                return _error(*refusal)
         try:
             if asked.custom:
                 if not customs.allow(client_of(request)):
@@ -164,11 +203,13 @@ def create_app(league: League) -> ASGIApp:
                                   "leaderboards a minute from one address; wait, or read the "
                                   "plain leaderboard.")  # fmt: skip
                 rows = await boards.custom(asked.since, asked.until, asked.among, asked.seats)
+                if not rows:
+                    return _error(404, empty_board(asked))
             else:
                 rows = await boards.served_plain()  # no thread, no lock: never waits on custom
         except Busy as error:
             return _error(503, str(error))
-        return JSONResponse(rows)
+        return JSONResponse(typed_rows(rows))  # one JSON type per field
 
     def api_bots(request: Request) -> Response:
         with league.reading:  # a connection of its own: never behind a write waiting for the db
@@ -188,6 +229,11 @@ def create_app(league: League) -> ASGIApp:
         verdict = league.verdict(bot, bots)
         shown = bot_json(bot, league.folder)
         shown["sprt"] = None if verdict is None else verdict.to_json()
+        shown["verdict"] = (  # untested or stopped: the reason is the verdict's (candidates)
+            verdict.words
+            if verdict is not None and verdict.why
+            else verdict_words(bot.version, verdict, league.test)
+        )
         shown["versions"] = versions(  # every version of its name: status, games, test
             bot,
             bots,
@@ -195,7 +241,55 @@ def create_app(league: League) -> ASGIApp:
             lambda label: len(league.games_by_bot.get(label, [])),
         )
         shown.update(bot_report(bot.label, games, league.folder))
+        shown["history"] = history.of(bot.label, league.played)  # TrueSkill after its games
         return JSONResponse(shown)
+
+    def shown_bot(request: Request) -> Bot | None:
+        """The bot a path names, if it is in the league and not removed."""
+        bot = find(request.path_params["label"])
+        return None if bot is None or bot.status == "removed" else bot
+
+    def api_bot_games(request: Request) -> Response:
+        try:
+            offset, limit = page_query(request.query_params)
+        except QueryError as error:
+            return _error(400, str(error))
+        bot = shown_bot(request)
+        if bot is None:
+            return _error(404, "There is no such bot in this league.")
+        games = league.games_by_bot.get(bot.label, [])  # only appended to: read without a lock
+        return JSONResponse(games_page(bot.label, games, offset, limit, league.folder))
+
+    async def api_bot_download(request: Request) -> Response:
+        if not downloads.allow(client_of(request)):
+            return _error(429, f"At most {DOWNLOADS_PER_MINUTE} downloads of games a minute "
+                          "from one address; wait.")  # fmt: skip
+        bot = await asyncio.to_thread(shown_bot, request)
+        if bot is None:
+            return _error(404, "There is no such bot in this league.")
+        games = list(league.games_by_bot.get(bot.label, []))
+        if not games:
+            return _error(404, f"{bot.label} has played no game yet; there is nothing to download.")
+        scratch = Path(tempfile.mkdtemp(dir=league.folder / "uploads", prefix=".download-"))
+        try:
+            async with download_slot:  # one archive made at a time
+                archive = await asyncio.to_thread(bot_download, league, bot.label, games, scratch)
+        except (ArenaError, OSError) as error:
+            shutil.rmtree(scratch, ignore_errors=True)
+            log.warning("a download of %s's games failed: %s", bot.label, error)
+            return _error(503, "The league could not make that download now; try again soon.")
+        return FileResponse(
+            archive,
+            media_type="application/zip",
+            filename=archive.name,
+            background=BackgroundTask(shutil.rmtree, scratch, ignore_errors=True),
+        )
+
+    def me(request: Request) -> Response:
+        author = author_of(request)
+        if author is None:
+            return unknown(request, "Knowing who you are")
+        return JSONResponse({"author": author.name, "admin": author.admin})
 
     async def submit(request: Request) -> Response:
         def unread(status: int, sentence: str) -> Response:
@@ -209,7 +303,9 @@ def create_app(league: League) -> ASGIApp:
                           "submissions a minute from one address; wait.")  # fmt: skip
         author = await asyncio.to_thread(author_of, request)  # before a byte of the body
         if author is None:
-            return unread(401, "Submitting needs an author's token: Authorization: Bearer TOKEN.")
+            refusal = unknown(request, "Submitting")
+            refusal.headers["Connection"] = "close"  # the rest of the body is never read
+            return refusal
         if not by_author.allow(author.name):
             return unread(429, f"At most {UPLOADS_PER_MINUTE} submissions a minute; wait.")
         too_large = f"A bot archive may be at most {uploads.MAX_UPLOAD_BYTES >> 20} MiB."
@@ -232,7 +328,7 @@ def create_app(league: League) -> ASGIApp:
     def retire_or_remove(request: Request) -> Response:
         author = author_of(request)
         if author is None:
-            return _error(401, "Retiring or removing a bot needs its author's token.")
+            return unknown(request, "Retiring or removing a bot")
         act = league.remove if request.url.path.endswith("/remove") else league.retire
         try:
             bot = act(author, request.path_params["label"])
@@ -242,8 +338,10 @@ def create_app(league: League) -> ASGIApp:
 
     def stderr(request: Request) -> Response:
         author = author_of(request)
+        if author is None:
+            return unknown(request, "Reading a bot's stderr")
         bot = find(request.path_params["label"])
-        if author is None or bot is None or (bot.author != author.name and not author.admin):
+        if bot is None or (bot.author != author.name and not author.admin):
             return _error(403, "Only a bot's author may read its stderr.")
         text, log_name = "", f"{bot.label}.stderr.log"
         try:  # proven inside the league's folder (an older arena's store may hold `..`)
@@ -262,14 +360,18 @@ def create_app(league: League) -> ASGIApp:
 
     def set_paused(request: Request) -> Response:
         author = author_of(request)
-        if author is None or not author.admin:
+        if author is None:
+            return unknown(request, "Pausing or resuming the league")
+        if not author.admin:
             return _error(403, "Only the league's admin may pause or resume it.")
         league.set_paused(request.url.path.endswith("pause"))
         return JSONResponse({"paused": league.paused()})
 
     def invite(request: Request) -> Response:
         author = author_of(request)
-        if author is None or not author.admin:
+        if author is None:
+            return unknown(request, "Making an invite link")
+        if not author.admin:
             return _error(403, "Only the league's admin may make invite links.")
         code = locked(league.store.add_invite)
         link = f"{str(request.base_url).rstrip('/')}/join#{code}"
@@ -310,7 +412,7 @@ def create_app(league: League) -> ASGIApp:
                 rows = await asyncio.to_thread(boards.plain)
                 if rows is not last:
                     last = rows
-                    yield f"data: {json.dumps(rows)}\n\n"
+                    yield f"data: {json.dumps(typed_rows(rows))}\n\n"
                 await asyncio.sleep(EVENT_SECONDS)
 
         return StreamingResponse(stream(), media_type="text/event-stream")
@@ -343,6 +445,9 @@ def create_app(league: League) -> ASGIApp:
             Route("/api/bots/{label}/retire", retire_or_remove, methods=["POST"]),
             Route("/api/bots/{label}/remove", retire_or_remove, methods=["POST"]),
             Route("/api/bots/{label}/stderr", stderr),
+            Route("/api/bots/{label}/games", api_bot_games),
+            Route("/api/bots/{label}/games.zip", api_bot_download),
+            Route("/api/me", me),
             Route("/api/pause", set_paused, methods=["POST"]),
             Route("/api/resume", set_paused, methods=["POST"]),
             Route("/api/invites", invite, methods=["POST"]),

@@ -1,0 +1,246 @@
+"""What the API says of one bot beyond its report (boards.bot_report), and the sentences that
+answer a leaderboard query with nothing in it.
+
+- `page_query` and `games_page`: a bot's games newest first, a page at a time (`?page=N`,
+  PAGE_GAMES a page, or `?offset=&limit=` with at most MAX_LIMIT), each with every seat's
+  bot, place and score and how the game ended;
+- `RatingHistory`: each bot's TrueSkill mu and sigma after each of its games, kept as the
+  league's games arrive (one update per game, never a re-rating) and thinned as it grows,
+  so a bot keeps at most 2 x HISTORY_POINTS points however long it plays;
+- `verdict_words`: a version's SPRT in words ("alpha.v3 is no better than alpha.v2 (SPRT, 5%
+  error)"), the LLR beside it in the API;
+- `typed_rows`: the leaderboard's rows with one JSON type per field (a failure count rather
+  than "" or "crash 2", the kinds in `failure_kinds`; a bot's author, version and status
+  null rather than absent);
+- `TableSizes` and `empty_board`: `?seats=3` in a league that never had tables of 3, a range
+  that runs backwards, a custom leaderboard with no game: one sentence each.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from arena.league import public
+from arena.league.candidates import Verdict
+from arena.league.exposure import BoardQuery, QueryError
+from arena.results.log import GameLine
+from arena.results.ratings import environment, in_schedule_order, rate_game
+from arena.stats.sprt import CONTINUE, H1, Sprt
+
+PAGE_GAMES = 50
+MAX_LIMIT = 200
+MAX_NUMBER_DIGITS = 9
+HISTORY_POINTS = 200
+
+
+def page_query(query: Mapping[str, str]) -> tuple[int, int]:
+    """The offset and limit a games query asks for: `page=N` (from 1, PAGE_GAMES a page), or
+    `offset=` and `limit=` (at most MAX_LIMIT); QueryError with one sentence otherwise."""
+
+    def number(name: str, low: int, high: int, example: str) -> int | None:
+        text = query.get(name, "")
+        if not text:
+            return None
+        if not (len(text) <= MAX_NUMBER_DIGITS and text.isascii() and text.isdigit()):
+            raise QueryError(f"{name}= is a whole number, e.g. {name}={example}.")
+        value = int(text)
+        if not low <= value <= high:
+            raise QueryError(f"{name}= is from {low} to {high:,}, e.g. {name}={example}.")
+        return value
+
+    page = number("page", 1, 10**MAX_NUMBER_DIGITS - 1, "2")
+    offset = number("offset", 0, 10**MAX_NUMBER_DIGITS - 1, "100")
+    limit = number("limit", 1, MAX_LIMIT, "50")
+    if page is not None:
+        if offset is not None or limit is not None:
+            raise QueryError("Give page= or offset= and limit=, not both.")
+        return (page - 1) * PAGE_GAMES, PAGE_GAMES
+    return offset or 0, limit or PAGE_GAMES
+
+
+def games_page(
+    label: str, games: Sequence[GameLine], offset: int, limit: int, folder: Path | None = None
+) -> dict[str, Any]:
+    """Bot `label`'s `games` (oldest first, as the league keeps them) newest first, `limit`
+    from `offset`: each game's id, time, table size, every seat's bot, place (1 is first)
+    and score, and how it ended (reasons made public)."""
+    total = len(games)
+    newest = range(total - 1 - offset, max(-1, total - 1 - offset - limit), -1)
+    rows = []
+    for index in newest:
+        line = games[index]
+        rows.append(
+            {
+                "game_id": line.game_id,
+                "finished_at": line.finished_at,
+                "seats": len(line.players),
+                "seat": line.players.index(label),
+                "players": [
+                    {"bot": name, "place": rank + 1, "score": score}
+                    for name, rank, score in zip(line.players, line.ranks, line.scores, strict=True)
+                ],
+                "place": line.ranks[line.players.index(label)] + 1,
+                "end": line.end or line.termination,
+                "termination": line.termination,
+                "reason": public.message(line.reason, folder),
+                "turns": line.turns,
+            }
+        )
+    return {
+        "bot": label,
+        "total": total,
+        "offset": offset,
+        "limit": limit,
+        "page": offset // limit + 1,
+        "pages": max(1, math.ceil(total / limit)),
+        "games": rows,
+    }
+
+
+class _Trail:
+    """One bot's rating after each of its games, every `stride`-th kept, the last always."""
+
+    def __init__(self) -> None:
+        self.games = 0
+        self.stride = 1
+        self.points: list[tuple[int, float, float]] = []
+        self.last = (0, 25.0, 25.0 / 3.0)
+
+    def add(self, mu: float, sigma: float) -> None:
+        self.games += 1
+        self.last = (self.games, mu, sigma)
+        if self.games % self.stride == 0:
+            self.points.append(self.last)
+            if len(self.points) >= 2 * HISTORY_POINTS:  # keep the multiples of twice the stride
+                self.points = self.points[1::2]
+                self.stride *= 2
+
+
+class RatingHistory:
+    """Each bot's TrueSkill rating after each of its games (the league's environment, its
+    games in the order it rated them), brought up to date from the league's list of games
+    (only ever appended to) when asked."""
+
+    def __init__(self) -> None:
+        self.env = environment()
+        self.current: dict[str, Any] = {}
+        self.trails: dict[str, _Trail] = {}
+        self.seen = 0
+        self.lock = threading.Lock()
+
+    def of(self, label: str, played: Sequence[GameLine]) -> list[dict[str, float]]:
+        """Bot `label`'s rating from its start (0 games) to its latest game, at most
+        HISTORY_POINTS + 2 points: games, mu, sigma."""
+        with self.lock:
+            count = len(played)
+            new = list(played[self.seen : count])
+            if self.seen == 0:
+                new = in_schedule_order(new)  # as the league rates the games it starts with
+            for line in new:
+                if rate_game(self.env, self.current, line):
+                    for name in line.players:
+                        rating = self.current[name]
+                        trail = self.trails.setdefault(name, _Trail())
+                        trail.add(float(rating.mu), float(rating.sigma))
+            self.seen = count
+            trail = self.trails.get(label, _Trail())
+            points, last = list(trail.points), trail.last
+        step = max(1, math.ceil(len(points) / HISTORY_POINTS))
+        chosen = [(0, 25.0, 25.0 / 3.0), *points[step - 1 :: step]]
+        if chosen[-1] != last:
+            chosen.append(last)
+        return [
+            {"games": games, "mu": round(mu, 3), "sigma": round(sigma, 3)}
+            for games, mu, sigma in chosen
+        ]
+
+
+def verdict_words(version: int, verdict: Verdict | None, test: Sprt) -> str:
+    """A version's SPRT in words: better, no better, still testing, or untested."""
+    if verdict is None:
+        if version < 2:
+            return "a first version: nothing to test it against"
+        return "untested: no active earlier version"
+    errors = f"{test.alpha:.0%}" if test.alpha == test.beta else f"{test.alpha:.0%}/{test.beta:.0%}"
+    if verdict.verdict == CONTINUE:
+        return f"still testing against {verdict.previous}: {verdict.games} games"
+    worded = "better than" if verdict.verdict == H1 else "no better than"
+    return f"{verdict.candidate} is {worded} {verdict.previous} (SPRT, {errors} error)"
+
+
+_BOT_FIELDS = ("name", "version", "author", "status")
+
+
+def typed_rows(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Leaderboard rows with one JSON type per field: `failures` a count (the kinds, e.g.
+    {"crash": 2}, in `failure_kinds`), a bot's name, version, author and status null where
+    the store does not know it, never absent."""
+    typed = []
+    for row in rows:
+        shown = dict(row)
+        failures = row.get("failures")
+        if isinstance(failures, str):
+            kinds = {}
+            for part in failures.split(","):
+                kind, _, count = part.strip().rpartition(" ")
+                if kind and count.isdigit():
+                    kinds[kind] = int(count)
+            shown["failures"], shown["failure_kinds"] = sum(kinds.values()), kinds
+        for field in _BOT_FIELDS:
+            shown.setdefault(field, None)
+        typed.append(shown)
+    return typed
+
+
+class TableSizes:
+    """The table sizes a league's games were played at, brought up to date from its list of
+    games (only ever appended to) when asked."""
+
+    def __init__(self) -> None:
+        self.sizes: set[int] = set()
+        self.seen = 0
+        self.lock = threading.Lock()
+
+    def of(self, played: Sequence[GameLine]) -> set[int]:
+        with self.lock:
+            count = len(played)
+            for index in range(self.seen, count):
+                self.sizes.add(len(played[index].players))
+            self.seen = count
+            return set(self.sizes)
+
+
+def refused_query(asked: BoardQuery, sizes: set[int], plays: int) -> tuple[int, str] | None:
+    """Why a custom leaderboard query cannot hold a game, before it is made, with its HTTP
+    status: tables of a size the league never had (404), a range that runs backwards (400);
+    None when it may hold one."""
+    if asked.seats is not None and asked.seats not in sizes and asked.seats != plays:
+        had = sorted(sizes - {plays})
+        also = f"; it had tables of {', '.join(map(str, had))} before" if had else ""
+        return 404, f"This league has no tables of {asked.seats} seats (it plays {plays}{also})."
+    if asked.since and asked.until and asked.since > asked.until:
+        return 400, "since= is after until=; give a range that runs forward, e.g. since=2026-11-25."
+    return None
+
+
+def empty_board(asked: BoardQuery) -> str:
+    """The sentence for a custom leaderboard that holds no game."""
+    parts = []
+    if asked.since and asked.until:
+        parts.append(f"finished from {asked.since} to {asked.until}")
+    elif asked.since:
+        parts.append(f"finished since {asked.since}")
+    elif asked.until:
+        parts.append(f"finished until {asked.until}")
+    if asked.among:
+        parts.append(f"among {', '.join(sorted(asked.among))} alone")
+    if asked.seats is not None:
+        parts.append(f"at tables of {asked.seats} seats")
+    return (
+        f"No game of this league {' and '.join(parts)}; widen the range or the bots "
+        "(the plain leaderboard has every game)."
+    )
