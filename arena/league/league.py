@@ -130,7 +130,6 @@ class League:
         self.threads: list[threading.Thread] = []
         self.rng = random.Random()
         self._told: set[str] = set()  # the versions whose SPRT verdict was logged
-        self.meetings = Meetings()  # how often each pair met, read from `played` (matchmaking)
         # The games, read once and kept up to date by `record` (not re-read per table): all
         # of them in the order stored, and each bot's (matchmaking's counts, SPRT, its page)
         self.played: list[GameLine] = self.store.games()
@@ -138,6 +137,7 @@ class League:
         for line in self.played:
             for name in line.players:
                 self.games_by_bot[name].append(line)
+        self.meetings = Meetings(self.played)  # how often each pair met (matchmaking)
         # This process alone plays the league (`start`), so these live here, written through
         self._paused = self.store.setting(PAUSED) == "1"
         self.next_table = int(self.store.setting(NEXT_TABLE, "0"))
