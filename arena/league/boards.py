@@ -5,12 +5,13 @@ serves them to many readers, and no reader of custom boards can slow the plain b
 the games:
 
 - the plain leaderboard is made from the league's standings (arena/league/standings.py:
-  each stored game counted once, as it is stored), in O(bots²), whenever a game, a bot or
-  the Elo fit changed: every stored game is on it at once, at any size; from `served_plain`
-  without a thread. Its bots are read again, and its order-free Elo fitted again (stamped
-  `elo_games`: the games it covers), by one background refresh at a time, at most every
-  BOARD_SECONDS, the fit at most BOARD_CPU_SHARE of a core. The bots are read on the web
-  side's own connection (`League.reader`), never behind a waiting write;
+  each stored game counted once, as it is stored), in O(bots²), when a game, a bot or the
+  Elo fit changed (with hundreds of bots, at most ROWS_CPU_SHARE of the time): every
+  stored game is on it at once, at any size; from `served_plain` without a thread. Its
+  bots are read again, and its order-free Elo fitted again (stamped `elo_games`: the games
+  it covers), by one background refresh at a time, at most every BOARD_SECONDS, the fit
+  at most BOARD_CPU_SHARE of a core. The bots are read on the web side's own connection
+  (`League.reader`), never behind a waiting write;
 - custom ones (filtered games) are made in a process of their own at a lower priority
   (CUSTOM_NICE), one at a time, kept CUSTOM_CACHE_S by their query (the same query asked
   meanwhile waits for the same board); the process holds its own copy of the games, sent
@@ -47,6 +48,10 @@ log = logging.getLogger(__name__)
 
 BOARD_SECONDS = 1.0
 BOARD_CPU_SHARE = 0.1
+ROWS_FREE_S = 0.002
+ROWS_CPU_SHARE = 0.1
+"""The plain board's rows, when they take ROWS_FREE_S of CPU or more to make (a league of
+hundreds of bots: a dozen take 0.5 ms), are made again at most this share of the time."""
 CUSTOM_AT_ONCE = 2
 CUSTOM_WAIT_S = 30.0
 """A request that waits longer than this for its custom board: refused."""
@@ -156,7 +161,7 @@ class Boards:
         self.rows: Rows | None = None
         self.key: Any = None
         self.bots: dict[str, Bot] | None = None
-        self.made = self.took = self.fitted = 0.0
+        self.made = self.took = self.fitted = self.rows_made = self.rows_took = 0.0
         self.making = threading.Lock()
         # custom boards: used on the event loop only
         self.pool: ProcessPoolExecutor | None = None
@@ -180,9 +185,13 @@ class Boards:
         assert self.bots is not None
         standings = self.league.standings
         key = (standings.count, standings.last_fit, self.bots)
-        if key != self.key or self.rows is None:
-            self.rows, self.key = shown(standings.rows(), self.bots), key
         now = time.monotonic()
+        cheap = self.rows_took < ROWS_FREE_S  # a dozen bots: made again at every change
+        rested = now - self.rows_made >= self.rows_took / ROWS_CPU_SHARE
+        if self.rows is None or (key != self.key and (cheap or rested)):
+            cpu = time.thread_time()
+            self.rows, self.key = shown(standings.rows(), self.bots), key
+            self.rows_made, self.rows_took = now, time.thread_time() - cpu
         if now - self.made >= BOARD_SECONDS and self.making.acquire(False):
             threading.Thread(target=self._refresh_and_release, daemon=True).start()
         return self.rows
