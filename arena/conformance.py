@@ -3,6 +3,12 @@
 Each step is one `CheckResult`: what was checked, whether it passed, what was seen, and
 for a failure exactly what to fix. The games carry unknown fields in every message, and an
 unknown message type is sent, because bots must ignore both (protocol version 2).
+
+A check judges what the bot controls (issue 32). A game the bot lost by a late reply whose
+CPU time (its cgroup's) was within the limit, or where the CPU time cannot be measured, may
+be the busy machine's fault: with `retries`, it is played again after a pause (doubled each
+time) before the bot fails, and the step says so. A game the opponent lost (crashed, late)
+never fails the bot: it is played again, and after `retries` it is not counted.
 """
 
 from __future__ import annotations
@@ -11,7 +17,7 @@ import json
 import math
 import time
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -33,6 +39,9 @@ QUIET_MS = 300
 """How long the bot is watched for a (wrong) answer to the unknown message."""
 MAX_EXTRA_GAMES = 20
 """Games played beyond the requested ones while a kind of decision has not come up."""
+RETRY_PAUSE_S = 2.0
+"""The pause before a game is played again for the machine's or the opponent's fault,
+doubled at each further try (2, 4, 8 s: a burst of load passes)."""
 
 _FIXES = {
     Termination.TIMEOUT: "answer every decide within its time_ms, and flush stdout after "
@@ -57,6 +66,8 @@ class CheckResult:
     """PASS, WARN (allowed, but worth a look) or FAIL."""
     detail: str
     fix: str = ""
+    note: str = ""
+    """What the check did beyond its plan: games played again or not counted, and why."""
 
     @property
     def failed(self) -> bool:
@@ -75,15 +86,20 @@ def check_bot(
     game: str = DEFAULT_GAME,
     game_config: Mapping[str, Any] | None = None,
     seats: int = 2,
+    retries: int = 0,
+    retry_pause_s: float = RETRY_PAUSE_S,
 ) -> list[CheckResult]:
     """Run every step against `opponent` (in every other seat); stops at the first failure
-    that makes later steps moot.
+    that makes later steps moot. `retries`: times a game is played again when the machine
+    may be the cause of a late reply, or the opponent failed (module docstring).
 
     Raises BotBuildError when the opponent cannot be built, OSError when `out_dir` cannot be
     written.
     """
     results: list[CheckResult] = []
-    table = _Table(get_game(game).decision_kinds, game, dict(game_config or {}), seats)
+    table = _Table(
+        get_game(game).decision_kinds, game, dict(game_config or {}), seats, retries, retry_pause_s
+    )
 
     def report(result: CheckResult) -> bool:
         results.append(result)
@@ -96,7 +112,7 @@ def check_bot(
     make_ready(opponent)  # the opponent's problem (BotBuildError...), not a step of this check
     out_dir.mkdir(parents=True, exist_ok=True)
     limits = limits.hiding(out_dir, bot.folder, opponent.folder)  # records, logs, each other
-    player = Player(bot, limits, out_dir / "logs", extra_fields=UNKNOWN_FIELDS)
+    player = _ClockedPlayer(bot, limits, out_dir / "logs", extra_fields=UNKNOWN_FIELDS)
     others = [
         Player(opponent, limits, out_dir / "logs", log_name=f"opponent{n}-{opponent.name}")
         for n in range(1, seats)
@@ -127,6 +143,25 @@ class _Table:
     game: str
     config: dict[str, Any]
     seats: int
+    retries: int = 0
+    retry_pause_s: float = RETRY_PAUSE_S
+
+
+class _ClockedPlayer(Player):
+    """The bot under test, with the CPU time of its latest decision (its cgroup's; None when
+    not measured): up to the reply, or to the deadline when none came."""
+
+    decision_cpu_ms: float | None = None
+
+    def request(self, data: bytes, deadline: float) -> bytes:
+        before = self.cpu_usec()
+        try:
+            return super().request(data, deadline)
+        finally:
+            after = self.cpu_usec()
+            self.decision_cpu_ms = (
+                None if before is None or after is None else (after - before) / 1000
+            )
 
 
 def _check_build(bot: BotManifest) -> CheckResult:
@@ -180,23 +215,99 @@ def _check_unknown_message(player: Player) -> CheckResult:
 
 
 def _check_games(
-    player: Player, others: list[Player], table: _Table, games: int, seed: int, out_dir: Path
+    player: _ClockedPlayer,
+    others: list[Player],
+    table: _Table,
+    games: int,
+    seed: int,
+    out_dir: Path,
 ) -> tuple[list[tuple[int, GameReport]], CheckResult]:
     """Games with the seats rotated on each deal until `games` are played and the bot has
-    met every kind of decision the game has (or `MAX_EXTRA_GAMES` more were played)."""
+    met every kind of decision the game has (or `MAX_EXTRA_GAMES` more were played). A game
+    the machine or the opponent may have spoilt is played again (`_play_fairly`); one the
+    opponent spoilt every time is not counted."""
     reports: list[tuple[int, GameReport]] = []
     kinds: Counter[str] = Counter()
     rotations = seatings([player, *others])
-    index = 0
+    notes: list[str] = []
+    index = counted = 0
 
     def missing() -> list[str]:
         return [kind for kind in table.kinds if not kinds[kind]]
 
-    while index < games or (missing() and index < games + MAX_EXTRA_GAMES):
+    while counted < games or (missing() and index < games + MAX_EXTRA_GAMES):
+        if index >= games + MAX_EXTRA_GAMES:
+            break
         by_seat = rotations[index % table.seats]
         seat = by_seat.index(player)
+        report, path, fault, spoilt = _play_fairly(player, by_seat, table, index, seed, out_dir)
+        index += 1
+        tries = len(spoilt) + 1
+        if fault == _OPPONENT:
+            each = f" in each of its {tries} tries" if tries > 1 else ""
+            notes.append(
+                f"game {index} was not counted: the opponent failed{each} "
+                f"({report.outcome.reason.rstrip('.')})"
+            )
+            continue
+        if spoilt:
+            notes.append(f"game {index} was played again after {', '.join(spoilt)}")
+        if fault is not None:
+            outcome = report.outcome
+            said = f"game {index} ({path}): {outcome.reason}"
+            if fault == _MACHINE and tries > 1:
+                said = said.rstrip(".") + (
+                    f"; late in each of its {tries} tries, with "
+                    f"{_cpu_text(player)}: the bot waits for something, or the machine "
+                    "was busy throughout"
+                )
+            return reports, CheckResult(
+                "games", FAIL, said, _FIXES[outcome.termination] + _log(player), "; ".join(notes)
+            )
+        reports.append((seat, report))
+        kinds.update(move["kind"] for move in report.moves if move["seat"] == seat)
+        counted += 1
+    note = "; ".join(notes)
+    if not counted:
+        return reports, CheckResult(
+            "opponent",
+            FAIL,
+            f"the bot could not be checked, through no fault of its own: {note}",
+            "submit it again later (the opponent is the arena's own bot)",
+            note,
+        )
+    played = ", ".join(f"{count} {kind}" for kind, count in sorted(kinds.items()))
+    detail = f"{counted} games with unknown fields in every message: {played} decisions, all legal"
+    if note:
+        detail += f"; {note}"
+    if missing():
+        unmet = " or ".join(missing())
+        detail += f"; no {unmet} decision came up"
+        return reports, CheckResult("games", WARN, detail, "", note)
+    return reports, CheckResult("games", WARN if note else PASS, detail, "", note)
+
+
+_BOT, _MACHINE, _OPPONENT = "bot", "machine", "opponent"
+"""Whose fault a check game's early end was (`_fault_of`)."""
+
+
+def _play_fairly(
+    player: _ClockedPlayer,
+    by_seat: Sequence[Player],
+    table: _Table,
+    index: int,
+    seed: int,
+    out_dir: Path,
+) -> tuple[GameReport, Path, str | None, list[str]]:
+    """Check game `index`, played again (after a pause) while the machine or the opponent
+    may have spoilt it, at most `table.retries` times: its last report, its record's path,
+    whose fault its end was (None: it finished) and what spoilt each earlier try."""
+    seat = by_seat.index(player)
+    spoilt: list[str] = []
+    while True:
+        tries = len(spoilt) + 1
         spec = GameSpec(
-            game_id=f"check-{index + 1:03d}",
+            game_id=f"check-{index + 1:03d}" + (f"-try{tries}" if tries > 1 else ""),
             seed=seed + index // table.seats,
             game=table.game,
             config=table.config,
@@ -204,27 +315,40 @@ def _check_games(
         report = play_game(spec, by_seat)
         path = out_dir / f"{spec.game_id}.json"
         path.write_text(json.dumps(report.record(), indent=1))
-        reports.append((seat, report))
-        kinds.update(move["kind"] for move in report.moves if move["seat"] == seat)
-        outcome = report.outcome
-        if outcome.faulty_seat is not None:
-            if outcome.faulty_seat == seat:
-                return reports, CheckResult(
-                    "games",
-                    FAIL,
-                    f"game {index + 1} ({path}): {outcome.reason}",
-                    _FIXES[outcome.termination] + _log(player),
-                )
-            return reports, CheckResult(
-                "games", FAIL, f"the opponent failed, so the check is incomplete: {outcome.reason}"
-            )
-        index += 1
-    played = ", ".join(f"{count} {kind}" for kind, count in sorted(kinds.items()))
-    detail = f"{index} games with unknown fields in every message: {played} decisions, all legal"
-    if missing():
-        unmet = " or ".join(missing())
-        return reports, CheckResult("games", WARN, detail + f"; no {unmet} decision came up")
-    return reports, CheckResult("games", PASS, detail)
+        fault = _fault_of(report, seat, player)
+        if fault in (None, _BOT) or tries > table.retries:
+            return report, path, fault, spoilt
+        spoilt.append(
+            "the opponent failed"
+            if fault == _OPPONENT
+            else f"a late reply with {_cpu_text(player)} (the machine was busy)"
+        )
+        time.sleep(table.retry_pause_s * 2 ** (tries - 1))
+
+
+def _fault_of(report: GameReport, seat: int, player: _ClockedPlayer) -> str | None:
+    """Whose fault the game's early end was: the opponent's (any other seat), the machine's
+    (the bot was late, but its CPU time for that decision was within the limit, or could
+    not be measured), else the bot's; None when the game finished."""
+    faulty = report.outcome.faulty_seat
+    if faulty is None:
+        return None
+    if faulty != seat:
+        return _OPPONENT
+    if report.outcome.termination != Termination.TIMEOUT:
+        return _BOT
+    used, limits = player.decision_cpu_ms, player.limits
+    cpu_limit = limits.cpu_ms if limits.cpu_ms is not None else limits.move_ms
+    return _MACHINE if used is None or used <= cpu_limit else _BOT
+
+
+def _cpu_text(player: _ClockedPlayer) -> str:
+    used = player.decision_cpu_ms
+    if used is None:
+        return "its CPU time not measured here"
+    limits = player.limits
+    cpu_limit = limits.cpu_ms if limits.cpu_ms is not None else limits.move_ms
+    return f"{used:,.0f} ms of CPU time for that decision (the limit is {cpu_limit:,} ms)"
 
 
 def _check_timing(

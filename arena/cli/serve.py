@@ -16,7 +16,12 @@ import click
 from click.core import ParameterSource
 
 from arena.cli.match_stats import parse_sprt
-from arena.cli.options import cluster_executor, cluster_options, league_game_options
+from arena.cli.options import (
+    cluster_executor,
+    cluster_options,
+    league_game_options,
+    limit_options,
+)
 from arena.errors import ArenaError
 from arena.league.checking import MAX_CHECKS, CheckPolicy
 
@@ -141,21 +146,26 @@ ADDRESS_SETTING = "address"
     metavar="M",
     help="MiB a bot version's folder may hold after its build (also its largest file).",
 )
+@limit_options
 def serve(
     folder: Path, db: str | None, game: str, game_options: dict[str, Any], seats: int | None, workers: int, host: str, port: int,
     public_url: str | None,
     cluster: str | None, scheduler: str | None, add_author: str | None, admin: bool, invite: bool,
     bounds: tuple[float, float], export_to: Path | None, checks: int, build_cpu_s: int,
-    build_timeout_s: int, bot_disk_mb: int,
+    build_timeout_s: int, bot_disk_mb: int, move_ms: int, time_bank_ms: int, cpu_ms: int | None,
 ) -> None:  # fmt: skip
     """Run a league: bots submitted over the web page or `arena submit` are checked, then
     play continuously; the leaderboard is live at http://HOST:PORT/. With --scheduler, each
-    bot version is shipped to the Dask workers and built there; the records come back."""
+    bot version is shipped to the Dask workers and built there; the records come back.
+
+    The time options are those of `arena run` and hold for the checks and the games of this
+    run of the server: the league does not keep them, so a restart may give others."""
     from arena.league.export import export
     from arena.league.exposure import plain_http_warning
     from arena.league.league import DEFAULT_DB, League
     from arena.league.store import Store
     from arena.league.table import made_line, settle
+    from arena.players.limits import Limits
     from arena.stats.sprt import Sprt
 
     warning = plain_http_warning(host, public_url)  # tokens readable on the way: say so
@@ -187,6 +197,7 @@ def serve(
             folder, game=game_asked, seats=seats, game_options=options_asked, workers=workers,
             test=test, db=db,
             checking=CheckPolicy(checks, build_cpu_s, build_timeout_s, bot_disk_mb),
+            limits=Limits(move_ms=move_ms, time_bank_ms=time_bank_ms, cpu_ms=cpu_ms),
         )  # fmt: skip
         if league.made is not None:  # a new league: its game and seats, said
             click.echo(league.made)

@@ -340,10 +340,26 @@ def bot_json(bot: Bot, folder: Path | None = None) -> dict[str, Any]:
 def bot_report(label: str, games: list[GameLine], folder: Path | None = None) -> dict[str, Any]:
     """Over a bot's games, in one pass: its think and CPU time per decision, its failures,
     how it fared against each other bot it met (finished ahead of it, level, behind: ranks
-    at their table), its places from each seat, and its latest games. The reasons are made
-    public (`public.message`: a crash's stderr quote is its bot's author's alone)."""
+    at their table), its places from each seat, its latest games, and its time losses: how
+    many, and in how many the machine was loaded (each other seat that was measured waited
+    over twice its CPU time, 2 ms a decision at least, as `arena play` notes; a loss for
+    passing --cpu-limit-ms is never the machine's). The reasons are made public
+    (`public.message`: a crash's stderr quote is its bot's author's alone)."""
+
+    def loaded(line: GameLine, seat: int) -> bool:
+        if "of CPU time; the limit is" in line.reason:
+            return False
+        others = [
+            (line.think_ms[s], float(line.cpu_ms[s] or 0.0), line.decisions[s])
+            for s in range(line.seats)
+            if s != seat and s < len(line.cpu_ms) and line.cpu_ms[s] is not None
+        ]
+        return bool(others) and all(
+            n > 0 and think >= 2.0 * n and think > 2 * cpu for think, cpu, n in others
+        )
+
     think = cpu = 0.0
-    decisions = cpu_decisions = 0
+    decisions = cpu_decisions = time_losses = machine_loaded = 0
     failures = []
     against: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
     seats: dict[int, list[int]] = defaultdict(lambda: [0, 0, 0])
@@ -357,6 +373,9 @@ def bot_report(label: str, games: list[GameLine], folder: Path | None = None) ->
         if line.faulty_seat == seat:
             failures.append({"game_id": line.game_id, "termination": line.termination,
                              "reason": public.message(line.reason, folder)})  # fmt: skip
+            if line.termination == "timeout":
+                time_losses += 1
+                machine_loaded += loaded(line, seat)
         mine = line.ranks[seat]
         for other, (name, rank) in enumerate(zip(line.players, line.ranks, strict=True)):
             if other != seat:
@@ -369,6 +388,7 @@ def bot_report(label: str, games: list[GameLine], folder: Path | None = None) ->
         "think_ms_per_decision": round(think / decisions, 3) if decisions else None,
         "cpu_ms_per_decision": round(cpu / cpu_decisions, 3) if cpu_decisions else None,
         "failures": failures[-RECENT_FAILURES:],
+        "time_losses": {"total": time_losses, "machine_loaded": machine_loaded},
         "against": [
             {"bot": name, "games": sum(tally), "ahead": tally[0], "level": tally[1],
              "behind": tally[2]}

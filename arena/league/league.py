@@ -53,7 +53,7 @@ from arena.league.database import Outage, lock_file
 from arena.league.matchmaking import Meetings, next_table
 from arena.league.paths import PathError, bot_folders
 from arena.league.standings import Standings
-from arena.league.store import Author, Bot, Store, StoreError
+from arena.league.store import CUT_SHORT, Author, Bot, Store, StoreError
 from arena.league.table import made_line, settle
 from arena.players.bot_files import bot_hash
 from arena.players.limits import Limits
@@ -74,6 +74,9 @@ log = logging.getLogger(__name__)
 PAUSED = "paused"
 NEXT_TABLE = "next_table"
 CHECK_GAMES = 4
+CHECK_RETRIES = 3
+"""Times a check game is played again (after 2, 4, 8 s) when its late reply's CPU time was
+within the limit (the machine was busy) or the opponent failed: never the bot's fault."""
 DEFAULT_DB = "league.sqlite"
 """The store's file in the league's folder when no other database is named."""
 LOCK_NAME = "league.lock"
@@ -159,9 +162,7 @@ class League:
         stay, and it is failed rather than played (paths.bot_folders)."""
         cut_short = self.store.bots("building") + self.store.bots("checking")
         for bot in cut_short:
-            self.store.set_status(  # the league stopped during its check
-                bot, "failed", "the league stopped during its check; submit it again"
-            )
+            self.store.set_status(bot, "failed", CUT_SHORT)  # the league stopped during its check
         uploads.clean_leftovers(self.folder, [bot.label for bot in cut_short])
         for bot in self.store.bots():
             try:
@@ -223,10 +224,14 @@ class League:
                 game=self.game,
                 seats=self.seats,
                 game_config=self.game_options,
+                retries=CHECK_RETRIES,
             )
             failed = [result for result in results if result.failed]
             status = "failed" if failed else "active"
             message = f"{failed[0].name}: {failed[0].detail}" if failed else "passed arena check"
+            notes = [result.note for result in results if result.note and not failed]
+            if notes:  # played again for the machine's or the opponent's fault: say so
+                message += f" ({'; '.join(notes)})"
         except (ArenaError, OSError) as error:
             status, message = "failed", str(error)
         message = public.check_message(message, self.folder, bot.label)  # whole: in its log

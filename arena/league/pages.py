@@ -113,6 +113,11 @@ function fill(id, rows) {
     values.forEach((v) => cell(tr, v)); body.append(tr); });
   $(id + "-table").hidden = rows.length === 0;
 }
+function timeLosses(t) {
+  if (!t || !t.total) return "";
+  return ", " + t.total + " lost on time" + (t.machine_loaded ? " (" + t.machine_loaded +
+    " with the machine loaded)" : " (the machine not loaded)");
+}
 function show(label) {
   if (label !== chosen) page = 1;
   chosen = label;
@@ -128,7 +133,7 @@ function show(label) {
     fill("seats", (bot.by_seat || []).map((s) => [s.seat + 1, s.games, s.mean_place, s.first]));
     const t = bot.sprt;
     $("detail-title").textContent = "Games of " + bot.bot + " (" + bot.think_ms_per_decision +
-      " ms a decision, " + bot.failures.length + " failures)";
+      " ms a decision, " + bot.failures.length + " failures" + timeLosses(bot.time_losses) + ")";
     $("verdict").textContent = "Its version: " + bot.verdict + (t ? " (LLR " + t.llr + " in [" +
       t.lower + ", " + t.upper + "] after " + t.games + " games)" : "");
     chart(bot.history || []);

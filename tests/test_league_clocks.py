@@ -1,0 +1,204 @@
+"""Clocks that are fair on a busy machine (issue 32, item 1), against a league's hostile
+conditions: `arena serve` takes `arena run`'s time options; a check is judged on what the bot
+controls (a late reply whose CPU time was within the limit is played again, on a machine made
+busy on purpose by spinning processes); an opponent's fault never fails the bot; a bot's page
+says how many of its losses were time losses, and in how many the machine was loaded."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from arena.cli.main import main
+from arena.conformance import check_bot
+from arena.league.boards import bot_report
+from arena.league.league import League
+from arena.league.uploads import archive_folder
+from arena.players.limits import Limits
+from arena.players.manifest import load_manifest
+from arena.results.log import GameLine
+from tests.league_support import BOTS, bot_archive, served
+
+SPINNERS = 24
+"""Processes spinning at once to make the 2-core machine busy (each for a bounded time)."""
+
+HONEST_BOT = """
+import json, random, sys, time
+
+def think(ms):  # about `ms` of CPU time, as an honest bot's search would use
+    end = time.process_time() + ms / 1000
+    while time.process_time() < end:
+        pass
+
+rng = random.Random(7)
+for line in sys.stdin:
+    message = json.loads(line)
+    kind = message.get("type")
+    if kind == "hello":
+        print(json.dumps({"type": "hello", "name": "honest", "version": "1"}), flush=True)
+    elif kind == "decide":
+        think(THINK_MS)
+        index = rng.randrange(len(message["legal_moves"]))
+        print(json.dumps({"move": index, "id": message["id"]}), flush=True)
+    elif kind == "goodbye":
+        break
+"""
+
+LATE_OPPONENT = """
+import json, sys, time
+
+LATE_IN = LATE_GAMES  # the games (and tries) in which it is late: it sleeps past the limit
+for line in sys.stdin:
+    message = json.loads(line)
+    kind = message.get("type")
+    if kind == "hello":
+        print(json.dumps({"type": "hello", "name": "late", "version": "1"}), flush=True)
+    elif kind == "decide":
+        if message["game_id"] in LATE_IN:
+            time.sleep(3 * message["time_ms"] / 1000)
+        print(json.dumps({"move": 0, "id": message["id"]}), flush=True)
+    elif kind == "goodbye":
+        break
+"""
+
+
+def _bot_folder(tmp_path: Path, name: str, script: str) -> Path:
+    folder = tmp_path / "src" / name
+    folder.mkdir(parents=True)
+    (folder / "bot.py").write_text(script)
+    (folder / "bot.toml").write_text(
+        f'name = "{name}"\ncommand = ["python3", "bot.py"]\nlanguage = "python"\n'
+        'games = ["mandala"]\n'
+    )
+    return folder
+
+
+@contextmanager
+def busy_machine(seconds: float) -> Iterator[None]:
+    """SPINNERS processes spinning on the CPU for at most `seconds` (killed on leaving), in
+    bursts of 20 ms with a short sleep between, as busy bots do: the scheduler does not
+    favour a bot that waits for its requests over them, as it does over plain spinners."""
+    spin = (
+        f"import time\nend = time.monotonic() + {seconds}\nwhile time.monotonic() < end:\n"
+        "    burst = time.process_time() + 0.02\n"
+        "    while time.process_time() < burst: pass\n"
+        "    time.sleep(0.001)\n"
+    )
+    spinners = [subprocess.Popen([sys.executable, "-c", spin]) for _ in range(SPINNERS)]
+    try:
+        yield
+    finally:
+        for spinner in spinners:
+            spinner.kill()
+            spinner.wait(timeout=30)
+
+
+def test_serve_takes_the_time_options_of_arena_run_and_a_restart_may_change_them(
+    tmp_path: Path,
+) -> None:
+    runner = CliRunner()
+    assert "--time-limit" in runner.invoke(main, ["run", "--help"]).output
+    shown = runner.invoke(main, ["serve", "--help"], terminal_width=200).output
+    for option in ("--time-limit", "--cpu-limit-ms", "--time-bank", "a restart may give others"):
+        assert option in shown, option
+    league = tmp_path / "league"
+    for move_ms, cpu_ms in (("250", "100"), ("3000", None)):
+        out = tmp_path / f"export-{move_ms}"
+        given = ["serve", "--league", str(league), "--time-limit", move_ms, "--export", str(out)]
+        given += [] if cpu_ms is None else ["--cpu-limit-ms", cpu_ms]
+        result = runner.invoke(main, given)
+        assert result.exit_code == 0, result.output
+        limits = json.loads((out / "config.json").read_text())["limits"]
+        assert limits["move_ms"] == int(move_ms)
+        assert limits["cpu_ms"] == (None if cpu_ms is None else int(cpu_ms))
+
+
+def test_an_honest_bot_passes_its_league_check_on_a_machine_made_busy(tmp_path: Path) -> None:
+    """100 ms of CPU a decision, a 400 ms limit, the machine busy with SPINNERS processes
+    while the check starts: its late replies' CPU time is within the limit, so the game is
+    played again once the machine is free (before: failed, 'no complete reply within 400
+    ms')."""
+    folder = _bot_folder(tmp_path, "honest", HONEST_BOT.replace("THINK_MS", "100"))
+    league = League(tmp_path / "league", workers=0, limits=Limits(move_ms=400, startup_ms=20_000))
+    try:
+        ada = league.store.author_of(league.store.add_author("ada"))
+        assert ada is not None
+        with busy_machine(seconds=8):
+            bot = league.submit(ada, archive_folder(folder, tmp_path), wait=True)
+        assert bot.status == "active", bot.message
+        records = (tmp_path / "league" / "checks" / "honest").glob("check-*.json")
+        ends = [json.loads(path.read_text())["outcome"]["termination"] for path in records]
+        if "timeout" in ends:  # nearly always: the page says why it was played again
+            assert "played again after a late reply with" in bot.message, bot.message
+            assert "(the machine was busy)" in bot.message
+    finally:
+        league.close()
+
+
+def test_a_bot_that_is_slow_on_its_own_still_fails_after_its_tries(tmp_path: Path) -> None:
+    """The retries are for the machine: a bot using more CPU than the limit fails at once,
+    one that is late with little CPU (it sleeps) fails once its tries are spent."""
+    opponent = load_manifest(BOTS / "random")
+    burner = load_manifest(_bot_folder(tmp_path, "burner", HONEST_BOT.replace("THINK_MS", "400")))
+    sleeper_script = HONEST_BOT.replace("think(THINK_MS)", "time.sleep(0.4)")
+    sleeper = load_manifest(_bot_folder(tmp_path, "sleeper", sleeper_script))
+    limits = Limits(move_ms=150, startup_ms=20_000)
+    burnt = check_bot(burner, opponent, limits, tmp_path / "burner", retries=2, retry_pause_s=0.1)
+    assert burnt[-1].failed and burnt[-1].name == "games", burnt
+    assert "played again" not in burnt[-1].detail
+    slept = check_bot(sleeper, opponent, limits, tmp_path / "sleeper", retries=2, retry_pause_s=0.1)
+    assert slept[-1].failed and slept[-1].name == "games", slept
+    assert "late in each of its 3 tries" in slept[-1].detail, slept[-1].detail
+
+
+def test_an_opponent_that_is_late_never_fails_the_bot_under_test(tmp_path: Path) -> None:
+    """The opponent is late in game 1's first try (played again) and in every try of game 2
+    (not counted): the bot passes, and the check says what it did (before: failed, 'the
+    opponent failed, so the check is incomplete')."""
+    late_in = {"check-001", "check-002", "check-002-try2"}
+    script = LATE_OPPONENT.replace("LATE_GAMES", repr(late_in))
+    opponent = load_manifest(_bot_folder(tmp_path, "late", script))
+    bot = load_manifest(BOTS / "random")
+    limits = Limits(move_ms=200, startup_ms=20_000)
+    results = check_bot(bot, opponent, limits, tmp_path / "check", retries=1, retry_pause_s=0.1)
+    assert not [result for result in results if result.failed], results
+    games = next(result for result in results if result.name == "games")
+    assert "game 1 was played again after the opponent failed" in games.note, games
+    assert "game 2 was not counted: the opponent failed in each of its 2 tries" in games.note
+
+
+def _timeout_line(game_id: str, think: tuple[float, float], reason: str) -> GameLine:
+    """A game `mine` lost on time in seat 0; the other seat's think and CPU time as given."""
+    return GameLine(
+        seq=0, game_id=game_id, round=1, table=1, players=("mine", "other"), scores=(3, 9),
+        ranks=(1, 0), termination="timeout", reason=reason, faulty_seat=0, decisions=(5, 10),
+        think_ms=(50.0, think[0]), cpu_ms=(None, think[1]),
+    )  # fmt: skip
+
+
+def test_a_bots_page_counts_its_time_losses_and_those_on_a_loaded_machine(
+    tmp_path: Path,
+) -> None:
+    late = "mine timed out at turn 9: it answered after 1,039 ms; the limit was 1,000 ms."
+    cpu = "mine timed out at turn 9: it used 1,200 ms of CPU time; the limit is 1,000 ms."
+    games = [
+        _timeout_line("g1", (400.0, 3.0), late),  # the other waited 40 ms a decision: loaded
+        _timeout_line("g2", (4.0, 3.0), late),  # the other was quick: not loaded
+        _timeout_line("g3", (400.0, 3.0), cpu),  # its own CPU time: never the machine's
+    ]
+    report = bot_report("mine", games)
+    assert report["time_losses"] == {"total": 3, "machine_loaded": 1}
+    with served(tmp_path) as site:
+        ada = site.league.store.author_of(site.ada)
+        assert ada is not None
+        site.league.submit(ada, bot_archive(tmp_path, "random", "plain"), wait=True)
+        status, shown = site.call("GET", "/api/bots/plain")
+        assert status == 200 and shown["time_losses"] == {"total": 0, "machine_loaded": 0}
+        status, page = site.call("GET", "/")
+        assert "lost on time" in page and "with the machine loaded" in page
