@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from arena.league.store import MIGRATIONS, Author, Store, StoreError
+from arena.league.store import CUT_SHORT, MIGRATIONS, Author, Store, StoreError
 from arena.league.uploads import archive_folder
 from tests.league_support import Site, bot_archive, served
 
@@ -174,4 +174,23 @@ def test_the_source_hash_is_kept_by_a_migration_and_an_old_league_opens(
     store = Store(path)
     assert store.version == len(MIGRATIONS) and [bot.label for bot in store.bots()] == ["mine"]
     assert store.add_bot("mine", Author(1, "ada", False), "a" * 64).version == 2
+    store.close()
+
+
+def test_the_same_sources_may_come_again_only_after_a_check_the_league_cut_short(
+    league_db: str,
+) -> None:
+    store = Store(league_db)
+    ada = store.author_of(store.add_author("ada"))
+    assert ada is not None
+    cut = store.set_status(store.add_bot("mine", ada, "a" * 64), "failed", CUT_SHORT)
+    again = store.add_bot("mine", ada, "a" * 64)  # its check was never the bot's: a retry
+    assert (cut.version, again.version) == (1, 2)
+    store.set_status(again, "failed", "conformance: the bot exited")
+    try:
+        store.add_bot("mine", ada, "a" * 64)
+    except StoreError as error:
+        assert str(error).startswith("No change since v2: ") and "(failed)" in str(error)
+    else:
+        raise AssertionError("the sources of a version that failed its check came again")
     store.close()

@@ -98,6 +98,11 @@ active bot can be retired (kept on the leaderboard with its games, but no longer
 any checked one removed (off the leaderboards and lists; its games stay for the others)."""
 
 
+CUT_SHORT = "the league stopped during its check; submit it again"
+"""The message of a version whose check a stopped league cut short: submitting the same
+sources again is no "no change" (the check was never the bot's)."""
+
+
 class StoreError(ArenaError):
     """A league database that cannot be used, or a request it refuses; one sentence."""
 
@@ -306,8 +311,8 @@ class Store:
             if source_hash is not None:  # only a version with its hash stored (schema 4)
                 same = db.execute(
                     "SELECT version, status FROM bots WHERE name_key = ? AND source_hash = ? "
-                    "ORDER BY version DESC LIMIT 1",
-                    (key, source_hash),
+                    "AND NOT (status = 'failed' AND message = ?) ORDER BY version DESC LIMIT 1",
+                    (key, source_hash, CUT_SHORT),
                 ).fetchone()
             if same is not None:
                 raise StoreError(
