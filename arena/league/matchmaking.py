@@ -12,11 +12,12 @@ every table until it has caught up: it is brought up to speed first.
 What this promises: among bots that all play, every pair's count of games met stays within
 `FACTOR` (2x) of every other pair's once each pair has met `WARM_UP` games (at 2 seats the
 counts differ by at most one deal; `tests/test_league_matchmaking.py` simulates it at 2, 3
-and 4 seats). The one pair left out of it is a candidate and the version it is tested
-against while the test continues: the league seats them together at every other table
-(`candidates`), and those extra games are the test's. The deal is played with the seats
-rotated, as `arena run` does (`schedule.seatings`): a table of k seats is k games for each
-pair at it.
+and 4 seats). Left out of it: a new version while it catches up (its pairs start at 0 and it
+sits at the tables until they have met as often as the others'), and a candidate with the
+version it is tested against while the test continues: the league seats them together at
+every other table (`candidates`), and those extra games are the test's. The deal is played
+with the seats rotated, as `arena run` does (`schedule.seatings`): a table of k seats is k
+games for each pair at it.
 """
 
 from __future__ import annotations
