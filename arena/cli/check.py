@@ -16,6 +16,9 @@ from arena.players.limits import Limits
 from arena.players.manifest import BotManifest, game_refusal, resolve_bot, written_for
 from arena.results.folders import new_results_folder
 
+FAMILY = "openspiel"
+"""A name in `games` that stands for every OpenSpiel game (manifest.written_for)."""
+
 
 @click.command()
 @click.argument("bot")
@@ -127,7 +130,13 @@ def _game_of(manifest: BotManifest, asked: str | None) -> tuple[str, str]:
             "--game checks another, and a league admits it only once games = [...] names "
             "the league's game."
         )
-    first = manifest.games[0]
+    games = [name for name in manifest.games if name != FAMILY]  # a family is not one game
+    if not games:
+        raise ArenaError(
+            f"{manifest.name}'s bot.toml names every OpenSpiel game ({FAMILY}) and no other; "
+            "choose one with --game openspiel:NAME."
+        )
+    first = games[0]
     others = f" (of {', '.join(manifest.games)})" if len(manifest.games) > 1 else ""
     return first, (
         f"{first} is the first game in {manifest.name}'s bot.toml{others}; --game checks another."
