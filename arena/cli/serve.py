@@ -224,11 +224,12 @@ def serve(
         if isinstance(error, ArenaError):
             raise click.ClickException(str(error)) from None
         raise
-    address = public_url or _web_address(host, listening.getsockname()[1])
+    listened = _web_address(host, listening.getsockname()[1])
     with league.lock:  # for `arena serve --invite` beside it
-        league.store.set_setting(ADDRESS_SETTING, address)
+        league.store.set_setting(ADDRESS_SETTING, public_url or listened)
     _log_to_output()
-    click.echo(f"League of {league.game} ({league.seats} seats) at {address}/")
+    reached = f" (reached at {public_url}/)" if public_url else ""
+    click.echo(f"League of {league.game} ({league.seats} seats) at {listened}/{reached}")
     try:
         from arena.league.server import server_config  # timeouts, caps, file limit raised
 
