@@ -114,6 +114,7 @@ _LABEL = re.compile(r"[A-Za-z0-9_.+-]{1,80}")
 _GAME_ID = re.compile(r"L[0-9]{7}-g[0-9]{1,2}")
 JOIN_BODY_BYTES = 4096
 DOWNLOADS_PER_MINUTE = 10
+DOWNLOAD_PREFIX = "arena-league-download-"
 """Downloads of a bot's games (each made in a temporary file, one at a time) per address."""
 WRONG_TOKEN = "That token is not one of this league's; check it or ask the admin."
 
@@ -270,7 +271,7 @@ def create_app(league: League) -> ASGIApp:
         games = list(league.games_by_bot.get(bot.label, []))
         if not games:
             return _error(404, f"{bot.label} has played no game yet; there is nothing to download.")
-        scratch = Path(tempfile.mkdtemp(dir=league.folder / "uploads", prefix=".download-"))
+        scratch = Path(tempfile.mkdtemp(prefix=DOWNLOAD_PREFIX))  # public data only: the system's
         try:
             async with download_slot:  # one archive made at a time
                 archive = await asyncio.to_thread(bot_download, league, bot.label, games, scratch)
