@@ -115,6 +115,8 @@ _GAME_ID = re.compile(r"L[0-9]{7}-g[0-9]{1,2}")
 JOIN_BODY_BYTES = 4096
 DOWNLOADS_PER_MINUTE = 10
 DOWNLOAD_PREFIX = "arena-league-download-"
+HISTORY_WAIT_S = 0.5
+"""A bot's page waits this long for its rating history, else shows it later (null)."""
 """Downloads of a bot's games (each made in a temporary file, one at a time) per address."""
 WRONG_TOKEN = "That token is not one of this league's; check it or ask the admin."
 
@@ -159,6 +161,9 @@ def create_app(league: League) -> ASGIApp:
     customs, joins = RateLimit(server.CUSTOM_BOARDS_PER_MINUTE), RateLimit(server.JOINS_PER_MINUTE)
     boards = Boards(league)
     history, sizes = RatingHistory(), TableSizes()
+    threading.Thread(  # every game stored so far rated once, before a page asks
+        target=history.of, args=("", league.played), daemon=True, name="league-history"
+    ).start()
     downloads = RateLimit(DOWNLOADS_PER_MINUTE)
     download_slot = asyncio.Semaphore(1)
 
@@ -242,7 +247,7 @@ def create_app(league: League) -> ASGIApp:
             lambda label: len(league.games_by_bot.get(label, [])),
         )
         shown.update(bot_report(bot.label, games, league.folder))
-        shown["history"] = history.of(bot.label, league.played)  # TrueSkill after its games
+        shown["history"] = history.of(bot.label, league.played, HISTORY_WAIT_S)  # or None
         return JSONResponse(shown)
 
     def shown_bot(request: Request) -> Bot | None:
