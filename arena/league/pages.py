@@ -94,6 +94,7 @@ function games(label) {
         const tr = document.createElement("tr"); const td = document.createElement("td");
         const a = document.createElement("a"); a.href = "/replay/" + encodeURIComponent(g.game_id);
         a.textContent = g.game_id; td.append(a); tr.append(td);
+        tr.addEventListener("click", () => { location.href = a.href; });  // the row opens it
         [g.finished_at.slice(0, 19).replace("T", " "), g.seat + 1, g.place + " of " + g.seats,
          g.players.map((p) => p.bot + " " + p.place + ". (" + p.score + ")").join(", "), g.end]
           .forEach((v) => cell(tr, v));
