@@ -189,11 +189,12 @@ def test_a_bots_page_counts_its_time_losses_and_those_on_a_loaded_machine(
     cpu = "mine timed out at turn 9: it used 1,200 ms of CPU time; the limit is 1,000 ms."
     games = [
         _timeout_line("g1", (400.0, 3.0), late),  # the other waited 40 ms a decision: loaded
-        _timeout_line("g2", (4.0, 3.0), late),  # the other was quick: not loaded
-        _timeout_line("g3", (400.0, 3.0), cpu),  # its own CPU time: never the machine's
+        _timeout_line("g2", (15.0, 1.0), late),  # 1.4 ms (random beside 24 spinners): loaded
+        _timeout_line("g3", (0.8, 0.6), late),  # random on a quiet machine: not loaded
+        _timeout_line("g4", (400.0, 3.0), cpu),  # its own CPU time: never the machine's
     ]
     report = bot_report("mine", games)
-    assert report["time_losses"] == {"total": 3, "machine_loaded": 1}
+    assert report["time_losses"] == {"total": 4, "machine_loaded": 2}
     with served(tmp_path) as site:
         ada = site.league.store.author_of(site.ada)
         assert ada is not None
