@@ -12,8 +12,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 
+from arena.bench import league as bench
 from arena.bench.league import synthetic_lines
+from arena.cli.main import main
 from arena.execution import TableResult
 from arena.league.boards import board_of
 from arena.league.league import League
@@ -125,3 +128,16 @@ def test_the_background_fit_reaches_the_board_stamped_with_its_games(tmp_path: P
         batch = {row["bot"]: row for row in board_of(site.league.played, {})}
         for row in rows:
             assert row["elo"] == pytest.approx(batch[row["bot"]]["elo"], rel=1e-9, abs=1e-9)
+
+
+def test_arena_bench_league_times_the_board_of_a_synthetic_league(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(bench, "ARRIVE_S", 1.0)
+    args = ["bench", "league", "--synthetic-only", "--synthetic-games", "2000"]
+    result = CliRunner().invoke(main, args, catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    assert "synthetic league: 2,000 games" in result.output
+    assert "--synthetic-games 1000000" in result.output  # how to ask for a million
+    for figure in ("µs a game", "a game on it after median", "the Elo fit", "memory (RSS)"):
+        assert figure in result.output, figure
