@@ -1,4 +1,5 @@
-"""`arena bench league`: a league's games per second beside a batch run's, and a load test.
+"""`arena bench league`: a league's games per second beside a batch run's, load tests, and
+its plain leaderboard at a million games.
 
 1. The same two bots (default: greedy and random) play `--games` games as a batch
    (`arena run`, 2 workers) and then in a league (`arena serve`'s engine, 2 workers, both
@@ -17,6 +18,13 @@
    server closes it (at most FLOOD_OPENS_PER_S a second of each kind). Printed: the plain
    leaderboard's median and p95 and the games per second without and with the flood, their
    ratios, and what the flood got.
+4. The synthetic league (`--synthetic-games`, SYNTHETIC_GAMES unless told; 1,000,000 is
+   `--synthetic-games 1000000`; `--synthetic-only` plays no bots): synthetic games of
+   SYNTHETIC_BOTS bots stored through `League.record`, no processes; then, while
+   ARRIVE_PER_S games a second keep arriving, a reader of the plain leaderboard. Printed:
+   the cost of one game (recorded, and the standings' own update), how long after being
+   stored a game is on the plain leaderboard, the background Elo fit's time and how far it
+   is behind, the process's memory (RSS), and the league opened again as a restart does.
 """
 
 from __future__ import annotations
