@@ -25,7 +25,7 @@ from arena.players.manifest import load_manifest
 from arena.results.log import GameLine
 from tests.league_support import BOTS, bot_archive, served
 
-SPINNERS = 24
+SPINNERS = 12
 """Processes spinning at once to make the 2-core machine busy (each for a bounded time)."""
 
 HONEST_BOT = """
@@ -82,16 +82,29 @@ def _bot_folder(tmp_path: Path, name: str, script: str) -> Path:
 @contextmanager
 def busy_machine(seconds: float) -> Iterator[None]:
     """SPINNERS processes spinning on the CPU for at most `seconds` (killed on leaving), in
-    bursts of 20 ms with a short sleep between, as busy bots do: the scheduler does not
-    favour a bot that waits for its requests over them, as it does over plain spinners."""
+    bursts of 20 ms with a short sleep between, as busy bots do. Each is a session of its
+    own, as each bot is: with the kernel's autogroups, spinners in the test's session would
+    share one group's CPU against the bot's group (about half the machine for the bot).
+    The block starts once every one spins (Pythons take seconds to start here)."""
     spin = (
-        f"import time\nend = time.monotonic() + {seconds}\nwhile time.monotonic() < end:\n"
+        "import sys, time\n"
+        f"end = time.monotonic() + {seconds}\n"
+        "print('spinning', flush=True)\n"
+        "while time.monotonic() < end:\n"
         "    burst = time.process_time() + 0.02\n"
         "    while time.process_time() < burst: pass\n"
         "    time.sleep(0.001)\n"
     )
-    spinners = [subprocess.Popen([sys.executable, "-c", spin]) for _ in range(SPINNERS)]
+    spinners = [
+        subprocess.Popen(
+            [sys.executable, "-c", spin], stdout=subprocess.PIPE, start_new_session=True
+        )
+        for _ in range(SPINNERS)
+    ]
     try:
+        for spinner in spinners:
+            assert spinner.stdout is not None
+            spinner.stdout.readline()  # bounded: it ends within `seconds`
         yield
     finally:
         for spinner in spinners:
@@ -129,7 +142,7 @@ def test_an_honest_bot_passes_its_league_check_on_a_machine_made_busy(tmp_path: 
     try:
         ada = league.store.author_of(league.store.add_author("ada"))
         assert ada is not None
-        with busy_machine(seconds=8):
+        with busy_machine(seconds=12):
             bot = league.submit(ada, archive_folder(folder, tmp_path), wait=True)
         assert bot.status == "active", bot.message
         records = (tmp_path / "league" / "checks" / "honest").glob("check-*.json")
