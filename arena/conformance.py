@@ -251,7 +251,10 @@ def _check_games(
             )
             continue
         if spoilt:
-            notes.append(f"game {index} was played again after {', '.join(spoilt)}")
+            note = f"game {index} was played again after {', '.join(spoilt)}"
+            if any(text.startswith("a late reply") for text in spoilt):
+                note += f": within the {_cpu_limit(player):,} ms limit, so the machine was busy"
+            notes.append(note)
         if fault is not None:
             outcome = report.outcome
             said = f"game {index} ({path}): {outcome.reason}"
@@ -318,11 +321,9 @@ def _play_fairly(
         fault = _fault_of(report, seat, player)
         if fault in (None, _BOT) or tries > table.retries:
             return report, path, fault, spoilt
-        spoilt.append(
-            "the opponent failed"
-            if fault == _OPPONENT
-            else f"a late reply with {_cpu_text(player)} (the machine was busy)"
-        )
+        used = player.decision_cpu_ms
+        late = "its CPU time not measured" if used is None else f"{used:,.0f} ms of CPU time"
+        spoilt.append("the opponent failed" if fault == _OPPONENT else f"a late reply ({late})")
         time.sleep(table.retry_pause_s * 2 ** (tries - 1))
 
 
@@ -337,18 +338,21 @@ def _fault_of(report: GameReport, seat: int, player: _ClockedPlayer) -> str | No
         return _OPPONENT
     if report.outcome.termination != Termination.TIMEOUT:
         return _BOT
-    used, limits = player.decision_cpu_ms, player.limits
-    cpu_limit = limits.cpu_ms if limits.cpu_ms is not None else limits.move_ms
-    return _MACHINE if used is None or used <= cpu_limit else _BOT
+    used = player.decision_cpu_ms
+    return _MACHINE if used is None or used <= _cpu_limit(player) else _BOT
+
+
+def _cpu_limit(player: Player) -> int:
+    """The CPU time a decision may use: --cpu-limit-ms, else the time limit itself."""
+    limits = player.limits
+    return limits.cpu_ms if limits.cpu_ms is not None else limits.move_ms
 
 
 def _cpu_text(player: _ClockedPlayer) -> str:
     used = player.decision_cpu_ms
     if used is None:
         return "its CPU time not measured here"
-    limits = player.limits
-    cpu_limit = limits.cpu_ms if limits.cpu_ms is not None else limits.move_ms
-    return f"{used:,.0f} ms of CPU time for that decision (the limit is {cpu_limit:,} ms)"
+    return f"{used:,.0f} ms of CPU time for that decision (the limit is {_cpu_limit(player):,} ms)"
 
 
 def _check_timing(

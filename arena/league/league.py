@@ -231,7 +231,7 @@ class League:
             message = f"{failed[0].name}: {failed[0].detail}" if failed else "passed arena check"
             notes = [result.note for result in results if result.note and not failed]
             if notes:  # played again for the machine's or the opponent's fault: say so
-                message += f" ({'; '.join(notes)})"
+                message += f"; {'; '.join(notes)}"
         except (ArenaError, OSError) as error:
             status, message = "failed", str(error)
         message = public.check_message(message, self.folder, bot.label)  # whole: in its log
