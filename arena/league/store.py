@@ -322,12 +322,12 @@ class Store:
             version = db.execute(
                 "SELECT COALESCE(MAX(version), 0) + 1 FROM bots WHERE name_key = ?", (key,)
             ).fetchone()[0]
+            folder = f"bots/{label(name, version)}"
             try:
                 bot_id = db.execute(
                     "INSERT INTO bots (name, name_key, version, author_id, folder, status, "
                     "created, source_hash) VALUES (?, ?, ?, ?, ?, 'building', ?, ?) RETURNING id",
-                    (name, key, version, author.id, f"bots/{label(name, version)}", time.time(),
-                     source_hash),  # fmt: skip
+                    (name, key, version, author.id, folder, time.time(), source_hash),
                 ).fetchall()[0][0]  # fetchall: SQLite keeps a statement open until read out
             except db.already_there:
                 raise StoreError(
