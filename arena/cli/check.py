@@ -8,7 +8,7 @@ from typing import Any
 import click
 from click.core import ParameterSource
 
-from arena.cli.options import game_options, limit_options
+from arena.cli.options import bot_game_options, limit_options
 from arena.conformance import CheckResult, check_bot
 from arena.errors import ArenaError
 from arena.games import DEFAULT_GAME, get_game, ready_table
@@ -44,7 +44,7 @@ FAMILY = "openspiel"
     default=None,
     help="Folder for records and logs [default: results/check-<bot>-<timestamp>/].",
 )
-@game_options
+@bot_game_options
 @click.option(
     "--seats",
     type=click.IntRange(min=1),

@@ -77,6 +77,17 @@ def league_game_options(command: F) -> F:
     )
 
 
+def bot_game_options(command: F) -> F:
+    """`game_options` for a command about one bot, which plays the bot's own game unasked
+    (`arena check`)."""
+    return _game_options(
+        command,
+        f"The game to play (`arena games` lists them) [the first game in the bot's bot.toml, "
+        f"else {DEFAULT_GAME}].",
+        False,
+    )
+
+
 def _game_options(command: F, game_help: str, show_default: bool) -> F:
     command = click.option(
         "--game-option",
