@@ -40,8 +40,13 @@ send to a server, so it is in no log. The page sends the token itself from a fie
 fills in, never in a cookie, so another site cannot make a browser act for an author (no
 cross-site request forgery to defend against). Every text from a bot (its name, its check's
 message, its stderr) reaches the page as JSON and is put in with `textContent`, never as
-HTML. An upload is read up to `uploads.MAX_UPLOAD_BYTES` and refused beyond; an author may
-submit `UPLOADS_PER_MINUTE` times a minute.
+HTML. An upload is read up to `uploads.MAX_UPLOAD_BYTES` and refused beyond, closing the
+connection; an author may submit `UPLOADS_PER_MINUTE` times a minute. What a visitor may cost
+is bounded below the application by `server.py` (header and body timeouts, connection caps)
+and in it by per-address rate limits (`server.RateLimit`: custom leaderboards, joins,
+submissions, downloads); every response carries `exposure.StrictHeaders`' headers, no public
+page or message carries a bot's stderr or a server path (`public.py`), and a path built from
+a bot's name is proven inside the league's folder first (`paths.py`).
 """
 
 from __future__ import annotations
