@@ -1,0 +1,84 @@
+"""What the replay viewer needs to show Takenoko's objective cards by their meaning.
+
+The tables are made from `arena.games.takenoko.components` (never written again by hand in
+the page's script): each card's kind, points, colours, a sentence saying what it asks, and
+for a plot card its shape's cells. `met` says which cards of each hand are met in a position.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from arena.games.takenoko.components import (
+    ANY,
+    COLOUR_NAMES,
+    GARDENER_OBJECTIVES,
+    NONE,
+    PANDA_OBJECTIVES,
+    PLOT_OBJECTIVES,
+)
+from arena.games.takenoko.state import TakenokoState
+
+
+def _plot_cards() -> dict[str, dict[str, Any]]:
+    cards = {}
+    for card in PLOT_OBJECTIVES:
+        colours = [colour for _, colour in card.slots]
+        words = " and ".join(COLOUR_NAMES[colour] for colour in colours)
+        cards[card.id] = {
+            "kind": "plot",
+            "points": card.points,
+            "colours": colours,
+            "cells": [[q, r, colour] for (q, r), colour in card.cells()],
+            "text": f"{card.shape.lower()} of {len(card.cells())} irrigated {words} plots",
+        }
+    return cards
+
+
+def _gardener_cards() -> dict[str, dict[str, Any]]:
+    cards = {}
+    for card in GARDENER_OBJECTIVES:
+        colour = COLOUR_NAMES[card.colour]
+        plots = "a plot" if card.count == 1 else f"{card.count} plots"
+        condition = {NONE: ", no improvement", ANY: ""}.get(card.improvement)
+        if condition is None:
+            condition = f" with a {card.improvement}"
+        cards[card.id] = {
+            "kind": "gardener",
+            "points": card.points,
+            "colours": [card.colour],
+            "count": card.count,
+            "height": card.height,
+            "improvement": card.improvement,
+            "text": f"bamboo of {card.height} {colour} on {plots}{condition}",
+        }
+    return cards
+
+
+def _panda_cards() -> dict[str, dict[str, Any]]:
+    return {
+        card.id: {
+            "kind": "panda",
+            "points": card.points,
+            "colours": list(card.sections),
+            "text": "eaten: " + ", ".join(COLOUR_NAMES[colour] for colour in card.sections),
+        }
+        for card in PANDA_OBJECTIVES
+    }
+
+
+def card_table() -> dict[str, dict[str, Any]]:
+    """Every objective card by id: kind, points, colours, `text`, and `cells` (q, r, colour)
+    of a plot card's shape, or the `count`, `height` and `improvement` of a gardener card."""
+    return {**_plot_cards(), **_gardener_cards(), **_panda_cards()}
+
+
+def met(position: Any) -> list[list[str]] | None:
+    """The cards of each seat's hand that are met in `position` (None for another game)."""
+    if not isinstance(position, TakenokoState):
+        return None
+    garden = position.garden()
+    return [
+        [card for card in hand if position.met(card, seat, garden)]
+        for seat, hand in enumerate(position.hands)
+    ]
