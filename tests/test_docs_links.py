@@ -196,8 +196,8 @@ def takenoko_cards() -> str:
     out += ["", "### Plot objectives (15)", ""]
     out += [
         "Each letter is an irrigated plot of that colour (G green, Y yellow, P pink). Letters",
-        "side by side on a line touch; a letter touches the letters one column to its left",
-        "and right on the line above and below. The shape may be turned (any of 6",
+        "side by side on a line touch; a letter also touches the letters two columns to its",
+        "left and right on the line above and below. The shape may be turned (any of 6",
         "rotations) but never mirrored (T3).",
         "",
         "| id | shape | colours | points |",
