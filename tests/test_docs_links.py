@@ -166,6 +166,40 @@ def test_the_rules_name_every_decision_a_bot_is_asked() -> None:
         assert missing == [], name
 
 
+def table_rows(text: str, header: str) -> list[list[str]]:
+    """The cells of the Markdown table whose header line starts with `header`."""
+    rows = []
+    for line in text[text.index(header) :].splitlines()[2:]:
+        if not line.startswith("|"):
+            break
+        rows.append([cell.strip() for cell in line.strip("|").split("|")])
+    return rows
+
+
+def test_the_flowers_and_mandala_tables_are_the_engines_data() -> None:
+    from arena.games.flowers import components as fc
+    from arena.games.mandala import cards as mc
+
+    flowers = (ROOT / "docs" / "rules" / "flowers.md").read_text(encoding="utf-8")
+    tiles = table_rows(flowers, "| colour | back | tiles |")
+    assert tiles == [
+        [colour, "dark" if i in fc.DARK else "light", ", ".join(fc.VALUE_NAMES)]
+        for i, colour in enumerate(fc.COLOURS)
+    ]
+    scores = table_rows(flowers, "| Flower |")
+    values = [name for name in fc.VALUE_NAMES if name != "x3"]
+    assert [row[0] for row in scores] == ["with x3"] + [f"with {v}" for v in values[:-1]]
+    for row in scores:
+        first = fc.VALUE_NAMES.index(row[0].removeprefix("with "))
+        for other, cell in zip(values, row[1:], strict=True):
+            second = fc.VALUE_NAMES.index(other)
+            assert cell == ("" if first == second else str(fc.flower_score(first, second)))
+    mandala = " ".join((ROOT / "docs" / "rules" / "mandala.md").read_text(encoding="utf-8").split())
+    total = mc.CARDS_PER_COLOUR * mc.NUM_COLOURS
+    assert f"**{total} sand cards**, {mc.CARDS_PER_COLOUR} in each of six colours" in mandala
+    assert ", ".join(f"`{colour}`" for colour in mc.COLOURS[:-1]) in mandala
+
+
 def shape_drawing(cells: list[tuple[tuple[int, int], str]]) -> list[str]:
     """A shape as rows of letters: cell (q, r) at row r, column 4q + 2r, so that letters
     side by side on a row, or two columns apart on next rows, are neighbouring hexes."""
