@@ -1,6 +1,10 @@
 """Game records: the JSON account of one game, and the one walk that replays it step by step.
 
 Replay, narration (`Game.narrate`), the replay viewer and the tests all go through `walk`.
+A record whose last decision went unanswered (the bot timed out, crashed or replied
+illegally) keeps that request as `unanswered` (`{"seat", "kind", "request", "reason"}`, the
+request as the exact line sent); `unanswered` reads it, and records written before it was
+kept read as before.
 """
 
 from __future__ import annotations
@@ -39,13 +43,18 @@ class Step:
     """One recorded decision, with the state it was taken in (before its move is applied)."""
 
     number: int
-    """The move's place in the record, from 1."""
+    """The decision's place in the record, from 1."""
     entry: Mapping[str, Any]
-    """The record's entry: seat, kind, move, think_ms."""
+    """The record's entry: seat, kind, move, think_ms (no move for the unanswered one)."""
     decision: Decision
     """Who decided, and the kind of decision, as the state says."""
     state: GameState
     """The state before the move; it moves on once the walk goes on (copy it to keep it)."""
+
+    @property
+    def answered(self) -> bool:
+        """False for the record's unanswered decision (its entry has no move)."""
+        return "move" in self.entry
 
     @property
     def move(self) -> Move:
@@ -104,6 +113,50 @@ def walk(record: Mapping[str, Any], state: GameState) -> Iterator[Step]:
             raise GameError(f"The record's move {number} does not replay: {error}") from None
 
 
+MAX_UNANSWERED_REQUEST = 4 << 20
+"""The longest unanswered request read from a record."""
+
+
+def unanswered(record: Mapping[str, Any], state: GameState) -> Step | None:
+    """The decision that went unanswered after the record's moves, as a Step in `state`
+    (the state after every move), or None when the record keeps none (an old record, or a
+    game that ended by its rules). Its entry holds seat, kind, request and reason; it has
+    no move. GameError when the entry does not fit the replayed game."""
+    entry = record.get("unanswered")
+    if entry is None:
+        return None
+    moves = record.get("moves")
+    number = (len(moves) if isinstance(moves, list) else 0) + 1
+    decision = state.decision()
+    if not isinstance(entry, dict) or decision is None:
+        raise GameError(f"The record's unanswered decision {number} does not fit its game.")
+    request = entry.get("request")
+    if not isinstance(request, str) or len(request) > MAX_UNANSWERED_REQUEST:
+        raise GameError(f"The record's unanswered decision {number} has no request line.")
+    if entry.get("seat") != decision.seat:
+        raise GameError(
+            f"The record's unanswered decision {number} is by seat {entry.get('seat')!r}, "
+            f"but seat {decision.seat} was to decide."
+        )
+    return Step(number, entry, decision, state)
+
+
+_FAILURES = {"timeout": "did not answer in time", "crash": "crashed before answering"}
+
+
+def unanswered_words(entry: Mapping[str, Any]) -> str:
+    """What became of an unanswered decision, in words: "did not answer in time (timeout)"."""
+    reason = str(entry.get("reason", "?"))
+    return f"{_FAILURES.get(reason, 'replied with what the referee refused')} ({reason})"
+
+
+def decision_count(record: Mapping[str, Any]) -> int:
+    """How many decisions the record has: its moves, and the unanswered one if kept."""
+    moves = record.get("moves")
+    count = len(moves) if isinstance(moves, list) else 0
+    return count + (1 if isinstance(record.get("unanswered"), dict) else 0)
+
+
 def replay(record: Mapping[str, Any]) -> GameState:
     """The state after re-playing every move of `record` from its seed and configuration.
 
@@ -121,15 +174,21 @@ def request_at(record: Mapping[str, Any], number: int) -> tuple[Step, bytes]:
 
     The line is rebuilt by the referee's own encoders from the replayed state; `time_ms` is
     the record's (the seat's time per decision, or the move's own when a bank raised it).
+    The unanswered decision (the last) is the line the record kept; its Step has no move.
     GameError when there is no such decision or the record does not replay.
     """
     from arena import protocol
 
-    moves = record.get("moves")
-    count = len(moves) if isinstance(moves, list) else 0
+    count = decision_count(record)
     if not 1 <= number <= count:
         raise GameError(f"The record has decisions 1 to {count}, not {number}.")
     state = start(record)
+    if number == count and "unanswered" in record:
+        for _ in walk(record, state):
+            pass
+        last = unanswered(record, state)
+        if last is not None:
+            return last, (str(last.entry["request"]) + "\n").encode()
     for step in walk(record, state):
         if step.number == number:
             seat = step.decision.seat

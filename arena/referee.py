@@ -69,6 +69,8 @@ class GameReport:
     """CPU time each seat's bot used during the game (its cgroup's), None where unknown."""
     move_ms: list[int] = field(default_factory=list)
     """Each seat's time per decision (the `time_ms` of its requests, unless a bank added)."""
+    unanswered: dict[str, Any] | None = None
+    """For a bot's fault in a decision: its seat, kind, the request it was sent, the reason."""
 
     def record(self) -> dict[str, Any]:
         """The JSON game record (bots/README.md, "Game records")."""
@@ -89,6 +91,8 @@ class GameReport:
             record["move_ms"] = self.move_ms
         if self.fault is not None:
             record["fault"] = self.fault
+        if self.unanswered is not None:
+            record["unanswered"] = self.unanswered
         return record
 
 
@@ -151,6 +155,8 @@ class _Game:
         self.requests = 0
         self.reply_ids = protocol.ReplyIds()
         self.codec = _codec(spec.game)
+        self.pending: dict[str, Any] | None = None
+        """The decision asked and not yet answered: seat, kind, request (the line sent)."""
 
     # Step 1: every bot running and greeted (processes start in parallel).
     def start_players(self) -> None:
@@ -203,6 +209,7 @@ class _Game:
             state, seat, kind, actions, self.codec,
             self.spec.game_id, self.requests, allowed_ms, reply_id, player.extra_fields,
         )  # fmt: skip
+        self.pending = {"seat": seat, "kind": kind, "request": data.decode().rstrip("\n")}
         cpu_limit = player.limits.cpu_ms
         cpu_before = None if cpu_limit is None else player.cpu_usec()
         player.log.begin_decision(self.spec.game_id, self.requests)
@@ -238,6 +245,7 @@ class _Game:
             raise _fault(seat, player, error, self._when(kind), line) from None
         move = self.codec.move(state, action)
         state.apply_action(action)
+        self.pending = None
         entry = {"seat": seat, "kind": kind, "move": move, "think_ms": round(think_ms, 3)}
         entry["id"] = reply_id  # so `arena replay --at N --json` rebuilds the very line
         if allowed_ms != move_ms:
@@ -365,6 +373,7 @@ def play_game(spec: GameSpec, players: Sequence[Player]) -> GameReport:
         fault=None if fault is None else _fault_entry(fault),
         cpu_ms=_cpu_ms(cpu_before, cpu_after),
         move_ms=[player.limits.move_ms for player in players],
+        unanswered=_unanswered(game.pending, fault),
     )
 
 
@@ -373,6 +382,13 @@ def _cpu_ms(before: Sequence[int | None], after: Sequence[int | None]) -> list[f
         None if a is None or b is None or b < a else round((b - a) / 1000, 3)
         for a, b in zip(before, after, strict=True)
     ]
+
+
+def _unanswered(pending: dict[str, Any] | None, fault: _SeatFault | None) -> dict[str, Any] | None:
+    """The request the faulty seat did not answer (for the record), None after a clean game."""
+    if pending is None or fault is None or pending["seat"] != fault.seat:
+        return None
+    return {**pending, "reason": fault.termination.value}
 
 
 def _fault_entry(fault: _SeatFault) -> dict[str, Any]:

@@ -92,7 +92,7 @@ def test_replay_tells_the_game(bots: Path, tmp_path: Path) -> None:
     )
     code, output = run("replay", str(out / "g0001.json"))
     assert code == 0, output
-    assert "Turn   1: seat 0 (first) " in output
+    assert "#1    turn   1: seat 0 (first) " in output  # numbered by decision (issue 33)
     assert "River of seat 0 (first):" in output
     assert "Scores: seat 0 (first) " in output
     assert "Warning" not in output

@@ -1,16 +1,24 @@
-"""`arena replay RECORD`: a recorded game, turn by turn, in words."""
+"""`arena replay RECORD`: a recorded game, decision by decision, in words.
+
+Every decision's line starts with its number ("#381  turn  47: seat 1 ..."), the number
+`--at N`, the viewer and the error messages count by; a decision its bot did not answer (kept
+in the record as `unanswered`) is the last, and `--at N` and `--json` reach it too.
+"""
 
 from __future__ import annotations
 
+import copy
+import itertools
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import click
 
 from arena.errors import ArenaError
-from arena.games import get_game
-from arena.record import Step, request_at
+from arena.games import Decision, GameState, Move, get_game
+from arena.record import Step, decision_count, request_at, unanswered_words
 
 
 @click.command()
@@ -34,7 +42,8 @@ from arena.record import Step, request_at
 def replay(
     record_path: Path, number: int | None, seat: int | None, as_json: bool, html_path: Path | None
 ) -> None:
-    """Tell the game recorded in RECORD (a .json or .json.gz game record) move by move.
+    """Tell the game recorded in RECORD (a .json or .json.gz game record) move by move,
+    each decision's line led by its number (#N, as --at N counts).
 
     `--at N` shows the position at decision N instead; `--at N --json` prints the exact
     request its seat was sent (`arena replay R --at 12 --json | ./mybot` replays it);
@@ -56,7 +65,7 @@ def replay(
         if as_json or seat is not None:
             raise click.UsageError("--json and --seat go with --at N (a decision's number).")
         try:
-            lines = get_game(str(record.get("game"))).narrate(record)
+            lines = numbered_narration(record)
         except ArenaError as error:
             raise click.ClickException(f"{record_path}: {error}") from None
         click.echo("\n".join(lines))
@@ -79,6 +88,51 @@ def replay(
     click.echo("\n".join(position_lines(record, step, names, seat)))
 
 
+def numbered_narration(record: dict[str, Any]) -> list[str]:
+    """The game's own account of `record` (`Game.narrate`), each decision's first line led
+    by its number, and the unanswered decision, if the record keeps one, before the end."""
+    game = copy.copy(get_game(str(record.get("game"))))
+    numbers = itertools.count(1)
+    told_step, told_end = game.narrate_step, game.narrate_end
+
+    def narrate_step(
+        state: GameState, decision: Decision, move: Move, who: Callable[[int], str]
+    ) -> list[str]:
+        told = told_step(state, decision, move, who)
+        return [numbered(next(numbers), told[0]), *told[1:]] if told else told
+
+    def narrate_end(state: GameState, names: list[str]) -> list[str]:
+        last = unanswered_line(record, state, names)
+        return ([last] if last else []) + told_end(state, names)
+
+    game.narrate_step = narrate_step  # type: ignore[method-assign]
+    game.narrate_end = narrate_end  # type: ignore[method-assign]
+    return game.narrate(record)
+
+
+def numbered(number: int, line: str) -> str:
+    """A decision's line led by its number: "#381  turn  47: seat 1 ..."."""
+    if line.startswith("Turn "):
+        line = "turn" + line[4:]
+    return f"#{number}".ljust(6) + line
+
+
+def unanswered_line(record: dict[str, Any], state: GameState, names: list[str]) -> str:
+    """The record's unanswered decision in words, told in the state it was asked in ('' if
+    the record keeps none)."""
+    entry = record.get("unanswered")
+    decision = state.decision()
+    if not isinstance(entry, dict) or decision is None:
+        return ""
+    seat = decision.seat
+    who = f"seat {seat} ({names[seat]})" if seat < len(names) else f"seat {seat}"
+    return numbered(
+        decision_count(record),
+        f"turn {state.turn + 1:>3}: {who} was asked ({decision.kind}) and "
+        f"{unanswered_words(entry)}",
+    )
+
+
 def position_lines(
     record: dict[str, Any], step: Step, names: list[str], seat: int | None
 ) -> list[str]:
@@ -87,7 +141,7 @@ def position_lines(
     state, decision, entry = step.state, step.decision, step.entry
     who = names[decision.seat] if decision.seat < len(names) else "?"
     lines = [
-        f"Decision {step.number} of {len(record.get('moves') or [])}, turn {state.turn}: "
+        f"Decision {step.number} of {decision_count(record)}, turn {state.turn}: "
         f"seat {decision.seat} ({who}) decides ({decision.kind})",
         "",
         "Spectator's view:" if seat is None else f"Seat {seat}'s view:",
@@ -95,10 +149,16 @@ def position_lines(
     view = state.spectator_view() if seat is None else state.view(seat)
     lines += ["  " + text for text in view_lines(view)]
     lines += ["", "Legal moves:"]
-    chosen = step.move
+    chosen = step.move if step.answered else None
     for index, move in enumerate(state.legal_moves()):
         mark = "  <- chosen" if move == chosen else ""
         lines.append(f"  {index:>3}. {state.describe_move(move)}{mark}")
+    if chosen is None:
+        return lines + [
+            "",
+            f"Not answered: seat {decision.seat} {unanswered_words(entry)}; the game ended here.",
+            f"(`arena replay RECORD --at {step.number} --json` prints the request it was sent.)",
+        ]
     think = entry.get("think_ms")
     lines += ["", f"Chosen: {state.describe_move(chosen)}"]
     if isinstance(think, int | float):

@@ -11,7 +11,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from arena.html.embed import asset, script_json
-from arena.record import start, walk
+from arena.html.takenoko_cards import card_table, met
+from arena.record import start, unanswered, unanswered_words, walk
 
 
 def replay_data(record: Mapping[str, Any]) -> dict[str, Any]:
@@ -40,7 +41,25 @@ def replay_data(record: Mapping[str, Any]) -> dict[str, Any]:
                 "view": position.view(seat),
             }
         )
-    return {
+        if (hands_met := met(position)) is not None:
+            steps[-1]["met"] = hands_met
+    last = unanswered(record, state)  # the decision its bot did not answer, if kept
+    if last is not None:
+        steps.append(
+            {
+                "seat": last.decision.seat,
+                "kind": last.decision.kind,
+                "turn": state.turn,
+                "text": f"was asked and {unanswered_words(last.entry)}",
+                "unanswered": str(last.entry.get("reason", "?")),
+                "legal": [state.describe_move(move) for move in state.legal_moves()],
+                "chosen": -1,
+                "scores": list(state.scores()),
+                "spectator": state.spectator_view(),
+                "view": state.view(last.decision.seat),
+            }
+        )
+    data: dict[str, Any] = {
         "game": record.get("game"),
         "game_id": record.get("game_id"),
         "players": [str(name) for name in record.get("players") or []],
@@ -49,6 +68,10 @@ def replay_data(record: Mapping[str, Any]) -> dict[str, Any]:
         "steps": steps,
         "final": {"spectator": state.spectator_view(), "scores": list(state.scores())},
     }
+    if (hands_met := met(state)) is not None:  # Takenoko: its cards' meanings, met or not
+        data["final"]["met"] = hands_met
+        data["cards"] = card_table()
+    return data
 
 
 def replay_html(record: Mapping[str, Any]) -> str:
