@@ -20,12 +20,15 @@ from arena.cli.main import main
 from arena.results.log import GameLine, read_games
 from arena.results.order_free import fit, meetings
 from arena.results.ratings import environment, in_schedule_order, rate_games
+from tests.bundled_bots import bundled_folder
 
 
 @pytest.fixture(scope="module")
 def real_log(tmp_path_factory: pytest.TempPathFactory) -> list[GameLine]:
-    out = tmp_path_factory.mktemp("cross") / "run"
-    args = ["run", "--rounds", "100", "--seed", "3", "--no-charts", "--out", str(out)]
+    root = tmp_path_factory.mktemp("cross")
+    out = root / "run"
+    args = ["run", "--bots", str(bundled_folder(root)), "--rounds", "100", "--seed", "3"]
+    args += ["--no-charts", "--out", str(out)]
     result = CliRunner().invoke(main, args, catch_exceptions=False)
     assert result.exit_code == 0, result.output
     return list(read_games(out / "games.jsonl"))

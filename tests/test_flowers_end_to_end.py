@@ -9,6 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from arena.cli.main import main
+from tests.bundled_bots import FIELDS, bundled_folder
 
 ROOT = Path(__file__).resolve().parents[1]
 BOTS = ROOT / "bots"
@@ -63,13 +64,13 @@ def test_bench_engine_measures_every_table_size_beside_mandala() -> None:
 def test_the_default_field_of_flowers_leaves_out_the_mandala_only_bots(tmp_path: Path) -> None:
     out = tmp_path / "run"
     code, output = run(
-        "run", "--game", "flowers", "--seats", "3", "--rounds", "1", "--seed", "2",
-        "--no-charts", "--out", str(out),
+        "run", "--bots", str(bundled_folder(tmp_path)), "--game", "flowers", "--seats", "3",
+        "--rounds", "1", "--seed", "2", "--no-charts", "--out", str(out),
     )  # fmt: skip
     assert code == 0, output
     bots = json.loads((out / "config.json").read_text())["bots"]
     names = {bot["name"] for bot in bots}
-    assert "greedy-flowers" in names and "random" in names
+    assert names == set(FIELDS["flowers"])
     assert "greedy" not in names and "heuristic" not in names  # games = ["mandala"]
 
 

@@ -11,6 +11,7 @@ from click.testing import CliRunner
 
 from arena.cli.main import main
 from arena.record import load_record
+from tests.bundled_bots import FIELDS, bundled_folder
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -26,12 +27,12 @@ def test_t14_the_default_field_finishes_every_game_before_the_round_cap(tmp_path
     what make a table of starter-c, starter-js and random finish (0 of 1,200 games capped
     in a 100-round run; with the first legal move, 8 of 240 were)."""
     out = tmp_path / "run"
-    code, output = run("run", "--game", "takenoko", "--rounds", "3",
-                       "--seed", "4", "--no-charts", "--out", str(out))  # fmt: skip
+    code, output = run("run", "--bots", str(bundled_folder(tmp_path)), "--game", "takenoko",
+                       "--rounds", "3", "--seed", "4", "--no-charts", "--out", str(out))  # fmt: skip
     assert code == 0, output
     config = json.loads((out / "config.json").read_text())
     names = {bot["name"] for bot in config["bots"]}
-    assert names == {"greedy-takenoko", "random", "starter-c", "starter-js"}
+    assert names == set(FIELDS["takenoko"])
     lines = [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines()]
     ends = Counter((line["termination"], line["end"]) for line in lines)
     assert ends == {("normal", "all_objectives"): 36}, ends
@@ -74,8 +75,8 @@ def test_greedy_takenokos_copy_of_the_cards_matches_the_engines() -> None:
 
 def test_a_chibis_tournament_plays_miss_panda_and_babies(tmp_path: Path) -> None:
     out = tmp_path / "run"
-    code, output = run("run", "--game", "takenoko", "--game-option", "chibis=true",
-                       "--seats", "3", "--rounds", "1", "--seed", "2", "--out", str(out))  # fmt: skip
+    code, output = run("run", "--bots", str(bundled_folder(tmp_path)), "--game", "takenoko",
+                       "--game-option", "chibis=true", "--seats", "3", "--rounds", "1", "--seed", "2", "--out", str(out))  # fmt: skip
     assert code == 0, output
     lines = [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines()]
     assert lines and all(line["termination"] in ("normal", "turn_limit") for line in lines)
