@@ -271,7 +271,9 @@ def _time_lines(games: Iterable[GameLine]) -> list[str]:
     lines = [
         "## Time per decision",
         "",
-        "Wall clock as the referee measures it (p95 to 25%), and CPU time of the bot's processes.",
+        "Wall clock as the referee measures it, and CPU time of the bot's processes. p95 is the "
+        "time 95% of decisions took at most; it is read from rounded times, so it may be up to "
+        "25% above the exact figure.",
         "",
         "| bot | decisions | mean ms | p95 ms | max ms | CPU ms |",
         "|:---|---:|---:|---:|---:|---:|",
