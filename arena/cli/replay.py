@@ -107,7 +107,14 @@ def numbered_narration(record: dict[str, Any]) -> list[str]:
 
     game.narrate_step = narrate_step  # type: ignore[method-assign]
     game.narrate_end = narrate_end  # type: ignore[method-assign]
-    return game.narrate(record)
+    lines = game.narrate(record)
+    told: list[str] = []
+    for line in lines:  # the unanswered decision follows the others, before the blank line
+        if told and told[-1] == "" and line.startswith(f"#{decision_count(record)} "):
+            told[-1:] = [line, ""]
+        else:
+            told.append(line)
+    return told
 
 
 def numbered(number: int, line: str) -> str:
