@@ -9,12 +9,24 @@ CPU time (its cgroup's) was within the limit, or where the CPU time cannot be me
 be the busy machine's fault: with `retries`, it is played again after a pause (doubled each
 time) before the bot fails, and the step says so. A game the opponent lost (crashed, late)
 never fails the bot: it is played again, and after `retries` it is not counted.
+
+A check checks the bot, not its opponents (issue 33): each kind of decision the game asks at
+the configuration checked must come to the bot under test. After the requested games, for
+each kind the bot has not met, the check finds a position where it arises (games played at
+random in this process) and plays a game from there: the check makes the first decisions
+of every seat (its `_Prelude`), then the bot decides in the seat that position asks, and the
+game goes on as any other. A kind that arose in none of `SEARCH_GAMES` games at random does
+not arise at this configuration (Takenoko's Chibis kinds in the base game) and is not asked
+for; a kind found but never brought to the bot (its opponent failed) leaves the check
+incomplete, a failure.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
+import random
 import time
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
@@ -38,7 +50,10 @@ UNKNOWN_MESSAGE = {"type": "x_check_unknown", "note": "an unknown message type: 
 QUIET_MS = 300
 """How long the bot is watched for a (wrong) answer to the unknown message."""
 MAX_EXTRA_GAMES = 20
-"""Games played beyond the requested ones while a kind of decision has not come up."""
+"""Games played beyond the requested ones while some were not counted (the opponent's fault)."""
+SEARCH_GAMES = 50
+"""Games played at random (in this process, no bot) to find a position where each kind of
+decision the bot has not met arises; about a second for Takenoko."""
 RETRY_PAUSE_S = 2.0
 """The pause before a game is played again for the machine's or the opponent's fault,
 doubled at each further try (2, 4, 8 s: a burst of load passes)."""
@@ -68,6 +83,8 @@ class CheckResult:
     fix: str = ""
     note: str = ""
     """What the check did beyond its plan: games played again or not counted, and why."""
+    incomplete: bool = False
+    """A failure that is not the bot's: a kind of decision never came to it."""
 
     @property
     def failed(self) -> bool:
@@ -114,7 +131,7 @@ def check_bot(
     limits = limits.hiding(out_dir, bot.folder, opponent.folder)  # records, logs, each other
     player = _ClockedPlayer(bot, limits, out_dir / "logs", extra_fields=UNKNOWN_FIELDS)
     others = [
-        Player(opponent, limits, out_dir / "logs", log_name=f"opponent{n}-{opponent.name}")
+        _Seat(opponent, limits, out_dir / "logs", log_name=f"opponent{n}-{opponent.name}")
         for n in range(1, seats)
     ]
     try:
@@ -147,13 +164,51 @@ class _Table:
     retry_pause_s: float = RETRY_PAUSE_S
 
 
-class _ClockedPlayer(Player):
+class _Prelude:
+    """The first decisions of a check game, made by the check for every seat so that the
+    game reaches a position where a kind of decision arises: indices into each request's
+    legal moves, found by `_positions`."""
+
+    def __init__(self, kind: str, seat: int, seed: int, choices: Sequence[int]) -> None:
+        self.kind = kind
+        self.seat = seat
+        self.seed = seed
+        self.choices = tuple(choices)
+        self.made = 0
+
+    def words(self) -> str:
+        """Where it leads, in words: 'seat 2 is asked for a cabin decision'."""
+        return f"seat {self.seat} is asked for a {self.kind} decision"
+
+    def reply(self, data: bytes) -> bytes | None:
+        """The check's reply to the request `data`, None once the prelude is over."""
+        if self.made >= len(self.choices):
+            return None
+        choice = self.choices[self.made]
+        self.made += 1
+        reply_id = json.loads(data)["id"]
+        return json.dumps({"move": choice, "id": reply_id}).encode()
+
+
+class _Seat(Player):
+    """A seat of a check game: its bot answers each request, except those of the prelude."""
+
+    prelude: _Prelude | None = None
+
+    def request(self, data: bytes, deadline: float) -> bytes:
+        line = None if self.prelude is None else self.prelude.reply(data)
+        return super().request(data, deadline) if line is None else line
+
+
+class _ClockedPlayer(_Seat):
     """The bot under test, with the CPU time of its latest decision (its cgroup's; None when
     not measured): up to the reply, or to the deadline when none came."""
 
     decision_cpu_ms: float | None = None
 
     def request(self, data: bytes, deadline: float) -> bytes:
+        if self.prelude is not None and (line := self.prelude.reply(data)) is not None:
+            return line
         before = self.cpu_usec()
         try:
             return super().request(data, deadline)
@@ -216,16 +271,16 @@ def _check_unknown_message(player: Player) -> CheckResult:
 
 def _check_games(
     player: _ClockedPlayer,
-    others: list[Player],
+    others: list[_Seat],
     table: _Table,
     games: int,
     seed: int,
     out_dir: Path,
 ) -> tuple[list[tuple[int, GameReport]], CheckResult]:
-    """Games with the seats rotated on each deal until `games` are played and the bot has
-    met every kind of decision the game has (or `MAX_EXTRA_GAMES` more were played). A game
-    the machine or the opponent may have spoilt is played again (`_play_fairly`); one the
-    opponent spoilt every time is not counted."""
+    """Games with the seats rotated on each deal until `games` are counted (at most
+    `MAX_EXTRA_GAMES` more played), then one from a position for each kind of decision the
+    bot has not met (module docstring). A game the machine or the opponent may have spoilt
+    is played again (`_play_fairly`); one the opponent spoilt every time is not counted."""
     reports: list[tuple[int, GameReport]] = []
     kinds: Counter[str] = Counter()
     rotations = seatings([player, *others])
@@ -235,12 +290,13 @@ def _check_games(
     def missing() -> list[str]:
         return [kind for kind in table.kinds if not kinds[kind]]
 
-    while counted < games or (missing() and index < games + MAX_EXTRA_GAMES):
-        if index >= games + MAX_EXTRA_GAMES:
-            break
-        by_seat = rotations[index % table.seats]
+    def play(by_seat: Sequence[_Seat], prelude: _Prelude | None) -> CheckResult | None:
+        """One check game, counted or noted; the failure it makes the bot's, if any."""
+        nonlocal index, counted
         seat = by_seat.index(player)
-        report, path, fault, spoilt = _play_fairly(player, by_seat, table, index, seed, out_dir)
+        report, path, fault, spoilt = _play_fairly(
+            player, by_seat, table, index, seed, out_dir, prelude
+        )
         index += 1
         tries = len(spoilt) + 1
         if fault == _OPPONENT:
@@ -249,7 +305,7 @@ def _check_games(
                 f"game {index} was not counted: the opponent failed{each} "
                 f"({report.outcome.reason.rstrip('.')})"
             )
-            continue
+            return None
         if spoilt:
             note = f"game {index} was played again after {', '.join(spoilt)}"
             if any(text.startswith("a late reply") for text in spoilt):
@@ -257,19 +313,37 @@ def _check_games(
             notes.append(note)
         if fault is not None:
             outcome = report.outcome
-            said = f"game {index} ({path}): {outcome.reason}"
+            where = "" if prelude is None else f", from a position where {prelude.words()}"
+            said = f"game {index} ({path}{where}): {outcome.reason}"
             if fault == _MACHINE and tries > 1:
                 said = said.rstrip(".") + (
                     f"; late in each of its {tries} tries, with "
                     f"{_cpu_text(player)}: the bot waits for something, or the machine "
                     "was busy throughout"
                 )
-            return reports, CheckResult(
+            return CheckResult(
                 "games", FAIL, said, _FIXES[outcome.termination] + _log(player), "; ".join(notes)
             )
+        if prelude is not None:  # the decisions the check made are not the bot's
+            report = dataclasses.replace(report, moves=report.moves[len(prelude.choices) :])
         reports.append((seat, report))
         kinds.update(move["kind"] for move in report.moves if move["seat"] == seat)
         counted += 1
+        return None
+
+    while counted < games and index < games + MAX_EXTRA_GAMES:
+        if failed := play(rotations[index % table.seats], None):
+            return reports, failed
+    found = _positions(table, missing(), seed + games) if counted and missing() else {}
+    reached: list[str] = []
+    for kind, prelude in found.items():
+        if kinds[kind]:  # an earlier game from a position brought it too
+            continue
+        before = counted
+        if failed := play(rotations[(table.seats - prelude.seat) % table.seats], prelude):
+            return reports, failed
+        if counted > before:
+            reached.append(kind)
     note = "; ".join(notes)
     if not counted:
         return reports, CheckResult(
@@ -280,14 +354,59 @@ def _check_games(
             note,
         )
     played = ", ".join(f"{count} {kind}" for kind, count in sorted(kinds.items()))
-    detail = f"{counted} games with unknown fields in every message: {played} decisions, all legal"
+    from_positions = ""
+    if reached:
+        games_word = "1 of them" if len(reached) == 1 else f"{len(reached)} of them"
+        where = " or ".join(f"a {kind}" for kind in reached)
+        from_positions = (
+            f" ({games_word} from a position where {where} decision arises, reached by the "
+            "check's own random moves)"
+        )
+    detail = (
+        f"{counted} game{'s' if counted > 1 else ''} played{from_positions}, every message carrying extra fields a bot "
+        f"must ignore: {played} decisions, all legal"
+    )
     if note:
         detail += f"; {note}"
-    if missing():
-        unmet = " or ".join(missing())
-        detail += f"; no {unmet} decision came up"
-        return reports, CheckResult("games", WARN, detail, "", note)
+    absent = [kind for kind in missing() if kind not in found]
+    if absent:
+        detail += (
+            f"; {_and(absent)} decisions never arose in {SEARCH_GAMES} games played at random "
+            "at this configuration, so none was asked of the bot"
+        )
+    unmet = [kind for kind in missing() if kind in found]
+    if unmet:
+        detail = f"incomplete: no {' or '.join(unmet)} decision came to the bot; {detail}"
+        fix = "run the check again: the opponent failed in the game from that position"
+        return reports, CheckResult("games", FAIL, detail, fix, note, incomplete=True)
     return reports, CheckResult("games", WARN if note else PASS, detail, "", note)
+
+
+def _positions(table: _Table, wanted: Sequence[str], seed: int) -> dict[str, _Prelude]:
+    """For each kind in `wanted`, a position where it arises: the deal's seed, the seat
+    asked and the decisions that reach it, found in up to `SEARCH_GAMES` games played at
+    random in this process (none for a kind that arose in none of them)."""
+    rules = get_game(table.game)
+    config = rules.config(table.config)
+    found: dict[str, _Prelude] = {}
+    for n in range(SEARCH_GAMES):
+        state = rules.new_state(seed + n, config, num_players=table.seats)
+        chooser = random.Random(seed + n)
+        choices: list[int] = []
+        while (decision := state.decision()) is not None:
+            if decision.kind in wanted and decision.kind not in found:
+                found[decision.kind] = _Prelude(decision.kind, decision.seat, seed + n, choices)
+                if len(found) == len(wanted):
+                    return found
+            actions = state.legal_actions()
+            choices.append(chooser.randrange(len(actions)))
+            state.apply_action(actions[choices[-1]])
+    return found
+
+
+def _and(words: Sequence[str]) -> str:
+    """'a', 'a and b', 'a, b and c'."""
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
 
 
 _BOT, _MACHINE, _OPPONENT = "bot", "machine", "opponent"
@@ -296,28 +415,46 @@ _BOT, _MACHINE, _OPPONENT = "bot", "machine", "opponent"
 
 def _play_fairly(
     player: _ClockedPlayer,
-    by_seat: Sequence[Player],
+    by_seat: Sequence[_Seat],
     table: _Table,
     index: int,
     seed: int,
     out_dir: Path,
+    prelude: _Prelude | None = None,
 ) -> tuple[GameReport, Path, str | None, list[str]]:
     """Check game `index`, played again (after a pause) while the machine or the opponent
     may have spoilt it, at most `table.retries` times: its last report, its record's path,
-    whose fault its end was (None: it finished) and what spoilt each earlier try."""
+    whose fault its end was (None: it finished) and what spoilt each earlier try. With a
+    `prelude`, the game is its deal, and the check makes its first decisions; the record
+    says how many (`check.prelude`)."""
     seat = by_seat.index(player)
     spoilt: list[str] = []
     while True:
         tries = len(spoilt) + 1
         spec = GameSpec(
             game_id=f"check-{index + 1:03d}" + (f"-try{tries}" if tries > 1 else ""),
-            seed=seed + index // table.seats,
+            seed=seed + index // table.seats if prelude is None else prelude.seed,
             game=table.game,
             config=table.config,
         )
-        report = play_game(spec, by_seat)
+        for each in by_seat:
+            each.prelude = prelude
+        if prelude is not None:
+            prelude.made = 0
+        try:
+            report = play_game(spec, by_seat)
+        finally:
+            for each in by_seat:
+                each.prelude = None
+        record = report.record()
+        if prelude is not None:
+            record["check"] = {
+                "prelude": len(prelude.choices),
+                "note": f"the check made the first {len(prelude.choices)} decisions (at "
+                f"random) to reach a position where {prelude.words()}",
+            }
         path = out_dir / f"{spec.game_id}.json"
-        path.write_text(json.dumps(report.record(), indent=1))
+        path.write_text(json.dumps(record, indent=1))
         fault = _fault_of(report, seat, player)
         if fault in (None, _BOT) or tries > table.retries:
             return report, path, fault, spoilt

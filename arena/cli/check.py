@@ -28,7 +28,8 @@ FAMILY = "openspiel"
     type=click.IntRange(min=1),
     default=4,
     show_default=True,
-    help="Games against the opponent (more are played until a claim comes up).",
+    help="Games against the opponent; then, for each kind of decision the game asks that "
+    "the bot has not met, one game from a position where the bot is asked it.",
 )
 @click.option(
     "--opponent",
@@ -107,6 +108,10 @@ def check(
             "choose another --out."
         ) from None
     failed = [result for result in results if result.failed]
+    if failed and all(result.incomplete for result in failed):
+        click.echo("The check is incomplete; run `arena check` again.")
+        click.echo(f"Records and logs: {out_dir}")
+        raise SystemExit(1)
     if failed:
         click.echo(f"{len(failed)} check(s) failed; fix them and run `arena check` again.")
         click.echo(f"Records and logs: {out_dir}")
