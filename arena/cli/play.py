@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -12,12 +13,13 @@ from arena.cli.match_stats import format_elo, format_sprt, parse_sprt, sprt_stop
 from arena.cli.options import game_options, limit_options
 from arena.errors import ArenaError
 from arena.games import get_game, ready_table
-from arena.match import BotTally, MatchSummary, play_match
+from arena.match import BotTally, MatchSummary, play_match, seat_labels
 from arena.players.limits import Limits
 from arena.players.manifest import game_warning, resolve_bot
 from arena.referee import GameReport
 from arena.results.folders import new_results_folder
-from arena.stats.sprt import MODELS
+from arena.stats.ahead import Ahead
+from arena.stats.sprt import CONTINUE, MODELS, Sprt
 
 
 @click.command()
@@ -51,8 +53,9 @@ from arena.stats.sprt import MODELS
     "--sprt",
     callback=parse_sprt,
     metavar="ELO0,ELO1",
-    help="Two bots: play seat-swapped pairs until the SPRT accepts H0 (Elo difference ELO0) or "
-    "H1 (ELO1), e.g. --sprt 0,10.",
+    help="Two bots: play until the SPRT accepts H0 (Elo difference ELO0) or H1 (ELO1), e.g. "
+    "--sprt 0,10; at 2 seats on seat-swapped pairs, at more on which of the first two BOTs "
+    "finished ahead in each game.",
 )
 @click.option(
     "--alpha",
@@ -111,7 +114,11 @@ def play(
         seed = random.randrange(1_000_000)
     limits = Limits(move_ms=move_ms, time_bank_ms=time_bank_ms, cpu_ms=cpu_ms)
 
+    ahead = [Ahead()]  # seats > 2: the first bot against the second, game by game
+
     def show(index: int, report: GameReport) -> None:
+        if len(report.players) > 2:
+            ahead[0] = ahead[0].add(report.outcome.ranks, *_first_two(report.players, labels))
         if not quiet:
             click.echo(game_line(index, report))
 
@@ -125,8 +132,13 @@ def play(
             if warning := game_warning(manifest, game):
                 click.echo(f"warning: {warning}", err=True)
         manifests += [manifests[-1]] * (seats - len(manifests))
-        test = sprt_test(sprt, alpha, beta, elo_model, seats)
-        stop = None if test is None else sprt_stop(test, quiet)
+        labels = seat_labels(manifests)
+        if seats == 2:
+            test = sprt_test(sprt, alpha, beta, elo_model, seats)
+            stop = None if test is None else sprt_stop(test, quiet)
+        else:
+            test = _table_test(sprt, alpha, beta, elo_model, seats)
+            stop = None if test is None else _table_stop(test, ahead, quiet)
         if out_dir is None:
             out_dir = new_results_folder("play")
         summary = play_match(
@@ -148,8 +160,66 @@ def play(
             "choose another --out."
         ) from None
     click.echo(format_summary(summary, seed))
-    if test is not None:
+    if test is not None and seats == 2:
         click.echo(format_sprt(test, summary))
+    elif test is not None:
+        click.echo(format_table_sprt(test, ahead[0], labels))
+
+
+def _first_two(players: list[str], labels: list[str]) -> tuple[int, int]:
+    """The seats of the first and the second bot given (their labels) in one game."""
+    return players.index(labels[0]), players.index(labels[1])
+
+
+def _table_test(
+    sprt: tuple[float, float] | None, alpha: float, beta: float, model: str, seats: int
+) -> Sprt | None:
+    """Tables of more than 2 seats: the SPRT on which of the first two bots finished ahead."""
+    if sprt is None:
+        return None
+    try:
+        return Sprt(sprt[0], sprt[1], alpha, beta, model)
+    except ValueError as error:
+        raise click.UsageError(f"--sprt: {error}.") from None
+
+
+def _table_stop(test: Sprt, ahead: list[Ahead], quiet: bool) -> Callable[[MatchSummary], bool]:
+    """After each deal: the LLR of the games so far (every deal, or every 10th if quiet)."""
+    deals = [0]
+
+    def stop(summary: MatchSummary) -> bool:
+        counts = ahead[0]
+        llr = counts.llr(test)
+        verdict = test.verdict(llr)
+        deals[0] += 1
+        if not quiet or deals[0] % 10 == 0 or verdict != CONTINUE:
+            click.echo(
+                f"SPRT games {counts.games:>5}: LLR {llr:+.2f} "
+                f"(bounds {test.lower:+.2f}, {test.upper:+.2f})"
+            )
+        return verdict != CONTINUE
+
+    return stop
+
+
+def format_table_sprt(test: Sprt, counts: Ahead, labels: list[str]) -> str:
+    """The verdict of the test at more than 2 seats in one line, with its counts."""
+    llr = counts.llr(test)
+    verdict = test.verdict(llr)
+    kind = "nElo" if test.model == "normalized" else "Elo"
+    first, second = labels[0], labels[1]
+    said = {
+        "H1": f"H1 accepted: {first} finishes ahead of {second} more often "
+        f"(nearer {test.elo1:g} than {test.elo0:g} {kind})",
+        "H0": f"H0 accepted: {first} does not finish ahead of {second} by {test.elo1:g} "
+        f"{kind} (nearer {test.elo0:g})",
+    }.get(verdict, "no verdict within --max-games")
+    return (
+        f"SPRT [{test.elo0:g}, {test.elo1:g}] {kind} on finishing ahead, alpha {test.alpha:g}, "
+        f"beta {test.beta:g}: LLR {llr:+.2f} (bounds {test.lower:+.2f}, {test.upper:+.2f}) "
+        f"after {counts.games} games ({first} ahead {counts.wins}, level {counts.draws}, "
+        f"behind {counts.losses}): {said}."
+    )
 
 
 def game_line(index: int, report: GameReport) -> str:

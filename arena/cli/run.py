@@ -24,6 +24,11 @@ MANY_GAMES_PER_ROUND = 2000
 """Above this many games in one round, `run` points to --tables-per-round before starting."""
 
 
+ESTIMATE_AFTER, ESTIMATE_AFTER_S = 0.05, 30.0
+"""Time left is shown once 5% of the run's games are played or 30 s have passed (the first
+games alone gave estimates like '1:15:32 left' for a run of minutes)."""
+
+
 class Progress:
     """Games done of total, games per second and time left, on stderr.
 
@@ -62,9 +67,12 @@ class Progress:
         rate = self.played / elapsed
         left = (self.total - self.done) / rate if rate > 0 else float("nan")
         fraction = self.done / self.total if self.total else 1.0
+        to_play = self.total - self.done + self.played  # what this run started with
+        known = self.played >= ESTIMATE_AFTER * to_play or elapsed >= ESTIMATE_AFTER_S
+        estimate = f"{_clock(left)} left" if known and self.played else "time left: estimating"
         text = (
             f"{self.done}/{self.total} games {100 * fraction:5.1f}%  "
-            f"{rate:6.1f} games/s  {_clock(left)} left"
+            f"{rate:6.1f} games/s  {estimate}"
         )
         if self.tty:
             filled = int(self.width * fraction)
@@ -357,6 +365,12 @@ def run(
         if executor is not None and not handed_over:
             executor.shutdown()
     click.echo(report.text(), nl=False)
+    if config.gauntlet is not None:
+        from arena.results.log import LOG_NAME, read_games
+        from arena.results.tables import gauntlet_lines
+
+        games = read_games(run_dir / LOG_NAME)
+        click.echo("\n" + "\n".join(gauntlet_lines(games, config.gauntlet)))
     click.echo(f"\nResults: {run_dir}")
     if report.html is not None:
         click.echo(f"Report: {report.html} (open it in a browser)")

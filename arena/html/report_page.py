@@ -75,6 +75,7 @@ def report_html(
     sections = [
         _section("leaderboard", "Leaderboard", _leaderboard(report)),
         _section("head-to-head", "Head to head", _head_to_head(report)),
+        *_gauntlet(config, games),
         _section("failures", "Failures", _failures(games, replays)),
         _section("charts", "Charts", _charts(run_dir, chart_files(report.seats))),
         _section("games", "Games to look at", _games(games, replays, report)),
@@ -199,6 +200,31 @@ def _head_to_head(report: Report) -> str:
         f'<table class="h2h"><thead><tr><th></th>{head}</tr></thead>'
         f"<tbody>{''.join(rows)}</tbody></table>"
     )
+
+
+def _gauntlet(config: dict[str, Any], games: Sequence[GameLine]) -> list[str]:
+    """A gauntlet's candidate against each opponent, the table `arena leaderboard` prints
+    (arena/results/tables.py, `gauntlet_lines`), at any table size; none for other runs."""
+    from arena.results.tables import gauntlet_lines
+
+    candidate = config.get("gauntlet")
+    if not candidate:
+        return []
+    rows = [line for line in gauntlet_lines(games, str(candidate)) if line.startswith("|")]
+    cells = [[html.escape(cell.strip()) for cell in row.strip("|").split("|")] for row in rows]
+    head = "".join(f"<th>{cell}</th>" for cell in cells[0])
+    body = "".join(
+        "<tr>" + "".join(f"<td>{cell}</td>" for cell in row) + "</tr>" for row in cells[2:]
+    )
+    body = body or f'<tr><td colspan="{len(cells[0])}">no games yet</td></tr>'
+    return [
+        _section(
+            "gauntlet",
+            f"Gauntlet: {candidate} against each opponent",
+            f'<table id="gauntlet-table"><thead><tr>{head}</tr></thead>'
+            f"<tbody>{body}</tbody></table>",
+        )
+    ]
 
 
 def _game_link(game_id: str, replays: dict[str, str]) -> str:

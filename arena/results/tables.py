@@ -387,3 +387,39 @@ def format_markdown(board: pd.DataFrame) -> str:
         ]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
+
+
+def gauntlet_lines(games: Iterable[GameLine], candidate: str) -> list[str]:
+    """A gauntlet's candidate against each opponent, as Markdown lines, at any table size:
+    at 2 seats the Elo `arena play` gives (arena/results/gauntlet.py); at more, how often it
+    finished ahead of each opponent (level counts half), its 95% interval as in `pairwise`,
+    and the Elo of that share with its interval (ahead 64% of the time is +100)."""
+    from arena.results.gauntlet import markdown
+    from arena.stats.ahead import elo_of_share
+
+    games = list(games)
+    if table_size(games) == 2:
+        return markdown(games, candidate)
+    board = pairwise(games)
+    lines = [
+        f"## Gauntlet: {candidate} against each opponent",
+        "",
+        "| opponent | meetings | ahead | level | behind | finished ahead (95%) | Elo (95%) |",
+        "|:---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for row in board[board["bot"] == candidate].to_dict("records"):
+        share, low, high = row["win_rate"], row["win_rate_lo"], row["win_rate_hi"]
+        elo = elo_of_share(share)
+        if math.isnan(low):
+            ahead = f"{100 * share:.1f}% (too few games)"
+        else:
+            ahead = f"{100 * share:.1f}% ({100 * low:.1f}–{100 * high:.1f})"
+        shown = "-" if elo is None else f"{elo + 0.0:+.0f}"
+        if elo is not None and not math.isnan(low):
+            ends = [elo_of_share(low), elo_of_share(high)]
+            shown += " (" + " to ".join("-" if e is None else f"{e + 0.0:+.0f}" for e in ends) + ")"
+        lines.append(
+            f"| {row['opponent']} | {row['games']} | {row['wins']} | {row['draws']} | "
+            f"{row['losses']} | {ahead} | {shown} |"
+        )
+    return lines
