@@ -129,6 +129,18 @@ def test_the_guides_java_options_are_read_by_java(tmp_path: Path) -> None:
     assert int(heap.group(1)) == 256 * 1024 * 1024
 
 
+def test_the_checks_games_line_says_plainly_what_was_played(tmp_path: Path) -> None:
+    """Issue 33, item 7: 'games: 24 games with unknown fields in every message' was not
+    understood; the line says the games were played with extra fields to ignore."""
+    code, output = run("check", str(ROOT / "bots" / "random"), "-n", "2",
+                       "--out", str(tmp_path / "c"))  # fmt: skip
+    assert code == 0, output
+    line = next(line for line in output.splitlines() if "decisions, all legal" in line)
+    assert "games with unknown fields in every message" not in line
+    assert "2 games played" in line
+    assert "every message carrying extra fields a bot must ignore" in line
+
+
 def test_the_leaderboards_p95_is_explained_in_plain_words(tmp_path: Path) -> None:
     """Issue 33, item 7: 'p95 to 25%' under "Time per decision" could not be understood."""
     out = tmp_path / "run"
