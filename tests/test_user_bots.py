@@ -8,6 +8,7 @@ what they mean in plain words.
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import re
@@ -21,6 +22,7 @@ import pytest
 from click.testing import CliRunner
 
 from arena.cli.main import main
+from arena.cli.run import Progress
 from arena.players.manifest import discover_bots, plays
 from tests.bundled_bots import BUNDLED, FIELDS, bundled_folder
 
@@ -152,3 +154,28 @@ def test_the_leaderboards_p95_is_explained_in_plain_words(tmp_path: Path) -> Non
     assert "## Time per decision" in board and "p95 to 25%" not in board
     assert "p95 is the time 95% of decisions took at most" in board
     assert "up to 25% above the exact figure" in board
+
+
+def test_the_first_progress_lines_give_no_time_left_from_too_few_games() -> None:
+    """Issue 33, item 7: the first line said '1:15:32 left' from one game's time; time left
+    is shown once 5% of the run's games are played (or 30 s have passed)."""
+    stream = io.StringIO()
+    progress = Progress(1000, stream=stream, plain_every_s=0)
+    progress.update(1, 1000, 1)
+    progress.update(49, 1000, 49)
+    progress.update(50, 1000, 50)
+    progress.update(1000, 1000, 1000)
+    lines = stream.getvalue().splitlines()
+    clock = re.compile(r"\d+:\d\d left")
+    assert [bool(clock.search(line)) for line in lines] == [False, False, True, True], lines
+    assert "time left: estimating" in lines[0]
+
+
+def test_a_resumed_runs_estimate_counts_only_the_games_it_plays() -> None:
+    """A run resumed at 900 of 1000 games has 100 to play: 5 of them make 5%."""
+    stream = io.StringIO()
+    progress = Progress(1000, stream=stream, plain_every_s=0)
+    progress.update(904, 1000, 4)
+    progress.update(905, 1000, 5)
+    first, second = stream.getvalue().splitlines()
+    assert "estimating" in first and re.search(r"\d+:\d\d left", second), (first, second)
