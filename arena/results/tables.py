@@ -395,7 +395,6 @@ def gauntlet_lines(games: Iterable[GameLine], candidate: str) -> list[str]:
     finished ahead of each opponent (level counts half), its 95% interval as in `pairwise`,
     and the Elo of that share with its interval (ahead 64% of the time is +100)."""
     from arena.results.gauntlet import markdown
-    from arena.stats.ahead import elo_of_share
 
     games = list(games)
     if table_size(games) == 2:
@@ -409,17 +408,25 @@ def gauntlet_lines(games: Iterable[GameLine], candidate: str) -> list[str]:
     ]
     for row in board[board["bot"] == candidate].to_dict("records"):
         share, low, high = row["win_rate"], row["win_rate_lo"], row["win_rate_hi"]
-        elo = elo_of_share(share)
         if math.isnan(low):
             ahead = f"{100 * share:.1f}% (too few games)"
         else:
             ahead = f"{100 * share:.1f}% ({100 * low:.1f}–{100 * high:.1f})"
-        shown = "-" if elo is None else f"{elo + 0.0:+.0f}"
-        if elo is not None and not math.isnan(low):
-            ends = [elo_of_share(low), elo_of_share(high)]
-            shown += " (" + " to ".join("-" if e is None else f"{e + 0.0:+.0f}" for e in ends) + ")"
+        shown = _elo_of(share)
+        if not math.isnan(low):
+            shown += f" ({_elo_of(low)} to {_elo_of(high)})"
         lines.append(
             f"| {row['opponent']} | {row['games']} | {row['wins']} | {row['draws']} | "
             f"{row['losses']} | {ahead} | {shown} |"
         )
     return lines
+
+
+def _elo_of(share: float) -> str:
+    """The Elo of finishing ahead `share` of the time: +inf always ahead, -inf never."""
+    from arena.stats.ahead import elo_of_share
+
+    elo = elo_of_share(share)
+    if elo is None:
+        return "+inf" if share >= 1.0 else "-inf"
+    return f"{elo + 0.0:+.0f}"
