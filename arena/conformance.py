@@ -54,6 +54,8 @@ MAX_EXTRA_GAMES = 20
 SEARCH_GAMES = 50
 """Games played at random (in this process, no bot) to find a position where each kind of
 decision the bot has not met arises; about a second for Takenoko."""
+SEARCH_DECISIONS = 200_000
+"""The most decisions those games make in all (fewer games for a game of long ones)."""
 RETRY_PAUSE_S = 2.0
 """The pause before a game is played again for the machine's or the opponent's fault,
 doubled at each further try (2, 4, 8 s: a burst of load passes)."""
@@ -334,7 +336,10 @@ def _check_games(
     while counted < games and index < games + MAX_EXTRA_GAMES:
         if failed := play(rotations[index % table.seats], None):
             return reports, failed
-    found = _positions(table, missing(), seed + games) if counted and missing() else {}
+    found: dict[str, _Prelude] = {}
+    searched = 0
+    if counted and missing():
+        found, searched = _positions(table, missing(), seed + games)
     reached: list[str] = []
     for kind, prelude in found.items():
         if kinds[kind]:  # an earlier game from a position brought it too
@@ -371,8 +376,8 @@ def _check_games(
     absent = [kind for kind in missing() if kind not in found]
     if absent:
         detail += (
-            f"; {_and(absent)} decisions never arose in {SEARCH_GAMES} games played at random "
-            "at this configuration, so none was asked of the bot"
+            f"; {_and(absent)} decisions never arose in {searched:,} decisions played at "
+            "random at this configuration, so none was asked of the bot"
         )
     unmet = [kind for kind in missing() if kind in found]
     if unmet:
@@ -382,13 +387,15 @@ def _check_games(
     return reports, CheckResult("games", WARN if note else PASS, detail, "", note)
 
 
-def _positions(table: _Table, wanted: Sequence[str], seed: int) -> dict[str, _Prelude]:
+def _positions(table: _Table, wanted: Sequence[str], seed: int) -> tuple[dict[str, _Prelude], int]:
     """For each kind in `wanted`, a position where it arises: the deal's seed, the seat
     asked and the decisions that reach it, found in up to `SEARCH_GAMES` games played at
-    random in this process (none for a kind that arose in none of them)."""
+    random in this process (none for a kind that arose in none of them); and how many
+    decisions those games made."""
     rules = get_game(table.game)
     config = rules.config(table.config)
     found: dict[str, _Prelude] = {}
+    made = 0
     for n in range(SEARCH_GAMES):
         state = rules.new_state(seed + n, config, num_players=table.seats)
         chooser = random.Random(seed + n)
@@ -397,11 +404,14 @@ def _positions(table: _Table, wanted: Sequence[str], seed: int) -> dict[str, _Pr
             if decision.kind in wanted and decision.kind not in found:
                 found[decision.kind] = _Prelude(decision.kind, decision.seat, seed + n, choices)
                 if len(found) == len(wanted):
-                    return found
+                    return found, made
+            if made >= SEARCH_DECISIONS:
+                return found, made
             actions = state.legal_actions()
             choices.append(chooser.randrange(len(actions)))
             state.apply_action(actions[choices[-1]])
-    return found
+            made += 1
+    return found, made
 
 
 def _and(words: Sequence[str]) -> str:
