@@ -66,7 +66,8 @@ def check(
     time_bank_ms: int,
     cpu_ms: int | None,
 ) -> None:
-    """Check that BOT speaks protocol version 2 correctly; exit 1 if anything must be fixed.
+    """Check that BOT speaks protocol version 2 correctly; exit 1 if anything must be fixed,
+    or if a kind of decision the game asks never came to BOT (the check is incomplete).
 
     The game is --game, else the first game of the bot's `games` (bot.toml), else Mandala."""
     given = click.get_current_context().get_parameter_source("game") != ParameterSource.DEFAULT
