@@ -263,3 +263,72 @@ def test_a_takenoko_replay_draws_the_hex_board(
     assert len(hidden) == 2  # the two other hands show only their size
     assert _errors(browser) == []
     _shot(browser, "replay-takenoko" + ("-chibis" if config else ""))
+
+
+def _takenoko_record(seed: int, config: dict[str, Any], limit: int) -> tuple[Any, dict[str, Any]]:
+    """A random 3-seat Takenoko game of at most `limit` moves, and the state it ends in."""
+    state = get_game("takenoko").new_state(seed, config, num_players=3)
+    assert isinstance(state, TakenokoState)
+    rng = random.Random(seed)
+    moves = []
+    while (decision := state.decision()) is not None and len(moves) < limit:
+        move = rng.choice(state.legal_moves())
+        moves.append({"seat": decision.seat, "kind": decision.kind, "move": move})
+        state.apply_move(move)
+    record = {"record_version": 1, "game": "takenoko", "config": config, "seed": seed,
+              "game_id": "t2", "players": ["ann", "bob", "cid"], "moves": moves,
+              "outcome": {"scores": [0, 0, 0], "ranks": [0, 0, 0], "termination": "normal",
+                          "end": None, "reason": "cut short for the test"}}  # fmt: skip
+    return state, record
+
+
+def test_a_takenoko_replay_shows_what_cards_mean_and_names_hexes_as_moves_do(
+    browser: Any, tmp_path: Path
+) -> None:
+    """Issue 33, item 2: cards by their meaning (shape, points, met or not), each hex's
+    coordinates, improvements in the game's words, the reserve without a stray comma, and a
+    number in every stomach box."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    from arena.html.takenoko_cards import card_table
+
+    state, record = _takenoko_record(7, {}, 200)
+    assert any(tile.improvement for tile in state.board.tiles.values())
+    assert any(any(n == 1 for n in stomach.values()) for stomach in state.stomachs)
+    assert any(state.done[seat] for seat in range(3))
+    page = tmp_path / "takenoko-cards.html"
+    page.write_text(replay_html(record))
+    _open(browser, page, f"#move={len(record['moves']) + 1}")
+    table = card_table()
+    for seat, hand in enumerate(state.hands):
+        box = f'.player[data-seat="{seat}"]'
+        for card in hand:
+            shown = browser.find_element(By.CSS_SELECTOR, f'{box} .hand [data-card="{card}"]')
+            assert table[card]["text"] in shown.text
+            assert f"{table[card]['points']} pts" in shown.text
+            assert shown.find_elements(By.CSS_SELECTOR, "svg.card-shape polygon, svg circle")
+            assert ("not met" not in shown.text) == state.met(card, seat), (card, shown.text)
+        for card in state.done[seat]:
+            shown = browser.find_element(By.CSS_SELECTOR, f'{box} [data-card="{card}"]')
+            assert table[card]["text"] in shown.text
+        stomach = browser.find_elements(By.XPATH, f"//*[@data-seat='{seat}']//div[span='stomach']"
+                                        "//span[contains(@class, 'card')]")  # fmt: skip
+        assert [int(c.text) for c in stomach] == [n for n in state.stomachs[seat].values() if n]
+        reserve = browser.find_element(By.CSS_SELECTOR, f"{box} .reserve").text
+        assert not reserve.rstrip().endswith(",") and "channel" in reserve
+    shape = table["PL13"]["cells"]  # a duo: two cells of each colour
+    assert sorted(colour for _, _, colour in shape) == ["G", "G", "Y", "Y"]
+    coordinates = [t.text for t in browser.find_elements(By.CSS_SELECTOR, "svg.hexes .coordinates")]
+    assert sorted(coordinates) == sorted(f"{q},{r}" for q, r in state.board.tiles)
+    words = [t.text for t in browser.find_elements(By.CSS_SELECTOR, "svg.hexes .improvement")]
+    improved = [tile.improvement for tile in state.board.tiles.values() if tile.improvement]
+    assert sorted(words) == sorted(improved)
+    assert set(words) <= {"watershed", "fertilizer", "enclosure"}
+    _shot(browser, "replay-takenoko-cards")
+    Select(browser.find_element(By.ID, "seat")).select_by_value("1")
+    mine = browser.find_elements(By.CSS_SELECTOR, '.player[data-seat="1"] .hand [data-card]')
+    assert mine and all("met" in card.text for card in mine)
+    assert not browser.find_elements(By.CSS_SELECTOR, '.player[data-seat="0"] .hand [data-card]')
+    assert _errors(browser) == []
+    _shot(browser, "replay-takenoko-cards-seat-1")

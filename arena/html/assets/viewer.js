@@ -145,6 +145,67 @@
   }
 
   const TILE_FILLS = { pond: "#4fc3f7", kami_garden: "#ce93d8", cabin: "#a1887f" };
+  // Takenoko's objective cards, from the page's data (made from the game's components).
+  const CARDS = data.cards || {};
+  if (data.cards) {  // which cards of each hand are met, beside the views of that position
+    for (const p of [...steps, data.final]) {
+      if (!p.met) continue;
+      if (p.spectator) p.spectator.met_cards = p.met;
+      if (p.view) p.view.met_cards = p.met;
+    }
+  }
+  function cardPicture(meaning) {
+    const s = 5.5, hexAt = (q, r) => [s * Math.sqrt(3) * (q + r / 2), s * 1.5 * r];
+    const hexPoints = (x, y, size) => [0, 1, 2, 3, 4, 5].map((i) => {
+      const angle = Math.PI / 180 * (60 * i - 30);
+      return `${x + size * Math.cos(angle)},${y + size * Math.sin(angle)}`;
+    }).join(" ");
+    const picture = svg("svg", { width: 34, height: 28, viewBox: "-9 -13 34 28", class: "card-shape" });
+    if (meaning.kind === "plot") {
+      for (const [q, r, colour] of meaning.cells) {
+        const [x, y] = hexAt(q, r);
+        picture.appendChild(svg("polygon", { points: hexPoints(x, y, s - 0.4), fill: PLOT_COLOURS[colour],
+          stroke: "#555", "stroke-width": 0.6 }));
+      }
+    } else if (meaning.kind === "gardener") {
+      picture.appendChild(svg("polygon", { points: hexPoints(3, 1, 11), fill: PLOT_COLOURS[meaning.colours[0]],
+        stroke: "#555", "stroke-width": 0.6 }));
+      picture.appendChild(svg("text", { x: 3, y: 5, "text-anchor": "middle", "font-size": 11, "font-weight": 700,
+        fill: "#1b5e20" }, "|".repeat(meaning.height)));
+    } else {
+      meaning.colours.forEach((colour, i) => picture.appendChild(svg("circle", { cx: -3 + i * 9, cy: 1, r: 4,
+        fill: PLOT_COLOURS[colour], stroke: "#555", "stroke-width": 0.6 })));
+    }
+    return picture;
+  }
+  function objective(id, met) {
+    const meaning = CARDS[id];
+    const node = el("span", "objective" + (met === true ? " met" : ""));
+    node.dataset.card = id;
+    if (!meaning) return add(node, el("span", null, id));
+    node.title = id + ": " + meaning.kind + " card, " + meaning.text + ", " + meaning.points + " points";
+    const head = add(el("span", "head"), el("b", null, id), el("span", "points", meaning.points + " pts"));
+    if (met !== undefined) add(head, el("span", "met-or-not", met ? "met" : "not met"));
+    return add(node, cardPicture(meaning), add(el("span", "words"), head, el("span", "meaning", meaning.text)));
+  }
+  function objectives(ids, metIds) {
+    const box = el("span", "objectives");
+    for (const id of ids) add(box, objective(id, metIds ? metIds.includes(id) : undefined));
+    if (!ids.length) add(box, el("span", "none", "none"));
+    return box;
+  }
+  function stomach(sections) {
+    const box = el("span", "pile");
+    for (const [colour, count] of Object.entries(sections || {})) {
+      if (count <= 0) continue;
+      const node = el("span", "card", count);
+      node.style.background = COLOURS[colour] || "#555";
+      node.title = count + " " + colour;
+      add(box, node);
+    }
+    if (!box.childNodes.length) add(box, el("span", "none", "none"));
+    return box;
+  }
   const TILE_LABELS = { kami_garden: "Kami", cabin: "Cabin", sacred_hill: "hill" };
 
   function drawTakenoko(view) {
@@ -168,18 +229,20 @@
       const fill = TILE_FILLS[tile.kind] || PLOT_COLOURS[tile.colour] || "#ccc";
       const hex = svg("polygon", { points: corners.join(" "), fill, stroke: tile.irrigated ? "#0277bd" : "#795548",
         "stroke-width": tile.irrigated ? 2.5 : 1, "data-kind": tile.kind });
-      hex.appendChild(svg("title", {}, `[${tile.at}] ${tile.kind} ${tile.colour || ""} ${tile.improvement || ""} ` +
+      hex.appendChild(svg("title", {}, `(${tile.at.join(", ")}) ${tile.kind} ${tile.colour || ""} ${tile.improvement || ""} ` +
         `bamboo ${tile.bamboo}${tile.irrigated ? ", irrigated" : ""}`));
       picture.appendChild(hex);
-      if (TILE_LABELS[tile.kind]) picture.appendChild(svg("text", { x, y: y + 17, "text-anchor": "middle",
-        "font-size": 8, fill: "#333" }, TILE_LABELS[tile.kind]));
+      if (TILE_LABELS[tile.kind]) picture.appendChild(svg("text", { x, y: y + 12, "text-anchor": "middle",
+        "font-size": 7, fill: "#333" }, TILE_LABELS[tile.kind]));
+      picture.appendChild(svg("text", { x, y: y + 19.5, "text-anchor": "middle", "font-size": 6.5, fill: "#444",
+        class: "coordinates" }, tile.at.join(",")));
       if (tile.stacks) {
         picture.appendChild(svg("text", { x, y: y + 4, "text-anchor": "middle", "font-size": 7.5, "font-weight": 700,
           fill: "#1b5e20" }, Object.entries(tile.stacks).map(([c, n]) => c + n).join(" ")));
       } else if (tile.bamboo) picture.appendChild(svg("text", { x, y: y + 5, "text-anchor": "middle", "font-size": 15,
         "font-weight": 700, fill: "#1b5e20" }, "|".repeat(tile.bamboo)));
-      if (tile.improvement) picture.appendChild(svg("text", { x, y: y - 9, "text-anchor": "middle", "font-size": 9,
-        fill: "#333" }, tile.improvement.slice(0, 5)));
+      if (tile.improvement) picture.appendChild(svg("text", { x, y: y - 10, "text-anchor": "middle", "font-size": 7,
+        fill: "#333", class: "improvement" }, tile.improvement));
     }
     for (const [a, b] of view.board.channels) {
       const [ax, ay] = centre(a), [bx, by] = centre(b);
@@ -203,15 +266,17 @@
     view.players.forEach((p, s) => {
       const box = add(el("div", "box player"), el("h3", null, who(s) + ": " + p.score + " points"));
       box.dataset.seat = s;
+      const met = view.met_cards ? view.met_cards[s] : undefined;
       let hand;
-      if (view.hands) hand = el("span", null, view.hands[s].join(" "));
-      else if (view.seat === s) hand = el("span", null, view.hand.join(" "));
+      if (view.hands) hand = objectives(view.hands[s], met);
+      else if (view.seat === s) hand = objectives(view.hand, met);
       else hand = el("span", "hidden-hand", p.hand_size + " cards");
       const handRow = row("hand", hand);
       handRow.classList.add("hand");
-      add(box, handRow, row("completed", el("span", null, p.completed.join(" ") || "none")),
-        row("stomach", pile(p.stomach)), row("reserve", el("span", null,
-          p.channels + " channels, " + Object.entries(p.chips).filter(([, n]) => n).map(([k, n]) => n + " " + k).join(", "))));
+      const reserve = [p.channels + (p.channels === 1 ? " channel" : " channels")];
+      for (const [kind, n] of Object.entries(p.chips)) if (n) reserve.push(n + " " + kind);
+      add(box, handRow, row("completed", objectives(p.completed)),
+        row("stomach", stomach(p.stomach)), row("reserve", el("span", "reserve", reserve.join(", "))));
       if (chibis) add(box, row("babies", el("span", null, (p.babies || []).join(" ") || "none")));
       add(players, box);
     });
@@ -267,8 +332,9 @@
       return;
     }
     const step = steps[at];
-    add(info, el("h2", null, "Turn " + (step.turn + 1) + ": " + who(step.seat) + ", " + step.kind + " decision"));
-    add(info, el("div", null, "Chose: " + step.text));
+    add(info, el("h2", null, "Decision " + (at + 1) + ", turn " + (step.turn + 1) + ": " + who(step.seat) + ", " +
+      step.kind + " decision"));
+    add(info, el("div", step.unanswered ? "unanswered" : null, (step.unanswered ? who(step.seat) + " " : "Chose: ") + step.text));
     if (step.think_ms !== undefined) add(info, el("div", null, "Thought " + step.think_ms + " ms"));
     add(info, el("div", null, "Scores: " + step.scores.join(" / ")));
     if (step.comment) add(info, el("div", "comment", "Comment: " + step.comment));
