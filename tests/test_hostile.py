@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -178,7 +179,9 @@ def test_a_bot_that_writes_moves_without_reading_loses_with_malformed_reply(aren
         reasons = ('has no "id"', "does not answer this request", "nobody asked for")
         assert any(reason in line["reason"] for reason in reasons), line["reason"]
         seat = line["players"].index("never_reads")
-        assert line["decisions"][seat] == 0
+        # no move of it accepted: its first reply loses (a line written after the request
+        # counts as its one decision, a line already waiting as none: it depends on timing)
+        assert line["decisions"][seat] <= 1
 
 
 def test_a_bot_that_never_answers_hello_fails_to_start_and_stops_the_run(arena: Arena) -> None:
@@ -462,7 +465,17 @@ def test_pool_workers_leave_no_cgroup_folders(arena: Arena) -> None:
     summary = play(arena.run_dir, config, workers=2)
     assert summary.played == 4
     mine = {p for p in folders() if p.name.startswith(f"arena-{os.getpid()}.")}
-    assert folders() - before - mine == set()
+    # another arena on the machine (a second test run) may have folders of its own: a
+    # leftover is a folder whose process is gone (the pool's workers have all stopped)
+    left = {p for p in folders() - before - mine if not _alive(p.name)}
+    assert left == set()
+
+
+def _alive(cgroup_folder: str) -> bool:
+    """True when the process named by a cgroup folder (`arena-PID.START`, `arena-probe-PID`)
+    still runs."""
+    found = re.search(r"[0-9]+", cgroup_folder)
+    return found is not None and Path("/proc", found.group()).exists()
 
 
 def test_a_folder_closed_to_others_runs_as_root_without_capabilities(arena: Arena) -> None:
