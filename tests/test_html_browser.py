@@ -326,6 +326,12 @@ def test_a_takenoko_replay_shows_what_cards_mean_and_names_hexes_as_moves_do(
     assert sorted(words) == sorted(improved)
     assert set(words) <= {"watershed", "fertilizer", "enclosure"}
     _shot(browser, "replay-takenoko-cards")
+    _open(browser, page, "#move=72")  # seat 1 has eaten what PA06 and PA07 ask for
+    browser.refresh()  # a new fragment alone does not load the page again
+    for card in ("PA06", "PA07"):
+        selector = f'.player[data-seat="1"] .met[data-card="{card}"]'
+        shown = browser.find_element(By.CSS_SELECTOR, selector)
+        assert "met" in shown.text and "not met" not in shown.text
     Select(browser.find_element(By.ID, "seat")).select_by_value("1")
     mine = browser.find_elements(By.CSS_SELECTOR, '.player[data-seat="1"] .hand [data-card]')
     assert mine and all("met" in card.text for card in mine)

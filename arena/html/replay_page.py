@@ -71,6 +71,8 @@ def replay_data(record: Mapping[str, Any]) -> dict[str, Any]:
     if (hands_met := met(state)) is not None:  # Takenoko: its cards' meanings, met or not
         data["final"]["met"] = hands_met
         data["cards"] = card_table()
+        if last is not None:  # the unanswered decision was asked in the final position
+            steps[-1]["met"] = hands_met
     return data
 
 
