@@ -3,7 +3,7 @@
 
 Every legal move gets a value in points (the game's own unit) and the best one is played.
 It reads only the view and the legal moves it is sent and keeps no memory (the view has
-everything a seat has seen, F27 in ../shared/rules/FLOWERS-RULINGS.md).
+everything a seat has seen, F27 in docs/rules/flowers.md).
 
 How a play is valued: the Mandala it goes into is looked at before and after it.
 * A Mandala is worth something to the player holding its claim marker (they will choose a

@@ -2,7 +2,7 @@
 """The greedy Takenoko bot: one-ply rules of thumb for Takenoko's base game.
 
 It reads the view and the legal moves it is sent; the objective cards' contents are copied
-below from ../shared/rules/TAKENOKO.md §2.4-2.6 (standard library only: the bot runs in the
+below from docs/rules/takenoko.md (standard library only: the bot runs in the
 sandbox, where the arena's own package is not visible). Every decision picks the legal move
 with the best value:
 
@@ -27,7 +27,7 @@ import sys
 from collections import Counter
 from typing import Any
 
-# The 45 objective cards (TAKENOKO.md §2.4-2.6): colours G, Y, P.
+# The 45 objective cards (docs/rules/takenoko.md): colours G, Y, P.
 # Plot cards: id -> (points, colours of the shape).
 PLOT = {
     "PL01": (2, "G"),
@@ -73,7 +73,7 @@ PANDA = {
 }
 POINTS = {card: data[0] for table in (PLOT, GARDENER, PANDA) for card, data in table.items()}
 NEAR_POND = {(1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)}
-# The Chibis tiles (TAKENOKO.md §8): id -> the colours they count as.
+# The Chibis tiles (docs/rules/takenoko.md, Chibis): id -> the colours they count as.
 SPECIAL = {"CX1": "", "CX2": "GYP", "CX3": "G", "CX4": "Y", "CX5": "P", "CX6": ""}
 GROWING = ("plot", "sacred_hill", "kami_garden")
 

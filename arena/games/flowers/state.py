@@ -1,7 +1,7 @@
 """The rules of Flowers: A Mandala Game for 2-4 players, played by integer action codes.
 
-The specification is the rulebook; ../shared/rules/FLOWERS-RULINGS.md settles what it
-leaves open, and every place that depends on a ruling names it (F1..F28). Our own
+The specification is the rulebook; the rulings F1..F28 (docs/rules/flowers.md) settle what
+it leaves open, and every place that depends on a ruling names it (F1..F28). Our own
 rulings, for cases those leave open, are in RULINGS.md beside this module (F29..).
 """
 

@@ -1,6 +1,6 @@
 """Build a whole `TakenokoState` from one seat's view, sampling what that seat cannot see.
 
-Hidden from a seat (TAKENOKO.md §7): the cards in the other hands, the order of the
+Hidden from a seat (docs/rules/takenoko.md): the cards in the other hands, the order of the
 objective decks, the order of the plot deck. A seat knows the plots and cards it put under a
 deck itself (`returned_plots`, `returned_cards`, T27): those stay, in their order, under the
 others. `determinize` deals the rest at random, keeping every size the view shows: each deck

@@ -19,7 +19,7 @@ TURN_LIMIT: Final = "turn_limit"
 """The end at the round cap (T14)."""
 CHIBIS_NOTE: Final = (
     "Chibis mechanics with the 45 base objectives: the expansion's 18 objective cards are "
-    "not public (TAKENOKO.md §8, T20)."
+    "not public (docs/rules/takenoko.md, T20)."
 )
 
 
