@@ -58,6 +58,8 @@ def test_a_gauntlet_prints_its_table_per_opponent_at_the_end_in_leaderboard_and_
     code, board = run("leaderboard", str(out))
     assert code == 0, board
     assert title in board and header in board and "| random-b |" in board
+    written = (out / "leaderboard.md").read_text()
+    assert title in written and header in written and "| random-b |" in written
     page = (out / "report.html").read_text()
     assert 'id="gauntlet-table"' in page
     table = page[page.index('id="gauntlet-table"') :]

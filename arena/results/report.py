@@ -232,10 +232,11 @@ def _leaderboard_markdown(report: Report, config: dict[str, Any]) -> str:
             f"{row['draws']} | {row['losses']} | {100 * row['win_rate']:.1f}% "
             f"({100 * row['win_rate_lo']:.1f}–{100 * row['win_rate_hi']:.1f}) |"
         )
-    if config.get("gauntlet") and report.seats == 2:
-        from arena.results.gauntlet import markdown
+    if config.get("gauntlet"):  # at every table size (at 3-4 seats: finished ahead)
+        from arena.results.tables import gauntlet_lines
 
-        lines += ["", *markdown(read_games(report.run_dir / LOG_NAME), str(config["gauntlet"]))]
+        games = read_games(report.run_dir / LOG_NAME)
+        lines += ["", *gauntlet_lines(games, str(config["gauntlet"]))]
     lines += ["", *_time_lines(read_games(report.run_dir / LOG_NAME))]
     if config.get("until_decided") and report.seats == 2:
         lines += ["", *_sprt_lines(report.run_dir, config["until_decided"])]
