@@ -37,7 +37,7 @@ class TakenokoGame(Game):
     option_help: ClassVar[Mapping[str, str]] = {
         "max_rounds": "full rounds after which the game ends as it stands (T14)",
         "chibis": "the Chibis expansion: Miss Panda, babies and 6 special tiles, with the "
-        "base game's objectives (§8)",
+        "base game's objectives (T20)",
         "redraw_met_objectives": "BGA's rule: a drawn plot or gardener card that already "
         "holds goes back and the action is refunded (T11)",
     }

@@ -46,7 +46,7 @@ def outcome(state: TakenokoState) -> Outcome:
         f"The game reached the cap of {state.max_rounds} rounds (T14)."
         if limited
         else f"Seat {state.emperor} took the Emperor; every other seat played its last "
-        f"turn (turn {state.turns}, §7)."
+        f"turn (turn {state.turns})."
     )
     details: dict[str, Any] = {"panda_points": [key[1] for key in keys]}
     details["emperor"] = state.emperor
