@@ -4,6 +4,7 @@ the Makefile, like bubblewrap; without them those tests are skipped with a reaso
 from __future__ import annotations
 
 import shutil
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -40,3 +41,15 @@ def chromium() -> Iterator[Any]:
         yield driver
     finally:
         driver.quit()
+
+
+def until(condition: Any, seconds: float = 120) -> Any:
+    """The first true value of `condition()`, asked every 0.2 s (a page updates by itself);
+    AssertionError after `seconds`."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(0.2)
+    raise AssertionError("the page did not get there in time")

@@ -24,7 +24,7 @@ import pytest
 from click.testing import CliRunner
 
 from arena.cli.main import main
-from tests.browser_support import chromium, needs_chromium
+from tests.browser_support import chromium, needs_chromium, until
 from tests.league_support import Site, bot_archive, served
 
 
@@ -257,15 +257,6 @@ def test_an_invite_link_uses_the_public_url(tmp_path: Path) -> None:
 @needs_chromium
 def test_the_pages_work_in_chromium_and_no_other_inline_script_runs(site: Site) -> None:
     from selenium.webdriver.common.by import By
-
-    def until(condition: Any) -> Any:
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline:
-            value = condition()
-            if value:
-                return value
-            time.sleep(0.2)
-        raise AssertionError("the page did not get there in time")
 
     def severe(driver: Any) -> list[Any]:  # a refusal's status is no page error
         return [

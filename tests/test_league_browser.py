@@ -5,7 +5,6 @@ author's bot, no text from a bot runs as script, and an invite link gives a toke
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -13,7 +12,7 @@ from typing import Any
 import pytest
 
 from arena.league.uploads import archive_folder
-from tests.browser_support import SCREENSHOTS, chromium, needs_chromium
+from tests.browser_support import SCREENSHOTS, chromium, needs_chromium, until
 from tests.league_support import Site, bot_archive, served
 
 pytestmark = needs_chromium
@@ -23,16 +22,6 @@ pytestmark = needs_chromium
 def browser() -> Iterator[Any]:
     with chromium() as driver:
         yield driver
-
-
-def _until(condition: Any, seconds: float = 120) -> Any:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(0.2)
-    raise AssertionError("the page did not get there in time")
 
 
 def _board(browser: Any) -> list[list[str]]:
@@ -77,12 +66,12 @@ def _run(browser: Any, site: Site, tmp_path: Path, by: Any) -> None:
     archive = bot_archive(tmp_path, "random", "alpha")
     browser.find_element(by.ID, "archive").send_keys(str(archive))
     browser.find_element(by.ID, "send").click()
-    _until(lambda: "Submitted alpha" in browser.find_element(by.ID, "error").text)
+    until(lambda: "Submitted alpha" in browser.find_element(by.ID, "error").text)
     # the live leaderboard shows it playing, without a reload
-    rows = _until(lambda: [r for r in _board(browser) if r[1] == "alpha" and int(r[4]) >= 4])
+    rows = until(lambda: [r for r in _board(browser) if r[1] == "alpha" and int(r[4]) >= 4])
     assert rows and any(r[1] == "beta" for r in _board(browser))
     # nothing a bot wrote ran: the failed bot's message is shown as text
-    _until(lambda: "evil" in browser.find_element(by.ID, "bots").text)
+    until(lambda: "evil" in browser.find_element(by.ID, "bots").text)
     assert browser.execute_script("return window.hacked === undefined")
     # a replay of alpha's opens in the viewer
     next(
@@ -91,31 +80,31 @@ def _run(browser: Any, site: Site, tmp_path: Path, by: Any) -> None:
     # it is highlighted, with every other bot's result against it and its seats
     chosen = browser.find_elements(by.CSS_SELECTOR, "#board tr.chosen")
     assert [row.get_attribute("data-bot") for row in chosen] == ["alpha"]
-    against = _until(lambda: browser.find_element(by.ID, "against").text)
+    against = until(lambda: browser.find_element(by.ID, "against").text)
     assert "beta" in against and browser.find_element(by.ID, "seats").text
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     browser.set_window_size(1280, 1100)
     browser.save_screenshot(str(SCREENSHOTS / "league.png"))
     # its games a table (a page of them), its rating as a chart, its version's verdict in words
-    assert _until(lambda: browser.find_elements(by.CSS_SELECTOR, "#games tr"))
+    assert until(lambda: browser.find_elements(by.CSS_SELECTOR, "#games tr"))
     assert "page 1 of" in browser.find_element(by.ID, "page").text
     assert browser.find_elements(by.CSS_SELECTOR, "#chart polyline")
     assert "first version" in browser.find_element(by.ID, "verdict").text
-    link = _until(lambda: browser.find_elements(by.CSS_SELECTOR, "#detail a"))[0]
+    link = until(lambda: browser.find_elements(by.CSS_SELECTOR, "#detail a"))[0]
     link.click()
-    _until(lambda: browser.find_elements(by.ID, "replay-data"))
-    assert "Move 1" in _until(lambda: browser.find_element(by.ID, "counter").text)
+    until(lambda: browser.find_elements(by.ID, "replay-data"))
+    assert "Move 1" in until(lambda: browser.find_element(by.ID, "counter").text)
     errors = [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
     assert not errors, errors
     # a wrong token is called wrong; ada is shown retire and remove on her bots alone
     browser.get(site.url + "/")
     browser.find_element(by.ID, "token").send_keys("arena_wrong\t")
-    _until(lambda: "not one of this league's" in browser.find_element(by.ID, "who").text)
+    until(lambda: "not one of this league's" in browser.find_element(by.ID, "who").text)
     assert browser.find_elements(by.CSS_SELECTOR, "button.retire") == []
     browser.find_element(by.ID, "token").clear()
     browser.find_element(by.ID, "token").send_keys(site.ada + "\t")
-    _until(lambda: "You are ada" in browser.find_element(by.ID, "who").text)
-    buttons = _until(lambda: browser.find_elements(by.CSS_SELECTOR, "button.retire"))
+    until(lambda: "You are ada" in browser.find_element(by.ID, "who").text)
+    buttons = until(lambda: browser.find_elements(by.CSS_SELECTOR, "button.retire"))
     assert [button.get_attribute("data-bot") for button in buttons] == ["alpha"]
     assert site.call("POST", "/api/bots/beta/retire", site.ada)[0] == 403  # the server checks
     assert site.call("GET", "/api/bots/beta")[1]["status"] == "active"
@@ -129,11 +118,11 @@ def test_an_invite_link_opened_in_the_browser_gives_a_token(browser: Any, tmp_pa
         browser.get(link)
         browser.find_element(By.ID, "name").send_keys("carol")
         browser.find_element(By.ID, "join").click()
-        token = _until(lambda: browser.find_element(By.ID, "token").text)
+        token = until(lambda: browser.find_element(By.ID, "token").text)
         assert "Welcome, carol" in browser.find_element(By.ID, "answer").text
         author = site.league.store.author_of(token)
         assert author is not None and author.name == "carol"
         browser.get(link)  # the same link again: used up
         browser.find_element(By.ID, "name").send_keys("dave")
         browser.find_element(By.ID, "join").click()
-        _until(lambda: "not valid" in browser.find_element(By.ID, "answer").text)
+        until(lambda: "not valid" in browser.find_element(By.ID, "answer").text)
