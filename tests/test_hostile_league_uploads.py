@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from arena.errors import BotManifestError
-from arena.league import uploads, web
+from arena.league import archives, uploads, web
 from arena.league.league import League
 from arena.league.uploads import UploadError, unpack
 from arena.players.limits import Limits
@@ -167,7 +167,7 @@ def test_sparse_files_are_refused(tmp_path: Path) -> None:
 def test_headers_and_padding_count_against_the_unpacked_cap(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(uploads, "MAX_UNPACKED_BYTES", 1 << 20)
+    monkeypatch.setattr(archives, "MAX_UNPACKED_BYTES", 1 << 20)
     tiny = [(f"f{n}", b"x") for n in range(1500)]  # 1.5 kB of files in 1.5 MB of tar
     archive = _tar(tmp_path / "tiny.tar.gz", [("bot.toml", TOML), *tiny])
     _refused(archive, tmp_path, r"unpacks to more than 1 MiB \(counting its headers\)")

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.league import uploads
+from arena.league import archives, uploads
 from arena.league.uploads import UploadError, unpack
 from arena.players.manifest import load_manifest
 
@@ -122,6 +122,7 @@ def test_a_gzip_bomb_stops_at_the_unpacked_cap(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(uploads, "MAX_UNPACKED_BYTES", 4 << 20)
+    monkeypatch.setattr(archives, "MAX_UNPACKED_BYTES", 4 << 20)
     archive = _tar(tmp_path / "bomb.tar.gz", [("bot.toml", TOML), ("zeros", b"\0" * (64 << 20))])
     with pytest.raises(UploadError, match="unpacks to more than 4 MiB"):
         unpack(archive, tmp_path / "league" / "mine-v1")
@@ -135,7 +136,7 @@ def test_too_large_too_many_and_not_an_archive_are_one_sentence(
         out.truncate(uploads.MAX_UPLOAD_BYTES + 1)  # sparse: no disk used
     with pytest.raises(UploadError, match="may be at most 32 MiB"):
         unpack(big, tmp_path / "league" / "a")
-    monkeypatch.setattr(uploads, "MAX_MEMBERS", 10)
+    monkeypatch.setattr(archives, "MAX_MEMBERS", 10)
     many = _zip(tmp_path / "many.zip", [(f"f{i}", b"", 0o100644) for i in range(11)])
     with pytest.raises(UploadError, match="more than 10 files"):
         unpack(many, tmp_path / "league" / "b")
