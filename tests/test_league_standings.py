@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from arena.bench import league as bench
-from arena.bench.league import synthetic_lines
+from arena.bench import league_synthetic as bench
+from arena.bench.league_synthetic import synthetic_lines
 from arena.cli.main import main
 from arena.execution import TableResult
 from arena.league.boards import board_of
