@@ -135,7 +135,7 @@ class RatingHistory:
         self.lock = threading.Lock()
 
     def of(
-        self, label: str, played: Sequence[GameLine], wait: float = -1
+        self, label: str, played: Sequence[GameLine], wait: float = -1, started: int = 0
     ) -> list[dict[str, float]] | None:
         """Bot `label`'s rating from its start (0 games) to its latest game, at most
         HISTORY_POINTS + 2 points: games, mu, sigma. None when another thread is bringing the
@@ -146,8 +146,8 @@ class RatingHistory:
         try:
             count = len(played)
             new = list(played[self.seen : count])
-            if self.seen == 0:
-                new = in_schedule_order(new)  # as the league rates the games it starts with
+            if self.seen == 0:  # as the league rates them: the `started` games it opened
+                new = in_schedule_order(new[:started]) + new[started:]  # with, then as stored
             for line in new:
                 if rate_game(self.env, self.current, line):
                     for name in line.players:

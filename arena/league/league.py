@@ -149,6 +149,8 @@ class League:
         self.ratings: dict[str, Any] = {}
         self.standings = Standings()
         """The plain leaderboard's tallies, each stored game counted once (`record`)."""
+        self.opened_with = len(self.played)
+        """The games stored when it opened: rated in schedule order, later ones as stored."""
         for line in in_schedule_order(self.played):
             rate_game(self.env, self.ratings, line)
             self.standings.add(line, self.ratings)

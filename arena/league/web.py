@@ -167,7 +167,10 @@ def create_app(league: League) -> ASGIApp:
     boards = Boards(league)
     history, sizes = RatingHistory(), TableSizes()
     threading.Thread(  # every game stored so far rated once, before a page asks
-        target=history.of, args=("", league.played), daemon=True, name="league-history"
+        target=history.of,
+        args=("", league.played, -1, league.opened_with),
+        daemon=True,
+        name="league-history",
     ).start()
     downloads = RateLimit(DOWNLOADS_PER_MINUTE)
     download_slot = asyncio.Semaphore(1)
@@ -252,7 +255,9 @@ def create_app(league: League) -> ASGIApp:
             lambda label: len(league.games_by_bot.get(label, [])),
         )
         shown.update(bot_report(bot.label, games, league.folder))
-        shown["history"] = history.of(bot.label, league.played, HISTORY_WAIT_S)  # or None
+        shown["history"] = history.of(
+            bot.label, league.played, HISTORY_WAIT_S, league.opened_with
+        )  # or None
         return JSONResponse(shown)
 
     def shown_bot(request: Request) -> Bot | None:
