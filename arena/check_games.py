@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from arena.games import get_game
+from arena.game_sources import get_game
 from arena.outcome import Termination
 from arena.players.player import Player
 from arena.referee import GameReport, GameSpec, play_game

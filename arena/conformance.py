@@ -38,7 +38,8 @@ from arena.check_games import (
     _Table,
 )
 from arena.errors import BotFaultError, BotTimeoutError
-from arena.games import DEFAULT_GAME, get_game
+from arena.game_sources import get_game
+from arena.games import DEFAULT_GAME
 from arena.outcome import Termination
 from arena.players.limits import Limits
 from arena.players.manifest import BotManifest

@@ -16,7 +16,8 @@ from typing import Any
 
 from arena import bounded
 from arena.errors import GameError
-from arena.games import Decision, GameState, Move, get_game
+from arena.game_sources import get_game
+from arena.games import Decision, GameState, Move
 
 RECORD_VERSION = 1
 MAX_RECORD_FILE = 16 << 20

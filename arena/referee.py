@@ -24,7 +24,8 @@ from arena.errors import (
     MalformedReplyError,
     MoveFormatError,
 )
-from arena.games import DEFAULT_GAME, GameState, get_game
+from arena.game_sources import get_game
+from arena.games import DEFAULT_GAME, GameState
 from arena.outcome import Outcome, Termination
 from arena.players.player import Player
 from arena.record import RECORD_VERSION

@@ -120,7 +120,7 @@ def _check_table(
 ) -> tuple[int, dict[str, Any]]:
     """The seats per table and the game's options, checked by the game; TournamentError if not."""
     from arena.errors import GameError
-    from arena.games import get_game, ready_table
+    from arena.game_sources import get_game, ready_table
 
     try:
         seats = ready_table(get_game(game), options, seats)

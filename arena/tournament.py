@@ -31,7 +31,7 @@ from arena.execution import (
     play_table,
     write_record,
 )
-from arena.games import game_notes
+from arena.game_sources import game_notes
 from arena.pairing_tests import PairingTests
 from arena.players.manifest import BotManifest
 from arena.players.ready import unready

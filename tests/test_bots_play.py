@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from bot_conversation import WAIT_S, BotConversation
 
-from arena.games import get_game
+from arena.game_sources import get_game
 
 BOTS = Path(__file__).resolve().parent.parent / "bots"
 

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from arena.games import get_game
+from arena.game_sources import get_game
 from arena.outcome import Termination
 
 SCHEMA_PATH = Path(__file__).resolve().parent.parent / "bots" / "protocol.schema.json"

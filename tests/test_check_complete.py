@@ -11,7 +11,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from arena.cli.main import main
-from arena.games import get_game
+from arena.game_sources import get_game
 
 ROOT = Path(__file__).resolve().parents[1]
 BOT = "greedy-takenoko"

@@ -16,7 +16,7 @@ from click.testing import CliRunner  # noqa: E402
 
 from arena.cli.main import main  # noqa: E402
 from arena.errors import GameError, IllegalMoveError, MoveFormatError  # noqa: E402
-from arena.games import get_game  # noqa: E402
+from arena.game_sources import get_game  # noqa: E402
 from arena.outcome import Termination  # noqa: E402
 from arena.players.player import Player  # noqa: E402
 from arena.record import replay  # noqa: E402

@@ -15,7 +15,7 @@ from open_spiel.python.algorithms import evaluate_bots, ismcts, mcts  # noqa: E4
 
 from arena.ecosystem import openspiel_games, tensors  # noqa: E402
 from arena.ecosystem.returns import rank_returns  # noqa: E402
-from arena.games import get_game  # noqa: E402
+from arena.game_sources import get_game  # noqa: E402
 
 TABLES = [
     ("mandala", {"players": 2}),

@@ -16,7 +16,7 @@ from pettingzoo.test import api_test, seed_test  # noqa: E402
 from arena.ecosystem import tensors  # noqa: E402
 from arena.ecosystem.pettingzoo_env import env  # noqa: E402
 from arena.errors import GameError  # noqa: E402
-from arena.games import get_game  # noqa: E402
+from arena.game_sources import get_game  # noqa: E402
 
 TABLES = [
     ("mandala", 2, None),

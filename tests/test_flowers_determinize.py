@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from arena.games import get_game
+from arena.game_sources import get_game
 from arena.games.flowers.determinize import determinize, redeal
 from arena.games.flowers.state import FlowersState
 

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from flowers_positions import card_total, tile_total
 
-from arena.games import get_game
+from arena.game_sources import get_game
 from arena.games.flowers.determinize import redeal
 from arena.games.flowers.state import FlowersState
 from arena.outcome import Termination

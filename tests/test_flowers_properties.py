@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from arena.errors import IllegalMoveError
-from arena.games import get_game
+from arena.game_sources import get_game
 from arena.games.flowers.components import NUM_ACTIONS
 from arena.games.flowers.state import FlowersState
 from tests.game_properties import assert_copies_are_independent

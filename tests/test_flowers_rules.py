@@ -23,7 +23,7 @@ from flowers_positions import (
 )
 
 from arena.errors import GameError, IllegalMoveError, MoveFormatError
-from arena.games import get_game
+from arena.game_sources import get_game
 from arena.games.flowers import FlowersGame
 from arena.games.flowers.components import (
     COLOURS,

@@ -9,7 +9,8 @@ import random
 import pytest
 
 from arena.errors import GameError
-from arena.games import Decision, GameState, game_names, get_game
+from arena.game_sources import game_names, get_game
+from arena.games import Decision, GameState
 from arena.outcome import Outcome
 from arena.record import replay
 

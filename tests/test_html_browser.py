@@ -17,7 +17,7 @@ import pytest
 from click.testing import CliRunner
 
 from arena.cli.main import main
-from arena.games import get_game
+from arena.game_sources import get_game
 from arena.games.takenoko.state import TakenokoState
 from arena.html.replay_page import replay_html
 from tests.browser_support import SCREENSHOTS, chromium, needs_chromium

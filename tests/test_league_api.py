@@ -32,7 +32,7 @@ from click.testing import CliRunner
 
 from arena.cli.main import main
 from arena.execution import TableResult
-from arena.games import GAME_MODULES
+from arena.game_sources import GAME_MODULES
 from arena.league import bot_games, export, web
 from arena.results.log import GameLine
 from tests.league_support import Site, bot_archive, served

@@ -20,7 +20,7 @@ import pytest
 from click.testing import CliRunner
 
 from arena.cli.main import main
-from arena.games import GAME_MODULES
+from arena.game_sources import GAME_MODULES
 from arena.league import web
 from arena.league.league import League
 from arena.league.store import StoreError

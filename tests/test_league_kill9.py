@@ -13,7 +13,7 @@ import time
 import urllib.request
 from pathlib import Path
 
-from arena.games import GAME_MODULES
+from arena.game_sources import GAME_MODULES
 from arena.league.store import Store
 from tests.league_support import bot_archive
 

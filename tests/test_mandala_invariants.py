@@ -11,7 +11,7 @@ import json
 import random
 from typing import Any
 
-from arena.games import get_game
+from arena.game_sources import get_game
 from arena.games.mandala.state import MandalaState
 from arena.outcome import Termination
 from arena.record import replay

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from mandala_positions import snapshot
 
 from arena.errors import IllegalMoveError
-from arena.games import get_game
+from arena.game_sources import get_game
 from arena.games.mandala.cards import NUM_ACTIONS
 from arena.games.mandala.state import MandalaState
 

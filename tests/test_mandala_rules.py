@@ -32,7 +32,7 @@ from mandala_positions import (
 )
 
 from arena.errors import GameError, IllegalMoveError, MoveFormatError
-from arena.games import get_game
+from arena.game_sources import get_game
 from arena.games.mandala import COLOURS, MandalaGame
 from arena.games.mandala import state as state_module
 from arena.games.mandala.cards import NUM_ACTIONS, claim_action

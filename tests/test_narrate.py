@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from arena.games import get_game
+from arena.game_sources import get_game
 from arena.record import RECORD_VERSION
 
 

@@ -15,7 +15,8 @@ from jsonschema import Draft202012Validator
 
 from arena import protocol
 from arena.errors import BotStartupError, IllegalMoveError, MalformedReplyError, MoveFormatError
-from arena.games import GameState, get_game
+from arena.game_sources import get_game
+from arena.games import GameState
 from arena.outcome import Outcome, Termination
 from arena.players.launch import LaunchSpec
 from arena.players.manifest import load_manifest

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.games import GAME_MODULES
+from arena.game_sources import GAME_MODULES
 
 pytest.importorskip("pyspiel", reason="open_spiel is not installed (the ecosystem extra)")
 pytest.importorskip("pettingzoo", reason="pettingzoo is not installed (the ecosystem extra)")

@@ -20,7 +20,8 @@ from hypothesis import strategies as st
 
 from arena import protocol
 from arena.errors import IllegalMoveError, MalformedReplyError, MoveFormatError
-from arena.games import GameState, game_names, get_game
+from arena.game_sources import game_names, get_game
+from arena.games import GameState
 
 FAULTS = (MalformedReplyError, IllegalMoveError, MoveFormatError)
 SETTINGS = settings(

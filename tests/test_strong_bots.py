@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from bot_conversation import BotConversation
 
-from arena.games import get_game
+from arena.game_sources import get_game
 from arena.games.mandala.state import MandalaState
 
 BOTS = Path(__file__).resolve().parent.parent / "bots"

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from arena.games import get_game
+from arena.game_sources import get_game
 from arena.games.takenoko import legal
 from arena.games.takenoko.board import Board
 from arena.games.takenoko.components import (

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.games import get_game
+from arena.game_sources import get_game
 from arena.games.takenoko.determinize import determinize, redeal
 from arena.games.takenoko.state import TakenokoState
 

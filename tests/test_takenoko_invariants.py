@@ -24,7 +24,7 @@ from typing import Any
 
 import pytest
 
-from arena.games import get_game
+from arena.game_sources import get_game
 from arena.games.takenoko import legal
 from arena.games.takenoko.cards import DECK_CARDS
 from arena.games.takenoko.components import (

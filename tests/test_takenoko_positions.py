@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from arena.errors import IllegalMoveError
-from arena.games import get_game
+from arena.game_sources import get_game
 from arena.games.takenoko.board import Board
 from arena.games.takenoko.cards import OBJECTIVES
 from arena.games.takenoko.components import (

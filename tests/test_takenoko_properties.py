@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from arena.errors import IllegalMoveError, MoveFormatError
-from arena.games import get_game
+from arena.game_sources import get_game
 from arena.games.takenoko.state import TakenokoState
 from tests.game_properties import assert_copies_are_independent, play_on
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from arena.games import get_game
+from arena.game_sources import get_game
 from arena.games.takenoko.board import Board
 from arena.games.takenoko.components import GREEN, PLOTS, TILES, WATERSHED
 from arena.games.takenoko.hexes import Cell

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from arena.errors import IllegalMoveError
-from arena.games import get_game
+from arena.game_sources import get_game
 from arena.games.takenoko.components import FERTILIZER, GREEN, PINK, YELLOW
 from arena.games.takenoko.state import TakenokoState
 

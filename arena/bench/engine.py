@@ -18,7 +18,8 @@ import click
 
 from arena.cli.options import game_options
 from arena.errors import GameError
-from arena.games import DEFAULT_GAME, get_game, table_seats
+from arena.game_sources import get_game, table_seats
+from arena.games import DEFAULT_GAME
 from arena.players.manifest import default_bots_dir
 
 TARGET_GAMES_PER_SECOND = 2000

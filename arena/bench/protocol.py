@@ -23,7 +23,8 @@ from typing import Any
 import click
 
 from arena import protocol
-from arena.games import DEFAULT_GAME, game_names, get_game, table_seats
+from arena.game_sources import game_names, get_game, table_seats
+from arena.games import DEFAULT_GAME
 from arena.players.limits import Limits
 from arena.players.manifest import BotManifest, default_bots_dir, load_manifest
 from arena.players.player import Player

@@ -11,7 +11,8 @@ from click.core import ParameterSource
 from arena.cli.options import bot_game_options, limit_options
 from arena.conformance import CheckResult, check_bot
 from arena.errors import ArenaError
-from arena.games import DEFAULT_GAME, get_game, ready_table
+from arena.game_sources import get_game, ready_table
+from arena.games import DEFAULT_GAME
 from arena.players.limits import Limits
 from arena.players.manifest import BotManifest, game_refusal, resolve_bot, written_for
 from arena.results.folders import new_results_folder

@@ -6,7 +6,7 @@ import json
 
 import click
 
-from arena.games import game_names, get_game
+from arena.game_sources import game_names, get_game
 
 
 @click.command()

@@ -12,7 +12,7 @@ import click
 from arena.cli.match_stats import format_elo, format_sprt, parse_sprt, sprt_stop, sprt_test
 from arena.cli.options import game_options, limit_options
 from arena.errors import ArenaError
-from arena.games import get_game, ready_table
+from arena.game_sources import get_game, ready_table
 from arena.match import BotTally, MatchSummary, play_match, seat_labels
 from arena.players.limits import Limits
 from arena.players.manifest import game_warning, resolve_bot

@@ -17,7 +17,8 @@ from typing import Any
 import click
 
 from arena.errors import ArenaError
-from arena.games import Decision, GameState, Move, get_game
+from arena.game_sources import get_game
+from arena.games import Decision, GameState, Move
 from arena.record import Step, decision_count, request_at, unanswered_words
 
 

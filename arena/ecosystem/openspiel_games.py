@@ -42,7 +42,8 @@ from arena import compact_json
 from arena.ecosystem import tensors
 from arena.ecosystem.actions import NUM_ACTIONS, legal
 from arena.ecosystem.returns import rank_returns
-from arena.games import Game, GameState, get_game, table_seats
+from arena.game_sources import get_game, table_seats
+from arena.games import Game, GameState
 
 DEALS = 1 << 16
 """How many deals the root chance node chooses from (each a seed of the arena's engine)."""

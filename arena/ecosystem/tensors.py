@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cache
 from typing import Any
 
-from arena.games import get_game
+from arena.game_sources import get_game
 from arena.games.flowers import components as flowers
 from arena.games.mandala.cards import COLOURS as MANDALA_COLOURS
 from arena.games.takenoko import components as takenoko

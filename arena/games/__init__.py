@@ -1,16 +1,17 @@
-"""Games, found by name in a registry."""
+"""The games: the game interface and the built-in games, rules only.
+
+Games are found by name in arena/game_sources.py, which sits above them and adds the other
+sources (OpenSpiel's games, games registered from outside the arena).
+"""
 
 from __future__ import annotations
 
-import importlib
-import os
 from collections.abc import Callable, Mapping
-from typing import Any
 
-from arena.errors import GameError
 from arena.games.base import Decision, Determinizer, Game, GameState, Move, View
 
 __all__ = [
+    "BUILT_IN",
     "DEFAULT_GAME",
     "Decision",
     "Determinizer",
@@ -18,12 +19,6 @@ __all__ = [
     "GameState",
     "Move",
     "View",
-    "game_names",
-    "game_notes",
-    "get_game",
-    "register_game",
-    "table_seats",
-    "ready_table",
 ]
 
 DEFAULT_GAME = "mandala"
@@ -48,96 +43,9 @@ def _takenoko() -> Game:
     return TakenokoGame()
 
 
-OPENSPIEL = "openspiel:"
-"""`openspiel:NAME` is OpenSpiel's game NAME (arena/ecosystem/openspiel_in_arena.py)."""
-
-
-def _openspiel(name: str) -> Game:
-    try:
-        from arena.ecosystem.openspiel_in_arena import make
-    except ImportError:
-        raise GameError(
-            f"{name} is an OpenSpiel game, and OpenSpiel is not installed: "
-            "pip install -e '.[ecosystem]' (make install does it)."
-        ) from None
-    return make(name)
-
-
-_REGISTRY: dict[str, Callable[[], Game]] = {
+BUILT_IN: Mapping[str, Callable[[], Game]] = {
     "mandala": _mandala,
     "flowers": _flowers,
     "takenoko": _takenoko,
 }
-
-GAME_MODULES = "ARENA_GAME_MODULES"
-"""An environment variable naming modules (comma-separated) that register more games with
-`register_game` when imported: games from outside the arena, e.g. the tests' own."""
-_plugins_loaded = False
-
-
-def register_game(name: str, factory: Callable[[], Game]) -> None:
-    """Make `get_game(name)` return `factory()` (a later registration replaces an earlier)."""
-    _REGISTRY[name] = factory
-
-
-def _load_plugins() -> None:
-    global _plugins_loaded
-    if _plugins_loaded:
-        return
-    _plugins_loaded = True
-    for module in filter(None, (m.strip() for m in os.environ.get(GAME_MODULES, "").split(","))):
-        try:
-            importlib.import_module(module)
-        except ImportError as error:
-            raise GameError(
-                f"{GAME_MODULES} names {module!r}, which cannot be imported ({error})."
-            ) from None
-
-
-def game_names() -> list[str]:
-    """The names of every registered game."""
-    _load_plugins()
-    return sorted(_REGISTRY)
-
-
-def get_game(name: str) -> Game:
-    """The game registered under `name`; raises GameError naming the known games otherwise."""
-    _load_plugins()
-    if name.startswith(OPENSPIEL):
-        return _openspiel(name)
-    try:
-        factory = _REGISTRY[name]
-    except KeyError:
-        raise GameError(
-            f"Unknown game {name!r}; the known games are: {', '.join(game_names())}."
-        ) from None
-    return factory()
-
-
-def game_notes(name: str, config: Mapping[str, Any] | None) -> list[str]:
-    """`Game.config_notes` of the game called `name` ([] for a game not known here)."""
-    try:
-        game = get_game(name)
-    except GameError:
-        return []
-    return game.config_notes(config or {})
-
-
-def table_seats(game: Game, seats: int | None) -> int:
-    """`seats` (default: the game's own table size) when `game` is played by that many;
-    GameError with the allowed range otherwise."""
-    low, high = game.min_players, game.max_players
-    seats = (game.default_players or low) if seats is None else seats
-    if not low <= seats <= high:
-        allowed = str(low) if low == high else f"{low} to {high}"
-        raise GameError(f"{game.name} is played by {allowed} players, not --seats {seats}.")
-    return seats
-
-
-def ready_table(game: Game, options: Mapping[str, Any], seats: int | None) -> int:
-    """`table_seats`, and the options checked by dealing one game with them: an option the
-    game does not have, or a value it refuses (turn_limit=0), is a GameError here, before
-    anything is played."""
-    seats = table_seats(game, seats)
-    game.new_state(0, options, seats)
-    return seats
+"""The built-in games by name, each made by its factory (its rules imported on first use)."""

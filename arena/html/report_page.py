@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from arena.errors import ArenaError
-from arena.games import game_notes
+from arena.game_sources import game_notes
 from arena.html.embed import asset
 from arena.results.log import GameLine
 

@@ -45,7 +45,7 @@ from arena.execution import (
     play_table,
     write_record,
 )
-from arena.games import get_game
+from arena.game_sources import get_game
 from arena.league import public, uploads
 from arena.league.candidates import DEFAULT_TEST, Verdict, verdict_for
 from arena.league.checking import CheckPolicy, CheckQueue, build_version

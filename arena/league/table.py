@@ -17,7 +17,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from arena.games import DEFAULT_GAME, get_game, ready_table
+from arena.game_sources import get_game, ready_table
+from arena.games import DEFAULT_GAME
 from arena.league.store import Store, StoreError
 
 SETTING = "table"

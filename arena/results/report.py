@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from arena import bounded
 from arena.atomic import atomic_file
 from arena.errors import TournamentError
-from arena.games import game_notes
+from arena.game_sources import game_notes
 from arena.results.log import LOG_NAME, GameLine, read_games
 from arena.stats import think
 

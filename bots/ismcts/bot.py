@@ -32,7 +32,8 @@ import time
 from typing import Any
 
 from arena.errors import ArenaError
-from arena.games import GameState, get_game
+from arena.game_sources import get_game
+from arena.games import GameState
 from arena.games.flowers.components import flower_score, single_score
 from arena.games.flowers.state import FlowersState
 from arena.games.mandala.cards import (

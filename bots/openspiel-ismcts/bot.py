@@ -29,7 +29,7 @@ from open_spiel.python.algorithms import ismcts, mcts
 
 from arena.ecosystem.openspiel_games import ArenaState
 from arena.errors import ArenaError
-from arena.games import get_game
+from arena.game_sources import get_game
 
 UCT_C = 2.0
 

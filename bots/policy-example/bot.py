@@ -26,7 +26,7 @@ import numpy as np
 
 from arena.ecosystem import tensors
 from arena.ecosystem.actions import NUM_ACTIONS
-from arena.games import get_game
+from arena.game_sources import get_game
 
 
 class Policy:

@@ -14,7 +14,8 @@ from collections.abc import Mapping
 from typing import Any, ClassVar, Self
 
 from arena.errors import GameError, IllegalMoveError
-from arena.games import Decision, Game, GameState, Move, View, register_game
+from arena.game_sources import register_game
+from arena.games import Decision, Game, GameState, Move, View
 from arena.games.move_fields import int_field, move_object
 from arena.outcome import Outcome, Termination
 
