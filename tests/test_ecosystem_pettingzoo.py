@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import warnings
 from pathlib import Path
 from typing import Any
@@ -11,7 +12,8 @@ import pytest
 pytest.importorskip("pettingzoo", reason="pettingzoo is not installed (the ecosystem extra)")
 
 import numpy as np  # noqa: E402
-from pettingzoo.test import api_test, seed_test  # noqa: E402
+from pettingzoo.test import api_test, render_test, seed_test  # noqa: E402
+from pettingzoo.test.state_test import test_state_space as check_state_space  # noqa: E402
 
 from arena.ecosystem import tensors  # noqa: E402
 from arena.ecosystem.pettingzoo_env import env  # noqa: E402
@@ -72,8 +74,8 @@ def test_the_observation_is_the_seats_view_in_numbers() -> None:
     seat = game.possible_agents.index(agent)
     observation = game.observe(agent)["observation"]
     assert observation.shape == (tensors.size("flowers", 3),)
-    assert list(observation) == tensors.encode("flowers", game.state.view(seat))
-    assert game.view(agent) == game.state.view(seat)
+    assert list(observation) == tensors.encode("flowers", game.position.view(seat))
+    assert game.view(agent) == game.position.view(seat)
     other = game.possible_agents[(seat + 1) % 3]
     assert not game.observe(other)["action_mask"].any()  # only the seat on turn may act
 
@@ -130,3 +132,44 @@ def test_an_action_code_beyond_the_space_is_refused_not_wrapped() -> None:
     assert legal("takenoko", [3, 0, 2]) == [0, 2, 3]
     with pytest.raises(ValueError, match="beyond the 1024 codes"):
         legal("takenoko", [NUM_ACTIONS["takenoko"]])
+
+
+def test_state_is_the_global_state_not_the_engine_position() -> None:
+    """Issue 34, item 4: `env.state()` raised TypeError ('MandalaState' object is not
+    callable): an attribute named `state` hid `AECEnv.state()`. It is now the global state,
+    every seat's observation vector seat by seat, inside `state_space`."""
+    game = env("flowers", players=3)
+    check_state_space(game)
+    game.reset(seed=5)
+    rng = np.random.default_rng(5)
+    for _ in range(20):
+        state = game.state()
+        assert game.state_space.contains(state)
+        expected = [tensors.encode("flowers", game.position.view(s)) for s in range(3)]
+        assert state.tolist() == [x for vector in expected for x in vector]
+        mask = game.observe(game.agent_selection)["action_mask"]
+        game.step(int(rng.choice(np.flatnonzero(mask))))
+
+
+def test_state_before_reset_is_one_sentence() -> None:
+    with pytest.raises(RuntimeError, match="no state before the first reset"):
+        env("mandala").state()
+
+
+def test_an_unsupported_render_mode_is_refused_and_ours_render(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Issue 34, item 4: a render mode we do not have was accepted silently."""
+    with pytest.raises(ValueError, match="render_mode 'rgb_array' is not one of ours: ansi, human"):
+        env("mandala", render_mode="rgb_array")
+    render_test(lambda render_mode: env("mandala", render_mode=render_mode))  # PettingZoo's own
+    game = env("mandala", render_mode="ansi")
+    game.reset(seed=2)
+    shown = game.render()
+    assert isinstance(shown, str) and json.loads(shown) == game.position.spectator_view()
+    capsys.readouterr()
+    human = env("mandala", render_mode="human")
+    human.reset(seed=2)
+    assert human.render() is None
+    assert json.loads(capsys.readouterr().out) == game.position.spectator_view()
+    assert env("mandala").render() is None  # no render mode: nothing rendered

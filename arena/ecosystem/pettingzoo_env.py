@@ -21,6 +21,11 @@
 - Rewards come at the end only: `returns.rank_returns` (2 seats: win 1, draw 0, loss -1).
   The games end by their own rules, their turn or round limits included, so no episode is
   truncated.
+- `env.state()` is PettingZoo's global state (for centralised training): every seat's
+  observation vector, seat by seat, in `env.state_space`. `env.position` is the engine's
+  own position (`GameState`: `outcome()`, `spectator_view()`...).
+- `render_mode="ansi"`: `render()` returns the spectator's view as one JSON line; `"human"`
+  prints it. Any other mode is refused when the environment is made.
 """
 
 from __future__ import annotations
@@ -37,13 +42,16 @@ from arena import compact_json
 from arena.ecosystem import tensors
 from arena.ecosystem.actions import NUM_ACTIONS, legal
 from arena.ecosystem.returns import rank_returns
-from arena.games import get_game, ready_table
+from arena.game_sources import get_game, ready_table
+
+RENDER_MODES = ("ansi", "human")
+"""`ansi`: `render()` returns the spectator's view as one JSON line; `human` prints it."""
 
 
 class ArenaEnv(AECEnv):  # type: ignore[misc]
     """One of the arena's games at one table size, as an AEC environment."""
 
-    metadata = {"render_modes": ["ansi"], "name": "arena_v0", "is_parallelizable": False}
+    metadata = {"render_modes": list(RENDER_MODES), "name": "arena_v0", "is_parallelizable": False}
 
     def __init__(
         self,
@@ -56,6 +64,11 @@ class ArenaEnv(AECEnv):  # type: ignore[misc]
         self.game = get_game(game)
         self.config = self.game.config(options)
         self.players = ready_table(self.game, self.config, players)  # a bad option fails here
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise ValueError(
+                f"render_mode {render_mode!r} is not one of ours: "
+                f"{', '.join(RENDER_MODES)} (or None, no rendering)."
+            )
         self.render_mode = render_mode
         self.metadata = {**self.metadata, "name": f"arena_{game}_v0"}
         self.possible_agents = [f"player_{seat}" for seat in range(self.players)]
@@ -68,7 +81,11 @@ class ArenaEnv(AECEnv):  # type: ignore[misc]
             }
         )
         self._action_space = spaces.Discrete(self._actions)
-        self.state: Any = None
+        self.state_space = spaces.Box(
+            low=-1e6, high=1e6, shape=(width * self.players,), dtype=np.float32
+        )
+        self.position: Any = None
+        """The engine's position (`GameState`) once reset: `state()` is PettingZoo's global state."""
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self._observation_space
@@ -78,7 +95,7 @@ class ArenaEnv(AECEnv):  # type: ignore[misc]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         deal = random.randrange(1 << 31) if seed is None else seed
-        self.state = self.game.new_state(deal, self.config, self.players)
+        self.position = self.game.new_state(deal, self.config, self.players)
         self.agents = list(self.possible_agents)
         self.rewards = {agent: 0.0 for agent in self.agents}
         self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
@@ -88,37 +105,46 @@ class ArenaEnv(AECEnv):  # type: ignore[misc]
         self._select()
 
     def _select(self) -> None:
-        decision = self.state.decision()
+        decision = self.position.decision()
         if decision is not None:
             self.agent_selection = self.possible_agents[decision.seat]
 
     def observe(self, agent: str) -> dict[str, Any]:
         seat = self.possible_agents.index(agent)
-        view = self.state.view(seat)
+        view = self.position.view(seat)
         shown = np.asarray(tensors.encode(self.game.name, view), dtype=np.float32)
         mask = np.zeros(self._actions, dtype=np.int8)
-        decision = self.state.decision()
+        decision = self.position.decision()
         if decision is not None and decision.seat == seat:
-            mask[legal(self.game.name, self.state.legal_actions())] = 1
+            mask[legal(self.game.name, self.position.legal_actions())] = 1
         return {"observation": shown, "action_mask": mask}
+
+    def state(self) -> np.ndarray[Any, Any]:
+        """PettingZoo's global state: every seat's observation vector, seat by seat (all
+        the seats know together; what no seat sees, as the deck's order, stays out)."""
+        if self.position is None:
+            raise RuntimeError("There is no state before the first reset().")
+        seats = range(self.players)
+        views = (tensors.encode(self.game.name, self.position.view(seat)) for seat in seats)
+        return np.concatenate([np.asarray(v, dtype=np.float32) for v in views])
 
     def view(self, agent: str) -> dict[str, Any]:
         """What `agent`'s seat sees, as the referee would send it to a bot."""
-        return dict(self.state.view(self.possible_agents.index(agent)))
+        return dict(self.position.view(self.possible_agents.index(agent)))
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        allowed = self.state.legal_actions()
+        allowed = self.position.legal_actions()
         if action is None or int(action) not in allowed:
             raise ValueError(f"{agent} cannot play action {action!r}: it is not legal here.")
         self._cumulative_rewards[agent] = 0.0
-        self.state.apply_action(int(action))
+        self.position.apply_action(int(action))
         self.rewards = {a: 0.0 for a in self.agents}
-        if self.state.is_over():
-            returns = rank_returns(self.state.outcome().ranks)
+        if self.position.is_over():
+            returns = rank_returns(self.position.outcome().ranks)
             self.rewards = {a: returns[s] for s, a in enumerate(self.possible_agents)}
             self.terminations = {a: True for a in self.agents}
         else:
@@ -126,9 +152,13 @@ class ArenaEnv(AECEnv):  # type: ignore[misc]
         self._accumulate_rewards()
 
     def render(self) -> str | None:
-        if self.render_mode != "ansi" or self.state is None:
+        if self.render_mode is None or self.position is None:
             return None
-        return compact_json.dumps(self.state.spectator_view())
+        shown = compact_json.dumps(self.position.spectator_view())
+        if self.render_mode == "human":
+            print(shown)
+            return None
+        return shown
 
     def close(self) -> None:
         pass
