@@ -20,7 +20,8 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from arena.games.base import Determinizer, GameState, View
+from arena.games.base import View
+from arena.games.determinize import Sampler
 from arena.games.flowers.components import (
     CARDS_PER_COLOUR,
     COLOUR_INDEX,
@@ -46,45 +47,29 @@ def determinize(view: View, rng: random.Random, turn_limit: int = 10_000) -> Flo
 
     Raises ValueError when the view's cards or tiles do not add up (F2, F3).
     """
-    seat = int(view["seat"])
-    players = view["players"]
-    n = len(players)
-    state = FlowersState.empty(n, seed=rng.getrandbits(62), turn_limit=turn_limit)
+    return _SAMPLER.determinize(view, rng, {"turn_limit": turn_limit})
+
+
+def redeal(state: FlowersState, seat: int, rng: random.Random) -> None:
+    """Deal again, in place, every card and tile `seat` cannot see, and give a new RNG."""
+    _deal_hidden(state, seat, _pool(state, seat), rng)
+
+
+def _show(state: FlowersState, view: View) -> list[int]:
+    """Set what `view` shows in `state`; the cards its seat has not seen, by colour. The
+    tile stacks get the unseen tiles, in order."""
     state.turns = int(view["turn"])
     state.current = int(view["to_move"])
     state.passes = int(view["passes"])
     state.discard = _pile(view["discard"])
     unseen = [CARDS_PER_COLOUR - count for count in state.discard]
     seen_tiles: set[int] = set()
-    for m, mandala in enumerate(view["mandalas"]):
-        state.tiles[m] = [TILE_INDEX[name] for name in mandala["tiles"]]
-        seen_tiles.update(state.tiles[m])
-        state.marker[m] = -1 if mandala["marker"] is None else int(mandala["marker"])
-        state.present[m] = sum(1 << COLOUR_INDEX[name] for name in mandala["colours"])
-        for s, cards in enumerate(mandala["sides"]):
-            side = m * n + s
-            up, down = _pile(cards["face_up"]), _pile(cards["face_down"])
-            state.up[side * 6 : side * 6 + 6] = up
-            state.down[side * 6 : side * 6 + 6] = down
-            state.ups[side] = sum(up)
-            state.counts[side] = sum(up) + sum(down)
-            for c in range(NUM_COLOURS):
-                unseen[c] -= up[c] + down[c]
-    for s, player in enumerate(players):
-        state.hand_sizes[s] = int(player["hand_size"])
-        state.known[s] = _pile(player["known"])
-        for name in player["singles"]:
-            tile = TILE_INDEX[name]
-            state.singles[s][tile_colour(tile)] = tile
-            seen_tiles.add(tile)
-        for a, b in player["flowers"]:
-            state.flowers[s].append((TILE_INDEX[a], TILE_INDEX[b]))
-            seen_tiles.update((TILE_INDEX[a], TILE_INDEX[b]))
-        hand = _pile(view["hand"]) if s == seat else state.known[s]
-        state.hands[s] = hand[:]
-        for c in range(NUM_COLOURS):
-            unseen[c] -= hand[c]
-    hidden = sum(state.hand_sizes[s] - sum(state.hands[s]) for s in range(n) if s != seat)
+    _show_mandalas(state, view, unseen, seen_tiles)
+    _show_players(state, view, unseen, seen_tiles)
+    seat = int(view["seat"])
+    hidden = sum(
+        state.hand_sizes[s] - sum(state.hands[s]) for s in range(len(state.hands)) if s != seat
+    )
     deck_size = int(view["deck_size"])
     if min(unseen) < 0 or sum(unseen) != hidden + deck_size:
         raise ValueError(
@@ -102,8 +87,51 @@ def determinize(view: View, rng: random.Random, turn_limit: int = 10_000) -> Flo
             f"{stacks['dark']} + {stacks['light']}."
         )
     state.deck = [0] * deck_size
-    _deal_hidden(state, seat, unseen, rng)
+    return unseen
 
+
+def _show_mandalas(
+    state: FlowersState, view: View, unseen: list[int], seen_tiles: set[int]
+) -> None:
+    """The Mandalas' tiles, markers, colours and sides; their cards and tiles are seen."""
+    n = len(view["players"])
+    for m, mandala in enumerate(view["mandalas"]):
+        state.tiles[m] = [TILE_INDEX[name] for name in mandala["tiles"]]
+        seen_tiles.update(state.tiles[m])
+        state.marker[m] = -1 if mandala["marker"] is None else int(mandala["marker"])
+        state.present[m] = sum(1 << COLOUR_INDEX[name] for name in mandala["colours"])
+        for s, cards in enumerate(mandala["sides"]):
+            side = m * n + s
+            up, down = _pile(cards["face_up"]), _pile(cards["face_down"])
+            state.up[side * 6 : side * 6 + 6] = up
+            state.down[side * 6 : side * 6 + 6] = down
+            state.ups[side] = sum(up)
+            state.counts[side] = sum(up) + sum(down)
+            for c in range(NUM_COLOURS):
+                unseen[c] -= up[c] + down[c]
+
+
+def _show_players(state: FlowersState, view: View, unseen: list[int], seen_tiles: set[int]) -> None:
+    """Each seat's hand size, known cards, tiles and Flowers; the seat's own hand (F27)."""
+    seat = int(view["seat"])
+    for s, player in enumerate(view["players"]):
+        state.hand_sizes[s] = int(player["hand_size"])
+        state.known[s] = _pile(player["known"])
+        for name in player["singles"]:
+            tile = TILE_INDEX[name]
+            state.singles[s][tile_colour(tile)] = tile
+            seen_tiles.add(tile)
+        for a, b in player["flowers"]:
+            state.flowers[s].append((TILE_INDEX[a], TILE_INDEX[b]))
+            seen_tiles.update((TILE_INDEX[a], TILE_INDEX[b]))
+        hand = _pile(view["hand"]) if s == seat else state.known[s]
+        state.hands[s] = hand[:]
+        for c in range(NUM_COLOURS):
+            unseen[c] -= hand[c]
+
+
+def _settle(state: FlowersState, view: View) -> None:
+    """The destruction under way and the end, as the view shows them."""
     destroying = view.get("destroying")
     end = view.get("end")
     if destroying is not None:
@@ -119,11 +147,11 @@ def determinize(view: View, rng: random.Random, turn_limit: int = 10_000) -> Flo
     if view["decision"] is None:
         state.over = True
         state.end = end
-    return state
 
 
-def redeal(state: FlowersState, seat: int, rng: random.Random) -> None:
-    """Deal again, in place, every card and tile `seat` cannot see, and give a new RNG."""
+def _pool(state: FlowersState, seat: int) -> list[int]:
+    """The cards `seat` cannot see, by colour (the deck and the other hands' unknown cards),
+    taken back from the other hands."""
     unseen = [0] * NUM_COLOURS
     for colour in state.deck:
         unseen[colour] += 1
@@ -133,7 +161,7 @@ def redeal(state: FlowersState, seat: int, rng: random.Random) -> None:
             for c in range(NUM_COLOURS):
                 unseen[c] += hand[c] - known[c]
                 hand[c] = known[c]
-    _deal_hidden(state, seat, unseen, rng)
+    return unseen
 
 
 def _deal_hidden(state: FlowersState, seat: int, unseen: list[int], rng: random.Random) -> None:
@@ -153,12 +181,26 @@ def _deal_hidden(state: FlowersState, seat: int, unseen: list[int], rng: random.
     state.reseed(rng.getrandbits(62))
 
 
-class FlowersDeterminizer(Determinizer):
+class FlowersDeterminizer(Sampler[FlowersState, list[int]]):
     """Flowers' sampling of hidden information, for game-neutral search bots."""
 
-    def determinize(self, view: View, rng: random.Random, config: Mapping[str, Any]) -> GameState:
-        return determinize(view, rng, int(config.get("turn_limit", 10_000)))
+    state_type = FlowersState
 
-    def redeal(self, state: GameState, seat: int, rng: random.Random) -> None:
-        assert isinstance(state, FlowersState)
-        redeal(state, seat, rng)
+    def fresh(self, view: View, seed: int, config: Mapping[str, Any]) -> FlowersState:
+        turn_limit = int(config.get("turn_limit", 10_000))
+        return FlowersState.empty(len(view["players"]), seed=seed, turn_limit=turn_limit)
+
+    def show(self, state: FlowersState, view: View) -> list[int]:
+        return _show(state, view)
+
+    def deal(self, state: FlowersState, seat: int, unseen: list[int], rng: random.Random) -> None:
+        _deal_hidden(state, seat, unseen, rng)
+
+    def settle(self, state: FlowersState, view: View) -> None:
+        _settle(state, view)
+
+    def pool(self, state: FlowersState, seat: int) -> list[int]:
+        return _pool(state, seat)
+
+
+_SAMPLER = FlowersDeterminizer()

@@ -32,7 +32,8 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from arena.games.base import Determinizer, GameState, View
+from arena.games.base import View
+from arena.games.determinize import Sampler
 from arena.games.mandala.cards import (
     CARDS_PER_COLOUR,
     CLAIM_DECISION,
@@ -98,10 +99,23 @@ def determinize(
     game's configuration (R12), which the view does not carry (it is in `new_game`).
     Raises ValueError when the view's counts do not add up to 108 cards.
     """
-    seat = int(view["seat"])
-    other = 1 - seat
-    opponent = view["players"][other]
-    unseen = unseen_cards(view)
+    return _SAMPLER.determinize(dict(view), rng, {"turn_limit": turn_limit})
+
+
+def redeal(state: MandalaState, seat: int, rng: random.Random) -> None:
+    """Deal again, in place, every card `seat` cannot see, and give the state a new seed.
+
+    The opponent's hand, their setup Cup cards and the deck are pooled and dealt back in
+    the same sizes (the deck only from cards it can hold, see the module's docstring), so
+    `state.view(seat)` does not change (R14).
+    """
+    _deal_hidden(state, seat, _pool(state, seat), rng)
+
+
+def _check(view: Mapping[str, Any], unseen: list[int]) -> None:
+    """ValueError unless the unseen cards are exactly the opponent's hand, their unknown
+    Cup cards and the deck (R1: 108 cards)."""
+    opponent = view["players"][1 - int(view["seat"])]
     opponent_hand = int(opponent["hand_size"])
     opponent_setup = int(opponent["cup_unknown"])
     deck_size = int(view["deck_size"])
@@ -112,7 +126,13 @@ def determinize(
             f"Cup cards ({opponent_setup}) and the deck ({deck_size}) need "
             f"{opponent_hand + opponent_setup + deck_size}."
         )
-    state = MandalaState.empty(seed=rng.getrandbits(62), turn_limit=turn_limit)
+
+
+def _show(state: MandalaState, view: Mapping[str, Any]) -> list[int]:
+    """Set what `view` shows in `state`; the cards its seat has not seen, by colour."""
+    unseen = unseen_cards(view)
+    _check(view, unseen)
+    seat = int(view["seat"])
     state.turns = int(view["turn"])
     state.current = int(view["to_move"])
     state.end_triggered = bool(view["end_triggered"])
@@ -139,10 +159,13 @@ def determinize(
         ]
         state.reshuffled[1 + seat] = pile_from_json(since["drawn_by_you"])
     # Only the sizes matter here: `_deal_hidden` deals the cards (and the opponent's draws).
-    state.hands[other] = [opponent_hand, 0, 0, 0, 0, 0]
-    state.deck = [0] * deck_size
-    _deal_hidden(state, seat, unseen, rng)
+    state.hands[1 - seat] = [int(view["players"][1 - seat]["hand_size"]), 0, 0, 0, 0, 0]
+    state.deck = [0] * int(view["deck_size"])
+    return unseen
 
+
+def _settle(state: MandalaState, view: Mapping[str, Any]) -> None:
+    """The destruction under way, and the end the sampled cards imply."""
     # A 6th River colour can only have appeared during the destruction under way (R9b).
     state.sixth_colour = any(len(river) == NUM_COLOURS for river in state.rivers)
     destroying = view.get("destroying")
@@ -157,20 +180,14 @@ def determinize(
             state.end = SIXTH_RIVER_COLOUR
         elif stalled(state):
             state.end = STALLED  # R15, R16, even on the limit's turn (R17)
-        elif state.turns >= turn_limit:
+        elif state.turns >= state.turn_limit:
             state.end = TURN_LIMIT
         else:
             state.end = DECK_EXHAUSTED
-    return state
 
 
-def redeal(state: MandalaState, seat: int, rng: random.Random) -> None:
-    """Deal again, in place, every card `seat` cannot see, and give the state a new seed.
-
-    The opponent's hand, their setup Cup cards and the deck are pooled and dealt back in
-    the same sizes (the deck only from cards it can hold, see the module's docstring), so
-    `state.view(seat)` does not change (R14).
-    """
+def _pool(state: MandalaState, seat: int) -> list[int]:
+    """The cards `seat` cannot see, by colour: the deck, the opponent's hand and setup Cup."""
     other = 1 - seat
     unseen = [0] * NUM_COLOURS
     for colour in state.deck:
@@ -178,7 +195,7 @@ def redeal(state: MandalaState, seat: int, rng: random.Random) -> None:
     for pile in (state.hands[other], state.cup_setup[other]):
         for colour in range(NUM_COLOURS):
             unseen[colour] += pile[colour]
-    _deal_hidden(state, seat, unseen, rng)
+    return unseen
 
 
 def _shuffle(cards: list[int], rng: random.Random) -> None:
@@ -236,12 +253,25 @@ def _deal_hidden(state: MandalaState, seat: int, unseen: list[int], rng: random.
     state.shuffles = 0
 
 
-class MandalaDeterminizer(Determinizer):
+class MandalaDeterminizer(Sampler[MandalaState, list[int]]):
     """Mandala's sampling of hidden information, for game-neutral search bots."""
 
-    def determinize(self, view: View, rng: random.Random, config: Mapping[str, Any]) -> GameState:
-        return determinize(view, rng, int(config.get("turn_limit", 1000)))
+    state_type = MandalaState
 
-    def redeal(self, state: GameState, seat: int, rng: random.Random) -> None:
-        assert isinstance(state, MandalaState)
-        redeal(state, seat, rng)
+    def fresh(self, view: View, seed: int, config: Mapping[str, Any]) -> MandalaState:
+        return MandalaState.empty(seed=seed, turn_limit=int(config.get("turn_limit", 1000)))
+
+    def show(self, state: MandalaState, view: View) -> list[int]:
+        return _show(state, view)
+
+    def deal(self, state: MandalaState, seat: int, unseen: list[int], rng: random.Random) -> None:
+        _deal_hidden(state, seat, unseen, rng)
+
+    def settle(self, state: MandalaState, view: View) -> None:
+        _settle(state, view)
+
+    def pool(self, state: MandalaState, seat: int) -> list[int]:
+        return _pool(state, seat)
+
+
+_SAMPLER = MandalaDeterminizer()

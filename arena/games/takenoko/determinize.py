@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
-from arena.games.base import Determinizer, GameState, View
+from arena.games.base import GameState, View
+from arena.games.determinize import Sampler
 from arena.games.takenoko.board import Board, Placed
 from arena.games.takenoko.cards import DECK_CARDS, DECKS
 from arena.games.takenoko.components import CHIBIS_TILES, PLOTS
@@ -47,22 +48,64 @@ def _board(shown: View) -> Board:
     return board
 
 
+class Sizes(NamedTuple):
+    """What a seat has not seen, by size: each objective deck's and each hand's (the
+    cards themselves are those in no deck, hand or pile the seat can see)."""
+
+    decks: Mapping[str, int]
+    hands: list[int]
+
+
 def determinize(
     view: View, rng: random.Random, max_rounds: int = 100, **options: bool
 ) -> TakenokoState:
     """A state consistent with `view` (`state.view(seat) == view`), its hidden cards and
     deck orders dealt at random. ValueError when the view does not add up."""
+    return _SAMPLER.determinize(view, rng, {"max_rounds": max_rounds, **options})
+
+
+def redeal(state: TakenokoState, seat: int, rng: random.Random) -> None:
+    """Deal again, in place, the other hands, the decks' orders and the unknown plots."""
+    _SAMPLER.redeal(state, seat, rng)
+
+
+def _show(state: TakenokoState, view: View) -> Sizes:
+    """Set what `view` shows in `state`; the sizes of what its seat has not seen."""
     seat = int(view["seat"])
     players = view["players"]
-    shown = {**view.get("options", {}), **options}
-    state = TakenokoState(
-        len(players),
-        rng.getrandbits(62),
-        max_rounds,
-        chibis=bool(shown.get("chibis")),
-        redraw_met_objectives=bool(shown.get("redraw_met_objectives")),
+    state.board = _board(view["board"])
+    _show_turn(state, view)
+    for s, player in enumerate(players):
+        state.done[s] = list(player["completed"])
+        state.stomachs[s] = dict(player["stomach"])
+        state.reserve_channels[s] = int(player["channels"])
+        state.reserve_chips[s] = dict(player["chips"])
+        state.babies[s] = list(player.get("babies", []))
+    state.hands = [[] for _ in players]
+    state.hands[seat] = list(view["hand"])
+    known_cards = view.get("returned_cards", {})
+    state.returned = [[] for _ in players]
+    state.returned[seat] = list(view["returned_plots"]) + [
+        card for deck in DECKS for card in known_cards.get(deck, [])
+    ]
+    # The plot deck: every tile not on the board nor drawn; the seat's returned plots where
+    # it knows them (under the rest, in order), the others (shuffled by `_deal`) above them.
+    tiles = PLOTS + (CHIBIS_TILES if state.chibis else ())
+    placed = {tile.plot for tile in state.board.tiles.values()} | set(state.drawn)
+    known = list(view["returned_plots"])
+    rest = [tile.id for tile in tiles if tile.id not in placed and tile.id not in known]
+    if len(rest) + len(known) != int(view["plot_deck"]):
+        raise ValueError(f"The view's plot deck does not add up to {len(tiles)} tiles.")
+    state.plot_deck = rest + known
+    state.decks = {deck: list(known_cards.get(deck, [])) for deck in DECKS}
+    return Sizes(
+        {deck: int(view["objective_decks"][deck]) for deck in DECKS},
+        [int(player["hand_size"]) for player in players],
     )
-    state.board = board = _board(view["board"])
+
+
+def _show_turn(state: TakenokoState, view: View) -> None:
+    """The turn under way, the decision, the supply and the end, as the view shows them."""
     state.turns = int(view["turn"])
     state.current = int(view["to_move"])
     state.rolled = bool(view["rolled"])
@@ -81,35 +124,17 @@ def determinize(
     state.channel_supply = int(view["channel_supply"])
     state.baby_pool = list(view.get("baby_pool", []))
     state.baby = view.get("baby")
-    for s, player in enumerate(players):
-        state.done[s] = list(player["completed"])
-        state.stomachs[s] = dict(player["stomach"])
-        state.reserve_channels[s] = int(player["channels"])
-        state.reserve_chips[s] = dict(player["chips"])
-        state.babies[s] = list(player.get("babies", []))
-    state.hands = [[] for _ in players]
-    state.hands[seat] = list(view["hand"])
-    known_cards = view.get("returned_cards", {})
-    state.returned = [[] for _ in players]
-    state.returned[seat] = list(view["returned_plots"]) + [
-        card for deck in DECKS for card in known_cards.get(deck, [])
-    ]
-    # The plot deck: every tile not on the board nor drawn; the seat's returned plots where
-    # it knows them (under the rest, in order), the others shuffled above them.
-    tiles = PLOTS + (CHIBIS_TILES if state.chibis else ())
-    placed = {tile.plot for tile in board.tiles.values()} | set(state.drawn)
-    known = list(view["returned_plots"])
-    rest = [tile.id for tile in tiles if tile.id not in placed and tile.id not in known]
-    if len(rest) + len(known) != int(view["plot_deck"]):
-        raise ValueError(f"The view's plot deck does not add up to {len(tiles)} tiles.")
+
+
+def _deal_hidden(state: TakenokoState, seat: int, sizes: Sizes, rng: random.Random) -> None:
+    """Shuffle the plots `seat` did not return (above the ones it did, T27), then deal the
+    cards it has not seen."""
+    mine = set(state.returned[seat])  # all still under a deck: T27 forgets what leaves one
+    known = [p for p in state.plot_deck if p in mine]
+    rest = [p for p in state.plot_deck if p not in mine]
     rng.shuffle(rest)
     state.plot_deck = rest + known
-    state.decks = {deck: list(known_cards.get(deck, [])) for deck in DECKS}
-    sizes = {deck: int(view["objective_decks"][deck]) for deck in DECKS}
-    hand_sizes = [int(player["hand_size"]) for player in players]
-    _deal(state, seat, sizes, hand_sizes, rng)
-    state._legal = state._index = None
-    return state
+    _deal(state, seat, sizes.decks, sizes.hands, rng)
 
 
 def _deal(
@@ -142,37 +167,48 @@ def _deal(
         raise ValueError("The view's hands do not add up.")
 
 
-def redeal(state: TakenokoState, seat: int, rng: random.Random) -> None:
-    """Deal again, in place, the other hands, the decks' orders and the unknown plots."""
-    sizes = {deck: len(cards) for deck, cards in state.decks.items()}
-    hand_sizes = [len(hand) for hand in state.hands]
-    mine = set(state.returned[seat])  # all still under a deck: T27 forgets what leaves one
-    known = [p for p in state.plot_deck if p in mine]
-    rest = [p for p in state.plot_deck if p not in mine]
-    rng.shuffle(rest)
-    state.plot_deck = rest + known
-    _deal(state, seat, sizes, hand_sizes, rng)
-    state.die = random.Random(rng.getrandbits(62))
-    state.babies_rng = random.Random(rng.getrandbits(62))
-    state.shared_streams = frozenset()
-    state._legal = state._index = None
-
-
-class TakenokoDeterminizer(Determinizer):
+class TakenokoDeterminizer(Sampler[TakenokoState, Sizes]):
     """Takenoko's sampling of hidden information, for game-neutral search bots."""
 
-    def determinize(self, view: View, rng: random.Random, config: Mapping[str, Any]) -> GameState:
-        return determinize(
-            view,
-            rng,
+    state_type = TakenokoState
+
+    def fresh(self, view: View, seed: int, config: Mapping[str, Any]) -> TakenokoState:
+        chosen = {key: bool(config[key]) for key in OPTIONS if key in config}
+        shown = {**view.get("options", {}), **chosen}
+        return TakenokoState(
+            len(view["players"]),
+            seed,
             int(config.get("max_rounds", 100)),
-            **{
-                key: bool(config[key])
-                for key in ("chibis", "redraw_met_objectives")
-                if key in config
-            },
+            chibis=bool(shown.get("chibis")),
+            redraw_met_objectives=bool(shown.get("redraw_met_objectives")),
+        )
+
+    def show(self, state: TakenokoState, view: View) -> Sizes:
+        return _show(state, view)
+
+    def deal(self, state: TakenokoState, seat: int, unseen: Sizes, rng: random.Random) -> None:
+        _deal_hidden(state, seat, unseen, rng)
+
+    def settle(self, state: TakenokoState, view: View) -> None:
+        state._legal = state._index = None
+
+    def pool(self, state: TakenokoState, seat: int) -> Sizes:
+        return Sizes(
+            {deck: len(cards) for deck, cards in state.decks.items()},
+            [len(hand) for hand in state.hands],
         )
 
     def redeal(self, state: GameState, seat: int, rng: random.Random) -> None:
+        """Deal again (see `Sampler.redeal`), then give the state a new die and babies."""
+        super().redeal(state, seat, rng)
         assert isinstance(state, TakenokoState)
-        redeal(state, seat, rng)
+        state.die = random.Random(rng.getrandbits(62))
+        state.babies_rng = random.Random(rng.getrandbits(62))
+        state.shared_streams = frozenset()
+        state._legal = state._index = None
+
+
+OPTIONS = ("chibis", "redraw_met_objectives")
+"""The options a configuration may set over the view's."""
+
+_SAMPLER = TakenokoDeterminizer()

@@ -56,44 +56,8 @@ class TakenokoState(GameState):
         self.max_rounds = max_rounds
         self.chibis = chibis
         self.redraw_met_objectives = redraw_met_objectives
-        setup = random.Random(f"takenoko/{seed}/setup")  # §3: one stream per purpose
-        self.die = random.Random(f"takenoko/{seed}/die")
-        self.babies_rng = random.Random(f"takenoko/{seed}/babies")
-        self.shared_streams: frozenset[str] = frozenset()
-        """The random streams this state still shares with a copy (cloned on first use)."""
-        tiles = PLOTS + (CHIBIS_TILES if chibis else ())
-        self.plot_deck = [tile.id for tile in tiles]
-        setup.shuffle(self.plot_deck)
-        self.decks: dict[str, list[str]] = {}
-        for deck in DECKS:
-            self.decks[deck] = DECK_CARDS[deck][:]
-            setup.shuffle(self.decks[deck])
-        self.hands: list[list[str]] = [[] for _ in range(num_players)]
-        for seat in range(num_players):  # §3.4: a plot, a gardener and a panda card each
-            for deck in DECKS:
-                self.hands[seat].append(self.decks[deck].pop(0))
-        self.done: list[list[str]] = [[] for _ in range(num_players)]
-        self.stomachs: list[dict[str, int]] = [
-            dict.fromkeys(COLOURS, 0) for _ in range(num_players)
-        ]
-        self.reserve_channels = [0] * num_players
-        self.reserve_chips: list[dict[str, int]] = [
-            dict.fromkeys(CHIPS, 0) for _ in range(num_players)
-        ]
-        self.chip_supply = dict(CHIPS)
-        self.channel_supply = CHANNELS
-        self.returned: list[list[str]] = [[] for _ in range(num_players)]
-        """The plots and objective cards each seat put under a deck and that have not left it
-        since (it knows them; T27): plots returned (T9), cards seen at the Cabin, swapped by
-        a baby, redrawn (T11)."""
-        self.baby_pool = list(BABIES) if chibis else []
-        self.babies: list[list[str]] = [[] for _ in range(num_players)]
-        self.baby: str | None = None
-        """The baby whose bonus is being decided (§8, T17)."""
-        self.cabin: list[str] = []
-        """The cards the gardener's seat looks at in the Cabin, while it decides (§8)."""
-        self.refunds: dict[str, int] = {}
-        """T11: the cards each deck gave back to OBJECTIVE this turn."""
+        self._set_up(seed)
+        self._empty_holdings()
         self.board = Board()
         self.current = 0
         self.turns = 0
@@ -113,6 +77,53 @@ class TakenokoState(GameState):
         self._legal: list[Move] | None = None
         self._index: dict[Any, int] | None = None
         self._start_turn()
+
+    def _set_up(self, seed: int) -> None:
+        """The random streams of `seed` (§3: one per purpose), the shuffled plot deck and
+        objective decks, and each seat's first hand (§3.4: a plot, a gardener and a panda
+        card)."""
+        setup = random.Random(f"takenoko/{seed}/setup")
+        self.die = random.Random(f"takenoko/{seed}/die")
+        self.babies_rng = random.Random(f"takenoko/{seed}/babies")
+        self.shared_streams: frozenset[str] = frozenset()
+        """The random streams this state still shares with a copy (cloned on first use)."""
+        tiles = PLOTS + (CHIBIS_TILES if self.chibis else ())
+        self.plot_deck = [tile.id for tile in tiles]
+        setup.shuffle(self.plot_deck)
+        self.decks: dict[str, list[str]] = {}
+        for deck in DECKS:
+            self.decks[deck] = DECK_CARDS[deck][:]
+            setup.shuffle(self.decks[deck])
+        self.hands: list[list[str]] = [[] for _ in range(self.num_players)]
+        for seat in range(self.num_players):
+            for deck in DECKS:
+                self.hands[seat].append(self.decks[deck].pop(0))
+
+    def _empty_holdings(self) -> None:
+        """What the seats and the supply hold before the first turn: nothing taken yet."""
+        num_players = self.num_players
+        self.done: list[list[str]] = [[] for _ in range(num_players)]
+        self.stomachs: list[dict[str, int]] = [
+            dict.fromkeys(COLOURS, 0) for _ in range(num_players)
+        ]
+        self.reserve_channels = [0] * num_players
+        self.reserve_chips: list[dict[str, int]] = [
+            dict.fromkeys(CHIPS, 0) for _ in range(num_players)
+        ]
+        self.chip_supply = dict(CHIPS)
+        self.channel_supply = CHANNELS
+        self.returned: list[list[str]] = [[] for _ in range(num_players)]
+        """The plots and objective cards each seat put under a deck and that have not left it
+        since (it knows them; T27): plots returned (T9), cards seen at the Cabin, swapped by
+        a baby, redrawn (T11)."""
+        self.baby_pool = list(BABIES) if self.chibis else []
+        self.babies: list[list[str]] = [[] for _ in range(num_players)]
+        self.baby: str | None = None
+        """The baby whose bonus is being decided (§8, T17)."""
+        self.cabin: list[str] = []
+        """The cards the gardener's seat looks at in the Cabin, while it decides (§8)."""
+        self.refunds: dict[str, int] = {}
+        """T11: the cards each deck gave back to OBJECTIVE this turn."""
 
     # ------------------------------------------------------------------ copying
 
