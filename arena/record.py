@@ -1,6 +1,6 @@
 """Game records: the JSON account of one game, and the one walk that replays it step by step.
 
-Replay, narration (`Game.narrate`), the replay viewer and the tests all go through `walk`.
+Replay, narration (arena/narration.py), the replay viewer and the tests all go through `walk`.
 A record whose last decision went unanswered (the bot timed out, crashed or replied
 illegally) keeps that request as `unanswered` (`{"seat", "kind", "request", "reason"}`, the
 request as the exact line sent); `unanswered` reads it, and records written before it was

@@ -11,6 +11,7 @@ import pytest
 from arena.errors import GameError
 from arena.game_sources import game_names, get_game
 from arena.games import Decision, GameState
+from arena.narration import narrate
 from arena.outcome import Outcome
 from arena.record import replay
 
@@ -123,7 +124,7 @@ def test_random_games_keep_the_interface_invariants(name: str, seats: int) -> No
         }
         again = replay(record)  # the one replay walk
         assert again.spectator_view() == state.spectator_view()
-        lines = game.narrate(record)
+        lines = narrate(game, record)
         assert len(lines) > len(moves_played) and "Scores:" in lines[-2]
 
 

@@ -5,12 +5,13 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from arena import narration
 from arena.game_sources import get_game
 from arena.record import RECORD_VERSION
 
 
 def narrate(record: dict[str, Any]) -> list[str]:
-    return get_game(record["game"]).narrate(record)
+    return narration.narrate(get_game(record["game"]), record)
 
 
 def random_record(seed: int) -> dict[str, Any]:

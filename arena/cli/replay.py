@@ -19,6 +19,7 @@ import click
 from arena.errors import ArenaError
 from arena.game_sources import get_game
 from arena.games import Decision, GameState, Move
+from arena.narration import narrate
 from arena.record import Step, decision_count, request_at, unanswered_words
 
 
@@ -90,7 +91,7 @@ def replay(
 
 
 def numbered_narration(record: dict[str, Any]) -> list[str]:
-    """The game's own account of `record` (`Game.narrate`), each decision's first line led
+    """The game's own account of `record` (`narration.narrate`), each decision's first line led
     by its number, and the unanswered decision, if the record keeps one, before the end."""
     game = copy.copy(get_game(str(record.get("game"))))
     numbers = itertools.count(1)
@@ -108,7 +109,7 @@ def numbered_narration(record: dict[str, Any]) -> list[str]:
 
     game.narrate_step = narrate_step  # type: ignore[method-assign]
     game.narrate_end = narrate_end  # type: ignore[method-assign]
-    lines = game.narrate(record)
+    lines = narrate(game, record)
     told: list[str] = []
     for line in lines:  # the unanswered decision follows the others, before the blank line
         if told and told[-1] == "" and line.startswith(f"#{decision_count(record)} "):

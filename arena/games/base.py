@@ -141,13 +141,6 @@ class Determinizer(ABC):
         """Deal again, in place, everything `seat` cannot see; its view does not change."""
 
 
-def _score_line(lines: list[str], before: tuple[int, ...], now: tuple[int, ...]) -> tuple[int, ...]:
-    """Add a line with the scores when a move changed them; the scores now."""
-    if now != before:
-        lines.append("          scores now: " + " / ".join(map(str, now)))
-    return now
-
-
 _TYPE_WORDS = {bool: "true or false", int: "a whole number", float: "a number", str: "text"}
 
 
@@ -199,60 +192,8 @@ class Game(ABC):
         configuration (written at the start of the log, and in the reports)."""
         return []
 
-    # --- narration: a record told in words (`arena replay`); games may say more ---
-
-    def narrate(self, record: Mapping[str, Any]) -> list[str]:
-        """The lines of a readable account of `record`; GameError when it does not replay."""
-        from arena.record import start, walk
-
-        try:
-            names = [str(name) for name in record["players"]]
-            recorded = Outcome.from_json(record["outcome"])
-        except (KeyError, TypeError, ValueError) as error:
-            raise GameError(f"This is not a game record (missing or wrong {error}).") from None
-
-        def who(seat: int) -> str:
-            return f"seat {seat} ({names[seat]})" if seat < len(names) else f"seat {seat}"
-
-        lines = [
-            f"Game {record.get('game_id', '?')}: {record['game']}, seed {record['seed']}, "
-            f"{' vs '.join(names)}"
-        ]
-        state = start(record)
-        after: tuple[Move, int] | None = None
-        told_scores = state.scores()
-        for step in walk(record, state):
-            if after is not None:
-                lines += self.narrate_after(state, *after, who)
-                told_scores = _score_line(lines, told_scores, state.scores())
-            think = step.entry.get("think_ms")
-            timing = f"  [{think:.1f} ms]" if isinstance(think, int | float) else ""
-            told = self.narrate_step(state, step.decision, step.move, who)
-            lines += [told[0] + timing, *told[1:]]
-            after = (step.move, state.turn)
-        if after is not None:
-            lines += self.narrate_after(state, *after, who)
-            _score_line(lines, told_scores, state.scores())
-        lines.append("")
-        lines += self.narrate_end(state, names)
-        ending = recorded.end or recorded.termination.value
-        lines.append(f"End: {ending}. {recorded.reason}")
-        scores = ", ".join(f"{who(s)} {score}" for s, score in enumerate(recorded.scores))
-        lines.append(f"Scores: {scores}.")
-        if recorded.is_draw:
-            lines.append("Result: a draw.")
-        elif len(recorded.winners) == 1:
-            lines.append(f"Result: {who(recorded.winners[0])} wins.")
-        else:
-            lines.append(f"Result: {' and '.join(map(who, recorded.winners))} share first place.")
-        if recorded.termination.is_normal and state.is_over():
-            replayed = state.outcome()
-            if replayed.scores != recorded.scores or replayed.ranks != recorded.ranks:
-                lines.append(
-                    f"Warning: replaying gives scores {list(replayed.scores)}, "
-                    f"not the recorded {list(recorded.scores)}."
-                )
-        return lines
+    # --- narration: a record told in words (arena/narration.py, `arena replay`); games may
+    # say more in these hooks ---
 
     def narrate_step(
         self, state: GameState, decision: Decision, move: Move, who: Callable[[int], str]
