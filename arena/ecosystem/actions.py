@@ -1,15 +1,33 @@
-"""How many action codes each game uses, for the fixed action spaces of OpenSpiel and PettingZoo."""
+"""How many action codes each game uses, for the fixed action spaces of OpenSpiel and PettingZoo.
+
+Each game says it itself (`Game.learning().num_actions`); this module names no game.
+"""
 
 from __future__ import annotations
 
-from arena.games.flowers.components import NUM_ACTIONS as FLOWERS_ACTIONS
-from arena.games.mandala.cards import NUM_ACTIONS as MANDALA_ACTIONS
+from collections.abc import Iterator, Mapping
 
-TAKENOKO_ACTIONS = 1024
-"""Takenoko's codes index the legal moves of a position (under 200 in every position we
-have measured); a position with more is refused by `legal`, never wrapped."""
+from arena.ecosystem.tensors import learning
+from arena.game_sources import game_names
 
-NUM_ACTIONS = {"mandala": MANDALA_ACTIONS, "flowers": FLOWERS_ACTIONS, "takenoko": TAKENOKO_ACTIONS}
+
+class _ActionSpaces(Mapping[str, int]):
+    """Game name -> the size of its action space (games with a coding for learners)."""
+
+    def __getitem__(self, game: str) -> int:
+        coding = learning(game)
+        if coding is None:
+            raise KeyError(game)
+        return coding.num_actions
+
+    def __iter__(self) -> Iterator[str]:
+        return (name for name in game_names() if learning(name) is not None)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
+NUM_ACTIONS: Mapping[str, int] = _ActionSpaces()
 
 
 def legal(game: str, actions: list[int]) -> list[int]:

@@ -23,11 +23,14 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, Self
+from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 from arena import compact_json
 from arena.errors import GameError
 from arena.outcome import Outcome
+
+if TYPE_CHECKING:
+    from arena.games.learning import Learning
 
 Move = dict[str, Any]
 """A move as JSON-friendly data, e.g. {"action": "claim", "colour": "purple"}."""
@@ -185,6 +188,11 @@ class Game(ABC):
 
     def determinizer(self) -> Determinizer | None:
         """How a search bot samples what a seat cannot see; None for a game without one."""
+        return None
+
+    def learning(self) -> Learning | None:
+        """The game's coding for learners (arena/games/learning.py: its action space, a view
+        as numbers, its chance); None for a game without one."""
         return None
 
     def config_notes(self, config: Mapping[str, Any]) -> list[str]:

@@ -10,6 +10,7 @@ from arena.games.base import Decision, Determinizer, Game, GameState, Move
 from arena.games.flowers import narrate
 from arena.games.flowers.components import COLOURS, TILE, TURN
 from arena.games.flowers.state import FlowersState
+from arena.games.learning import Learning
 
 __all__ = ["COLOURS", "FlowersGame", "FlowersState"]
 
@@ -31,6 +32,11 @@ class FlowersGame(Game):
         from arena.games.flowers.determinize import FlowersDeterminizer
 
         return FlowersDeterminizer()
+
+    def learning(self) -> Learning:
+        from arena.games.flowers.learning import FlowersLearning
+
+        return FlowersLearning()
 
     def narrate_step(
         self, state: GameState, decision: Decision, move: Move, who: Callable[[int], str]

@@ -7,6 +7,7 @@ from typing import Any, ClassVar
 
 from arena.errors import GameError
 from arena.games.base import Decision, Determinizer, Game, GameState, Move
+from arena.games.learning import Learning
 from arena.games.mandala import narrate
 from arena.games.mandala.cards import COLOURS
 from arena.games.mandala.state import MandalaState
@@ -31,6 +32,11 @@ class MandalaGame(Game):
         from arena.games.mandala.determinize import MandalaDeterminizer
 
         return MandalaDeterminizer()
+
+    def learning(self) -> Learning:
+        from arena.games.mandala.learning import MandalaLearning
+
+        return MandalaLearning()
 
     def narrate_step(
         self, state: GameState, decision: Decision, move: Move, who: Callable[[int], str]

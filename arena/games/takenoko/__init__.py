@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 
 from arena.errors import GameError
 from arena.games.base import Determinizer, Game
+from arena.games.learning import Learning
 from arena.games.takenoko.state import TakenokoState
 
 __all__ = ["TakenokoGame", "TakenokoState"]
@@ -57,6 +58,11 @@ class TakenokoGame(Game):
         from arena.games.takenoko.determinize import TakenokoDeterminizer
 
         return TakenokoDeterminizer()
+
+    def learning(self) -> Learning:
+        from arena.games.takenoko.learning import TakenokoLearning
+
+        return TakenokoLearning()
 
     def new_state(
         self, seed: int, config: Mapping[str, Any] | None = None, num_players: int = 3
