@@ -29,3 +29,10 @@ def atomic_file(path: Path, *, sync: bool = False) -> Iterator[BinaryIO]:
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write `text` to `path` (UTF-8, synced) so that readers see the old content or the new,
+    never a mix."""
+    with atomic_file(path, sync=True) as file:
+        file.write(text.encode("utf-8"))

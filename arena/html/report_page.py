@@ -20,13 +20,15 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from arena.atomic import write_atomic
 from arena.errors import ArenaError
 from arena.game_sources import game_notes
 from arena.html.embed import asset
 from arena.results.log import GameLine
+from arena.results.summary import chart_files
 
 if TYPE_CHECKING:
-    from arena.results.report import Report
+    from arena.results.summary import Report
 
 REPORT_NAME = "report.html"
 REPLAYS = "replays"
@@ -47,8 +49,6 @@ def write_html_report(
     run_dir: Path, report: Report, config: dict[str, Any], games: Sequence[GameLine]
 ) -> Path:
     """Write `report.html` and the replays it links to; the path of the report."""
-    from arena.results.report import write_atomic
-
     picked = _games_to_show(games, [str(b) for b in report.leaderboard["bot"]], report.seats)
     replays = _write_replays(run_dir, picked[:MOST_REPLAYS])
     path = run_dir / REPORT_NAME
@@ -64,8 +64,6 @@ def report_html(
     replays: dict[str, str],
 ) -> str:
     """The whole page; `replays` maps a game id to its replay page (relative path)."""
-    from arena.results.report import chart_files
-
     e = html.escape
     title = f"{config.get('game', 'mandala')} tournament: {run_dir.name}"
     played = f"{report.games_played}" + (
@@ -358,7 +356,6 @@ def _write_replays(run_dir: Path, game_ids: Iterable[str]) -> dict[str, str]:
     """Write the replay page of each game whose record replays; game id -> relative path."""
     from arena.html.replay_page import replay_html
     from arena.record import load_record
-    from arena.results.report import write_atomic
 
     written = {}
     folder = run_dir / REPLAYS

@@ -20,7 +20,7 @@ import pandas as pd  # noqa: E402
 
 from arena.atomic import atomic_file  # noqa: E402
 from arena.results.ratings import Ratings  # noqa: E402
-from arena.results.report import CHART_FILES, chart_files  # noqa: E402
+from arena.results.summary import CHART_FILES, chart_files  # noqa: E402
 from arena.results.tables import wilson  # noqa: E402
 
 __all__ = ["CHART_FILES", "draw_all"]

@@ -9,19 +9,23 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from arena import bounded
-from arena.atomic import atomic_file
+from arena.atomic import write_atomic
 from arena.errors import TournamentError
 from arena.game_sources import game_notes
 from arena.results.log import LOG_NAME, GameLine, read_games
+from arena.results.summary import (
+    CHART_FILES,
+    CONFIG_NAME,
+    LEADERBOARD_NAME,
+    RATINGS_NAME,
+    Report,
+    chart_files,
+)
 from arena.stats import think
-
-if TYPE_CHECKING:
-    import pandas as pd
 
 __all__ = [
     "CHART_FILES",
@@ -37,33 +41,8 @@ __all__ = [
     "write_atomic",
 ]
 
-CONFIG_NAME = "config.json"
 MAX_CONFIG = 16 << 20
 """The largest config.json read (a field of 1,000 bots takes about 300 KiB)."""
-RATINGS_NAME = "ratings.csv"
-LEADERBOARD_NAME = "leaderboard.md"
-CHART_FILES = {
-    "ratings": "ratings.png",
-    "elo": "elo.png",
-    "pairwise": "pairwise.png",
-    "scores": "scores.png",
-    "seats": "seat_advantage.png",
-    "lengths": "game_lengths.png",
-}
-"""The chart files a report of two seats writes, by chart name (drawn by arena.results.charts)."""
-
-
-def chart_files(seats: int) -> dict[str, str]:
-    """The chart files of a report of `seats` seats: the places chart replaces the seats chart."""
-    if seats <= 2:
-        return dict(CHART_FILES)
-    return {**CHART_FILES, "seats": "places_by_seat.png"}
-
-
-def write_atomic(path: Path, text: str) -> None:
-    """Write `text` to `path` so that readers see the old content or the new, never a mix."""
-    with atomic_file(path, sync=True) as file:
-        file.write(text.encode("utf-8"))
 
 
 def load_config(run_dir: Path) -> dict[str, Any]:
@@ -91,42 +70,6 @@ def newest_run(results_dir: Path) -> Path:
             f"No tournament found in {results_dir}; run `arena run` first or name a run folder."
         )
     return max(runs, key=lambda p: ((p / CONFIG_NAME).stat().st_mtime, p.name))
-
-
-@dataclass
-class Report:
-    """The tables of one run, made from its games log."""
-
-    run_dir: Path
-    games_played: int
-    games_total: int | None
-    leaderboard: pd.DataFrame
-    pairwise: pd.DataFrame
-    seats: int = 2
-    """Seats per table."""
-    ends: dict[str, int] = field(default_factory=dict)
-    """How the games ended: the game's own end reason or the termination, with counts."""
-    files: list[Path] = field(default_factory=list)
-    html: Path | None = None
-    """The run's report.html, once written (`make_report(..., html=True)`)."""
-
-    def text(self) -> str:
-        """The leaderboard as Markdown, with a line on progress."""
-        from arena.results.tables import format_markdown
-
-        text = _progress_line(self) + "\n\n" + format_markdown(self.leaderboard)
-        return text + (f"\n{_ends_line(self)}\n" if self.ends else "")
-
-
-def _ends_line(report: Report) -> str:
-    """How the games ended, e.g. 'Games ended: deck_exhausted 40, timeout 1.'"""
-    return "Games ended: " + ", ".join(f"{end} {n}" for end, n in report.ends.items()) + "."
-
-
-def _progress_line(report: Report) -> str:
-    if report.games_total is None:
-        return f"{report.games_played} games played"
-    return f"{report.games_played} of {report.games_total} games played"
 
 
 def make_report(
@@ -194,11 +137,11 @@ def _leaderboard_markdown(report: Report, config: dict[str, Any]) -> str:
     if config:
         limits = config.get("limits", {})
         lines.append(
-            f"{_progress_line(report)}; {config.get('rounds')} rounds, seed {config.get('seed')}, "
+            f"{report.progress_line()}; {config.get('rounds')} rounds, seed {config.get('seed')}, "
             f"{limits.get('move_ms')} ms per move."
         )
     else:
-        lines.append(_progress_line(report) + ".")
+        lines.append(report.progress_line() + ".")
     for note in game_notes(str(config.get("game")), config.get("game_config")) if config else []:
         lines += ["", f"Note: {note}"]
     if report.seats > 2:
@@ -241,7 +184,7 @@ def _leaderboard_markdown(report: Report, config: dict[str, Any]) -> str:
     if config.get("until_decided") and report.seats == 2:
         lines += ["", *_sprt_lines(report.run_dir, config["until_decided"])]
     if report.ends:
-        lines += ["", "## Notes", "", _ends_line(report)]
+        lines += ["", "## Notes", "", report.ends_line()]
     files = chart_files(report.seats)
     if any((report.run_dir / file).exists() for file in files.values()):
         lines += ["", "## Charts", ""]
