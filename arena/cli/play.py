@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -11,11 +12,13 @@ import click
 
 from arena.cli.match_stats import format_elo, format_sprt, parse_sprt, sprt_stop, sprt_test
 from arena.cli.options import game_options, limit_options
+from arena.cli.play_human import HumanOptions, human_options, play_human
 from arena.errors import ArenaError
 from arena.game_sources import get_game, ready_table
+from arena.human.seat import human_name
 from arena.match import BotTally, MatchSummary, play_match, seat_labels
 from arena.players.limits import Limits
-from arena.players.manifest import game_warning, resolve_bot
+from arena.players.manifest import BotManifest, game_refusal, plays, resolve_bot
 from arena.referee import GameReport
 from arena.results.folders import new_results_folder
 from arena.stats.ahead import Ahead
@@ -86,6 +89,7 @@ from arena.stats.sprt import CONTINUE, MODELS, Sprt
     help="SPRT: stop without a verdict after this many games.",
 )
 @limit_options
+@human_options
 def play(
     bots: tuple[str, ...],
     games: int | None,
@@ -103,17 +107,77 @@ def play(
     move_ms: int,
     time_bank_ms: int,
     cpu_ms: int | None,
+    human: HumanOptions,
 ) -> None:
     """Play BOTs against each other at one table (a bot folder, or a bot's name in bots/).
 
     `arena play mine greedy` plays a seat-swapped pair; `arena play mine random --seats 4
     --game NAME` seats mine against three copies of random. The same bot may sit twice
-    (labelled name#1, name#2).
+    (labelled name#1, name#2). `human` (or `human:NAME`) as a BOT seats you: `arena play
+    human mine` plays one game against mine on a page in your browser.
     """
-    if seed is None:
-        seed = random.randrange(1_000_000)
-    limits = Limits(move_ms=move_ms, time_bank_ms=time_bank_ms, cpu_ms=cpu_ms)
+    table = _Table(
+        bots, game, game_options, random.randrange(1_000_000) if seed is None else seed,
+        Limits(move_ms=move_ms, time_bank_ms=time_bank_ms, cpu_ms=cpu_ms), out_dir,
+    )  # fmt: skip
+    try:
+        rules = get_game(game)
+        table.seats = ready_table(rules, game_options, seats or max(len(bots), rules.min_players))
+        if len(bots) > table.seats:
+            raise click.UsageError(
+                f"{len(bots)} bots were given for a table of {table.seats} seats."
+            )
+        if any(human_name(bot) for bot in bots):
+            table.out_dir = table.out_dir or new_results_folder("human")
+            play_human(bots, table.seats, game, game_options, table.seed, table.out_dir,
+                       table.limits, human)  # fmt: skip
+        else:
+            _play_bots(table, games, quiet, _SprtOptions(sprt, alpha, beta, elo_model, max_games))
+    except ArenaError as error:
+        raise click.ClickException(str(error)) from None
+    except OSError as error:  # e.g. --out cannot be made
+        raise click.ClickException(
+            f"Cannot write {error.filename or table.out_dir}: {error.strerror or error}; "
+            "choose another --out."
+        ) from None
 
+
+@dataclass
+class _Table:
+    """What `arena play` was asked to seat and with which limits."""
+
+    bots: tuple[str, ...]
+    game: str
+    game_options: dict[str, Any]
+    seed: int
+    limits: Limits
+    out_dir: Path | None
+    seats: int = 2
+
+
+@dataclass(frozen=True)
+class _SprtOptions:
+    sprt: tuple[float, float] | None
+    alpha: float
+    beta: float
+    elo_model: str
+    max_games: int
+
+
+def _manifests(table: _Table) -> list[BotManifest]:
+    """The bot of each seat (the last fills the seats left over); a bot refuses a game its
+    bot.toml does not list."""
+    manifests = [resolve_bot(bot) for bot in table.bots]
+    for manifest in manifests:
+        if not plays(manifest, table.game):  # a bot plays the games its bot.toml lists
+            raise click.ClickException(game_refusal(manifest, table.game))
+    return manifests + [manifests[-1]] * (table.seats - len(manifests))
+
+
+def _play_bots(table: _Table, games: int | None, quiet: bool, options: _SprtOptions) -> None:
+    """The match, its summary and the SPRT's verdict when one was asked."""
+    manifests = _manifests(table)
+    labels = seat_labels(manifests)
     ahead = [Ahead()]  # seats > 2: the first bot against the second, game by game
 
     def show(index: int, report: GameReport) -> None:
@@ -122,44 +186,26 @@ def play(
         if not quiet:
             click.echo(game_line(index, report))
 
-    try:
-        rules = get_game(game)
-        seats = ready_table(rules, game_options, seats if seats is not None else max(len(bots), 2))
-        if len(bots) > seats:
-            raise click.UsageError(f"{len(bots)} bots were given for a table of {seats} seats.")
-        manifests = [resolve_bot(bot) for bot in bots]
-        for manifest in manifests:
-            if warning := game_warning(manifest, game):
-                click.echo(f"warning: {warning}", err=True)
-        manifests += [manifests[-1]] * (seats - len(manifests))
-        labels = seat_labels(manifests)
-        if seats == 2:
-            test = sprt_test(sprt, alpha, beta, elo_model, seats)
-            stop = None if test is None else sprt_stop(test, quiet)
-        else:
-            test = _table_test(sprt, alpha, beta, elo_model, seats)
-            stop = None if test is None else _table_stop(test, ahead, quiet)
-        if out_dir is None:
-            out_dir = new_results_folder("play")
-        summary = play_match(
-            manifests,
-            games if games is not None else (max_games if test else seats),
-            seed,
-            limits,
-            out_dir,
-            show,
-            game=game,
-            game_config=game_options,
-            stop=stop,
-        )
-    except ArenaError as error:
-        raise click.ClickException(str(error)) from None
-    except OSError as error:  # e.g. --out cannot be made
-        raise click.ClickException(
-            f"Cannot write {error.filename or out_dir}: {error.strerror or error}; "
-            "choose another --out."
-        ) from None
-    click.echo(format_summary(summary, seed))
+    sprt, seats = options.sprt, table.seats
+    if seats == 2:
+        test = sprt_test(sprt, options.alpha, options.beta, options.elo_model, seats)
+        stop = None if test is None else sprt_stop(test, quiet)
+    else:
+        test = _table_test(sprt, options.alpha, options.beta, options.elo_model, seats)
+        stop = None if test is None else _table_stop(test, ahead, quiet)
+    table.out_dir = table.out_dir or new_results_folder("play")
+    summary = play_match(
+        manifests,
+        games if games is not None else (options.max_games if test else seats),
+        table.seed,
+        table.limits,
+        table.out_dir,
+        show,
+        game=table.game,
+        game_config=table.game_options,
+        stop=stop,
+    )
+    click.echo(format_summary(summary, table.seed))
     if test is not None and seats == 2:
         click.echo(format_sprt(test, summary))
     elif test is not None:

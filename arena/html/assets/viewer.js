@@ -1,17 +1,13 @@
-// The replay viewer: one record, embedded in this page as JSON, stepped through move by move.
+// The replay viewer and the drawing of each game's view (shared with the human seat's page).
 // Every text from the record goes into the page with textContent, never as HTML.
 "use strict";
-(function () {
-  const data = JSON.parse(document.getElementById("replay-data").textContent);
-  const steps = data.steps;
-  const names = data.players;
+// ArenaDrawing(names, cards) gives el, add, who, row, drawTree and draw[game](view, spots);
+// `cards` are Takenoko's objective cards by id (arena/html/takenoko_cards.py).
+window.ArenaDrawing = function (names, CARDS) {
   const COLOURS = {
     black: "#222", grey: "#8a8a8a", purple: "#7b3fa0", red: "#c62828",
     green: "#2e7d32", orange: "#ef6c00", yellow: "#e0b000", G: "#7cb342", Y: "#fdd835", P: "#f48fb1",
   };
-  let at = 0; // the position shown: before decision at + 1; steps.length is the end
-  let seat = -1; // -1: the spectator; otherwise what that seat was sent
-
   function el(tag, cls, text) {
     const node = document.createElement(tag);
     if (cls) node.className = cls;
@@ -34,11 +30,15 @@
     node.title = (count > 1 ? count + " " : "") + colour + (down ? " (face down)" : "");
     return node;
   }
-  function pile(cards, down) {
+  // `target`: each card is marked data-target="TARGET:colour" (what the human seat clicks).
+  function pile(cards, down, target) {
     const box = el("span", "pile");
     let any = false;
     for (const [colour, count] of Object.entries(cards || {})) {
-      if (count > 0) { add(box, card(colour, count, down)); any = true; }
+      if (count <= 0) continue;
+      const node = add(box, card(colour, count, down)).lastChild;
+      if (target) node.dataset.target = target + ":" + colour;
+      any = true;
     }
     if (!any) add(box, el("span", "none", "none"));
     return box;
@@ -57,19 +57,24 @@
   }
   function handOf(view, s) {
     if (view.hands) return pile(view.hands[s]);
-    if (view.seat === s) return pile(view.hand);
+    if (view.seat === s) return pile(view.hand, false, "hand");
     return backs(view.players[s].hand_size);
   }
 
   function drawMandala(view) {
     const board = el("div");
-    add(board, row("deck", el("span", null, view.deck_size + " cards")), row("discard", pile(view.discard)));
+    const discard = row("discard", pile(view.discard));
+    discard.dataset.target = "discard";
+    add(board, row("deck", el("span", null, view.deck_size + " cards")), discard);
     const mandalas = add(el("div", "grid3"));
     view.mandalas.forEach((m, i) => {
       const active = view.destroying && view.destroying.mandala === i;
       const box = add(el("div", "box mandala" + (active ? " active" : "")), el("h3", null, "Mandala " + i));
-      add(box, row("Field of " + who(1), pile(m.fields[1])), row("Mountain", pile(m.mountain)),
-        row("Field of " + who(0), pile(m.fields[0])));
+      const fields = [0, 1].map((s) => row("Field of " + who(s), pile(m.fields[s])));
+      if (view.seat !== undefined && fields[view.seat]) fields[view.seat].dataset.target = "field:" + i;
+      const mountain = row("Mountain", pile(m.mountain, false, active ? "claim" : null));
+      mountain.dataset.target = "mountain:" + i;
+      add(box, fields[1], mountain, fields[0]);
       add(mandalas, box);
     });
     add(board, mandalas);
@@ -100,8 +105,9 @@
     view.mandalas.forEach((m, i) => {
       const active = view.destroying && view.destroying.mandala === i;
       const box = add(el("div", "box mandala" + (active ? " active" : "")), el("h3", null, "Mandala " + i));
+      box.dataset.target = "mandala:" + i;
       const tiles = el("span");
-      m.tiles.forEach((t) => add(tiles, tile(t)));
+      m.tiles.forEach((t) => { add(tiles, tile(t)).lastChild.dataset.target = "tile:" + String(t).split(" ")[0]; });
       if (!m.tiles.length) add(tiles, el("span", "none", "no tiles"));
       add(box, row("tiles", tiles), row("marker", el("span", null, m.marker === null ? "centre" : who(m.marker))));
       m.sides.forEach((side, s) => {
@@ -145,15 +151,6 @@
   }
 
   const TILE_FILLS = { pond: "#4fc3f7", kami_garden: "#ce93d8", cabin: "#a1887f" };
-  // Takenoko's objective cards, from the page's data (made from the game's components).
-  const CARDS = data.cards || {};
-  if (data.cards) {  // which cards of each hand are met, beside the views of that position
-    for (const p of [...steps, data.final]) {
-      if (!p.met) continue;
-      if (p.spectator) p.spectator.met_cards = p.met;
-      if (p.view) p.view.met_cards = p.met;
-    }
-  }
   function cardPicture(meaning) {
     const s = 5.5, hexAt = (q, r) => [s * Math.sqrt(3) * (q + r / 2), s * 1.5 * r];
     const hexPoints = (x, y, size) => [0, 1, 2, 3, 4, 5].map((i) => {
@@ -208,11 +205,17 @@
   }
   const TILE_LABELS = { kami_garden: "Kami", cabin: "Cabin", sacred_hill: "hill" };
 
-  function drawTakenoko(view) {
+  // `spots`: empty cells to draw too (where the human seat may place a plot), [q, r] each.
+  function drawTakenoko(view, spots) {
     const board = el("div");
     const size = 26;
     const centre = ([q, r]) => [size * Math.sqrt(3) * (q + r / 2), size * 1.5 * r];
-    const points = view.board.tiles.map((t) => centre(t.at));
+    const hexCorners = (x, y) => [0, 1, 2, 3, 4, 5].map((i) => {
+      const angle = Math.PI / 180 * (60 * i - 30);
+      return `${x + size * Math.cos(angle)},${y + size * Math.sin(angle)}`;
+    }).join(" ");
+    const empty = spots || [];
+    const points = [...view.board.tiles.map((t) => t.at), ...empty].map(centre);
     const xs = points.map((p) => p[0]), ys = points.map((p) => p[1]);
     const pad = size + 6;
     const minX = Math.min(...xs) - pad, minY = Math.min(...ys) - pad;
@@ -221,14 +224,9 @@
       class: "hexes" });
     for (const tile of view.board.tiles) {
       const [x, y] = centre(tile.at);
-      const corners = [];
-      for (let i = 0; i < 6; i++) {
-        const angle = Math.PI / 180 * (60 * i - 30);
-        corners.push(`${x + size * Math.cos(angle)},${y + size * Math.sin(angle)}`);
-      }
       const fill = TILE_FILLS[tile.kind] || PLOT_COLOURS[tile.colour] || "#ccc";
-      const hex = svg("polygon", { points: corners.join(" "), fill, stroke: tile.irrigated ? "#0277bd" : "#795548",
-        "stroke-width": tile.irrigated ? 2.5 : 1, "data-kind": tile.kind });
+      const hex = svg("polygon", { points: hexCorners(x, y), fill, stroke: tile.irrigated ? "#0277bd" : "#795548",
+        "stroke-width": tile.irrigated ? 2.5 : 1, "data-kind": tile.kind, "data-target": "hex:" + tile.at.join(",") });
       hex.appendChild(svg("title", {}, `(${tile.at.join(", ")}) ${tile.kind} ${tile.colour || ""} ${tile.improvement || ""} ` +
         `bamboo ${tile.bamboo}${tile.irrigated ? ", irrigated" : ""}`));
       picture.appendChild(hex);
@@ -243,6 +241,15 @@
         "font-weight": 700, fill: "#1b5e20" }, "|".repeat(tile.bamboo)));
       if (tile.improvement) picture.appendChild(svg("text", { x, y: y - 10, "text-anchor": "middle", "font-size": 7,
         fill: "#333", class: "improvement" }, tile.improvement));
+    }
+    for (const at of empty) {
+      const [x, y] = centre(at);
+      const spot = svg("polygon", { points: hexCorners(x, y), fill: "#fff", "fill-opacity": 0.5, stroke: "#999",
+        "stroke-dasharray": "3 2", "data-target": "hex:" + at.join(","), class: "spot" });
+      spot.appendChild(svg("title", {}, `(${at.join(", ")}) empty`));
+      picture.appendChild(spot);
+      picture.appendChild(svg("text", { x, y: y + 3, "text-anchor": "middle", "font-size": 7, fill: "#666",
+        "pointer-events": "none" }, at.join(",")));
     }
     for (const [a, b] of view.board.channels) {
       const [ax, ay] = centre(a), [bx, by] = centre(b);
@@ -261,6 +268,16 @@
     add(board, row("plots left", el("span", null, view.plot_deck)), row("weather", el("span", null, view.weather || "-")));
     const chibis = view.options && view.options.chibis;
     if (chibis) add(board, row("babies left", el("span", null, (view.baby_pool || []).join(" ") || "none")));
+    if (view.drawn && view.drawn.length) {  // the plots this seat drew, to place one
+      const drawn = el("span", "pile");
+      for (const id of view.drawn) {
+        const plot = add(drawn, el("span", "card plot", id)).lastChild;
+        plot.style.background = PLOT_COLOURS[String(id).charAt(1)] || "#555";
+        plot.style.color = "#222";
+        plot.dataset.target = "plot:" + id;
+      }
+      add(board, row("plots drawn", drawn));
+    }
     add(board, picture);
     const players = el("div", "grid3");
     view.players.forEach((p, s) => {
@@ -295,8 +312,29 @@
     for (const [k, v] of Object.entries(value)) add(node, drawTree(v, k));
     return node;
   }
+  const draw = { mandala: drawMandala, flowers: drawFlowers, takenoko: drawTakenoko };
+  return { el, add, who, row, drawTree, draw };
+};
 
-  const DRAW = { mandala: drawMandala, flowers: drawFlowers, takenoko: drawTakenoko };
+// The replay viewer: one record, embedded in this page as JSON, stepped through move by move.
+(function () {
+  const source = document.getElementById("replay-data");
+  if (!source) return;  // the human seat's page uses the drawing only
+  const data = JSON.parse(source.textContent);
+  const steps = data.steps;
+  const names = data.players;
+  const drawing = window.ArenaDrawing(names, data.cards || {});
+  const { el, add, who, drawTree } = drawing;
+  const DRAW = drawing.draw;
+  let at = 0; // the position shown: before decision at + 1; steps.length is the end
+  let seat = -1; // -1: the spectator; otherwise what that seat was sent
+  if (data.cards) {  // which cards of each hand are met, beside the views of that position
+    for (const p of [...steps, data.final]) {
+      if (!p.met) continue;
+      if (p.spectator) p.spectator.met_cards = p.met;
+      if (p.view) p.view.met_cards = p.met;
+    }
+  }
 
   function viewShown() {
     const position = at < steps.length ? steps[at] : data.final;

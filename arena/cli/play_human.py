@@ -1,0 +1,131 @@
+"""`arena play human BOT...`: one game with you in a seat, on a page in your browser; the
+other seats are bots in their sandbox, the referee the same as theirs (arena/human/)."""
+
+from __future__ import annotations
+
+import functools
+import webbrowser
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from arena.human.game import HumanClock, HumanTable, play_human_game
+from arena.human.seat import human_name
+from arena.players.limits import Limits
+from arena.players.manifest import BotManifest, game_refusal, plays, resolve_bot
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+@dataclass(frozen=True)
+class HumanOptions:
+    """The human seat's options of `arena play`."""
+
+    clock_s: float
+    open_page: bool
+    port: int
+    gone_s: float
+
+
+_OPTIONS = (
+    click.option(
+        "--clock",
+        "clock_s",
+        type=click.FloatRange(min=5),
+        default=600.0,
+        show_default=True,
+        help="With a human seat: the seconds the human has for each decision (a clock on the page).",
+    ),
+    click.option(
+        "--open/--no-open",
+        "open_page",
+        default=True,
+        show_default=True,
+        help="With a human seat: open the page in the browser (otherwise only print its address).",
+    ),
+    click.option(
+        "--port",
+        type=click.IntRange(0, 65535),
+        default=0,
+        help="With a human seat: the page's port on 127.0.0.1 [default: any free port].",
+    ),
+    click.option(
+        "--gone-after",
+        "gone_s",
+        type=click.FloatRange(min=1),
+        default=20.0,
+        show_default=True,
+        help="With a human seat: a page silent this many seconds was closed, and the human "
+        "loses the game (the reason is recorded).",
+    ),
+)
+
+
+def human_options(command: F) -> F:
+    """The options above, given to `command` as one `human: HumanOptions`."""
+
+    @functools.wraps(command)
+    def wrapper(
+        *args: Any, clock_s: float, open_page: bool, port: int, gone_s: float, **kwargs: Any
+    ) -> Any:
+        return command(*args, human=HumanOptions(clock_s, open_page, port, gone_s), **kwargs)
+
+    for option in reversed(_OPTIONS):
+        wrapper = option(wrapper)
+    return wrapper  # type: ignore[return-value]
+
+
+def _seats(bots: tuple[str, ...], seats: int, game: str) -> list[BotManifest | str]:
+    chosen: list[BotManifest | str] = []
+    for bot in bots:
+        name = human_name(bot)
+        if name is not None:
+            chosen.append(name)
+            continue
+        manifest = resolve_bot(bot)
+        if not plays(manifest, game):
+            raise click.ClickException(game_refusal(manifest, game))
+        chosen.append(manifest)
+    chosen += [chosen[-1]] * (seats - len(chosen))
+    if sum(isinstance(who, str) for who in chosen) != 1:
+        raise click.UsageError(
+            "One human per table: give `human` (or `human:NAME`) once, and a bot last "
+            "(the last BOT fills the seats left over)."
+        )
+    return chosen
+
+
+def play_human(
+    bots: tuple[str, ...],
+    seats: int,
+    game: str,
+    game_options: dict[str, Any],
+    seed: int,
+    out_dir: Path,
+    limits: Limits,
+    human: HumanOptions,
+) -> None:
+    """Play one game with the human's seat on the page; print its result and its record."""
+    table = HumanTable(
+        seats=_seats(bots, seats, game),
+        game=game,
+        config=game_options,
+        seed=seed,
+        limits=limits,
+        clock=HumanClock(move_s=human.clock_s, gone_s=human.gone_s),
+        port=human.port,
+    )
+
+    def on_open(url: str) -> None:
+        click.echo(f"Your seat's page (keep it to yourself, it holds your seat's key): {url}")
+        if human.open_page and not webbrowser.open(url):
+            click.echo("No browser could be opened: open the address above yourself.")
+
+    from arena.cli.play import game_line
+
+    report, path = play_human_game(table, out_dir, on_open)
+    click.echo(game_line(0, report))
+    click.echo(f"record: {path} (replay: arena replay {path} --html)")

@@ -1,0 +1,52 @@
+"""The human seat's page: the viewer's drawing (viewer.js) and the seat's own script
+(seat.js), both inline and allowed by their hashes in a strict Content-Security-Policy."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import html
+
+from arena.html.embed import asset, script_json
+
+SCRIPTS = ("viewer.js", "seat.js")
+STYLES = ("viewer.css", "seat.css")
+
+
+def _hashes(names: tuple[str, ...]) -> str:
+    return " ".join(
+        "'sha256-" + base64.b64encode(hashlib.sha256(asset(n).encode()).digest()).decode() + "'"
+        for n in names
+    )
+
+
+def content_security_policy() -> str:
+    """Nothing but the page's own scripts and styles (by hash) and requests to itself."""
+    return (
+        f"default-src 'none'; script-src {_hashes(SCRIPTS)}; style-src {_hashes(STYLES)}; "
+        "img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; "
+        "base-uri 'none'; form-action 'none'"
+    )
+
+
+def seat_html(game: str, players: list[str], seat: int) -> str:
+    """The page (it learns the rest from /api/state, with the key of its address's #)."""
+    title = html.escape(f"{game}: you are seat {seat} ({players[seat]})")
+    styles = "".join(f"<style>{asset(name)}</style>" for name in STYLES)
+    scripts = "".join(f"<script>{asset(name)}</script>" for name in SCRIPTS)
+    data = {"game": game, "players": players, "seat": seat}
+    return f"""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{title}</title>
+{styles}
+</head><body>
+<header><h1>{title}</h1>
+<div class="sub" id="status">Connecting to the table...</div></header>
+<div id="controls"><span id="clock" class="clock"></span><span id="prompt"></span></div>
+<main><section id="board"></section><aside id="info" class="box">
+<div id="asked"></div><h2>Moves so far</h2><ol id="narration"></ol></aside></main>
+{script_json(data, "seat-data")}
+{scripts}
+</body></html>
+"""

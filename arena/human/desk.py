@@ -1,0 +1,144 @@
+"""The desk between the referee's thread and the page: what the human is asked, their answer,
+what they have been told, and when the page last asked (a page that stops asking was closed).
+
+Everything here is what the human's seat may know: its view and legal moves exactly as a bot
+receives them, the moves narrated in public words (arena/human/narration.py), and, only once
+the game is over, the whole game's record.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Mapping
+from typing import Any
+
+NARRATION_LINES = 400
+"""The page is told at most this many of the latest narrated lines."""
+
+
+class Desk:
+    """One human seat's desk; every method is safe to call from any thread."""
+
+    def __init__(self, game: str, players: list[str], seat: int, clock_ms: int) -> None:
+        self.game = game
+        self.players = players
+        self.seat = seat
+        self.clock_ms = clock_ms
+        self._changed = threading.Condition()
+        self._asked: dict[str, Any] | None = None
+        self._deadline = 0.0
+        self._answer: int | None = None
+        self._view: Any = None
+        self._narration: list[str] = []
+        self._outcome: dict[str, Any] | None = None
+        self._record: Mapping[str, Any] | None = None
+        self._first_seen: float | None = None
+        self._last_seen = time.monotonic()
+
+    # The page's side.
+    def seen(self) -> None:
+        """The page asked for news: it is open."""
+        with self._changed:
+            self._last_seen = time.monotonic()
+            if self._first_seen is None:
+                self._first_seen = self._last_seen
+                self._changed.notify_all()
+
+    def snapshot(self) -> dict[str, Any]:
+        """What the page shows now (JSON-ready)."""
+        with self._changed:
+            asked = self._asked
+            data: dict[str, Any] = {
+                "game": self.game,
+                "players": self.players,
+                "seat": self.seat,
+                "clock_ms": self.clock_ms,
+                "view": self._view,
+                "narration": self._narration[-NARRATION_LINES:],
+                "over": self._outcome is not None,
+                "asked": None,
+            }
+            if asked is not None and self._answer is None:  # an answered one is gone
+                left = max(0, int((self._deadline - time.monotonic()) * 1000))
+                data["asked"] = {**asked, "ms_left": left}
+            if self._outcome is not None:
+                data["outcome"] = self._outcome
+                data["replay"] = self._record is not None
+            return data
+
+    def answer(self, request: int, index: int) -> str | None:
+        """The human's move for request `request`; a sentence when it cannot be taken."""
+        with self._changed:
+            asked = self._asked
+            if asked is None or asked["request"] != request:
+                return "That decision is no longer asked (the page was behind); look again."
+            if not 0 <= index < len(asked["legal"]):
+                return (
+                    f"There is no move {index}: the legal moves are 0 to {len(asked['legal']) - 1}."
+                )
+            if self._answer is None:
+                self._answer = index
+                self._changed.notify_all()
+            return None
+
+    # The referee's side (through arena/human/seat.py).
+    def wait_for_page(self, deadline: float) -> bool:
+        """Wait until the page has been opened (True), or `deadline` (False)."""
+        with self._changed:
+            while self._first_seen is None:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return False
+                self._changed.wait(min(left, 0.5))
+            return True
+
+    def ask(self, asked: dict[str, Any], deadline: float) -> None:
+        """Put a decision before the human: request, kind, view, legal moves in words."""
+        with self._changed:
+            self._asked, self._deadline, self._answer = asked, deadline, None
+            self._view = asked["view"]
+            self._changed.notify_all()
+
+    def wait_answer(self, gone_s: float) -> int | str:
+        """The index chosen, or why none came: 'clock' (the deadline passed) or 'gone' (the
+        page has not asked for `gone_s` seconds: it was closed)."""
+        with self._changed:
+            while self._answer is None:
+                now = time.monotonic()
+                if now >= self._deadline:
+                    return "clock"
+                if now - self._last_seen > gone_s:
+                    return "gone"
+                self._changed.wait(min(self._deadline - now, 0.25))
+            answer, self._asked = self._answer, None
+            return answer
+
+    def withdraw(self) -> None:
+        """No decision is asked any more (answered, timed out, or the game ended)."""
+        with self._changed:
+            self._asked = None
+
+    def tell(self, line: str) -> None:
+        with self._changed:
+            self._narration.append(line)
+
+    def finish(self, outcome: Mapping[str, Any]) -> None:
+        with self._changed:
+            self._asked = None
+            self._outcome = dict(outcome)
+
+    def publish(self, record: Mapping[str, Any]) -> None:
+        """The game's record, written: the page may now open the whole replay."""
+        with self._changed:
+            self._record = record
+
+    @property
+    def record(self) -> Mapping[str, Any] | None:
+        with self._changed:
+            return self._record
+
+    def idle_s(self) -> float:
+        """Seconds since the page last asked."""
+        with self._changed:
+            return time.monotonic() - self._last_seen

@@ -1,0 +1,128 @@
+"""One game with a human seat: the bots in their sandbox, the human on the page, the same
+referee; its record and replay written like any game's."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from arena.games import DEFAULT_GAME
+from arena.html.replay_page import replay_html
+from arena.human.desk import Desk
+from arena.human.seat import HUMAN, HumanSeat, Narrator, WatchedPlayer
+from arena.human.server import SeatServer
+from arena.match import seat_labels
+from arena.players.limits import Limits
+from arena.players.manifest import BotManifest
+from arena.players.player import Player
+from arena.players.ready import make_ready
+from arena.referee import GameReport, GameSpec, play_game
+
+
+@dataclass(frozen=True)
+class HumanClock:
+    """The human seat's times, in seconds."""
+
+    move_s: float = 600.0
+    """The clock of each decision (shown on the page)."""
+    open_s: float = 600.0
+    """How long the table waits for the page to be opened."""
+    gone_s: float = 20.0
+    """A page that has not asked for news this long was closed: the human loses the game."""
+    linger_s: float = 600.0
+    """After the game, how long the page may still open the replay."""
+
+
+@dataclass
+class HumanTable:
+    """Who sits where: a BotManifest for a bot, the name `human:NAME` for the human."""
+
+    seats: Sequence[BotManifest | str]
+    game: str = DEFAULT_GAME
+    config: Mapping[str, Any] = field(default_factory=dict)
+    seed: int = 0
+    limits: Limits = field(default_factory=Limits)
+    clock: HumanClock = field(default_factory=HumanClock)
+    port: int = 0
+
+
+def human_seat(seats: Sequence[BotManifest | str]) -> int:
+    """The seat of the one human (ValueError with a sentence otherwise)."""
+    humans = [seat for seat, who in enumerate(seats) if isinstance(who, str)]
+    if len(humans) != 1:
+        raise ValueError(f"A table seats exactly one human here ({len(humans)} were given).")
+    return humans[0]
+
+
+def _labels(seats: Sequence[BotManifest | str]) -> list[str]:
+    manifests = [
+        who if isinstance(who, BotManifest) else BotManifest(who, Path.cwd(), (HUMAN,))
+        for who in seats
+    ]
+    return seat_labels(manifests)
+
+
+def _players(table: HumanTable, desk: Desk, out_dir: Path) -> list[Player]:
+    narrator = Narrator(desk)
+    bots = [who for who in table.seats if isinstance(who, BotManifest)]
+    limits = table.limits.hiding(out_dir, *(bot.folder for bot in bots))
+    clock = table.clock
+    human_limits = replace(
+        Limits(), move_ms=int(clock.move_s * 1000), startup_ms=int(clock.open_s * 1000)
+    )
+    players: list[Player] = []
+    for seat, who in enumerate(table.seats):
+        if isinstance(who, BotManifest):
+            log = out_dir / "logs"
+            players.append(WatchedPlayer(who, limits, log, log_name=desk.players[seat],
+                                         seat=seat, narrator=narrator))  # fmt: skip
+        else:
+            players.append(HumanSeat(desk.players[seat], desk, narrator, human_limits,
+                                     clock.gone_s))  # fmt: skip
+    return players
+
+
+def play_human_game(
+    table: HumanTable, out_dir: Path, on_open: Callable[[str], None]
+) -> tuple[GameReport, Path]:
+    """Play the game; `on_open(url)` once the page is served. Returns the report and the
+    record's path (its replay beside it, .html)."""
+    for bot in {who.folder: who for who in table.seats if isinstance(who, BotManifest)}.values():
+        make_ready(bot)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    labels = _labels(table.seats)
+    seat = human_seat(table.seats)
+    desk = Desk(table.game, labels, seat, int(table.clock.move_s * 1000))
+    players = _players(table, desk, out_dir)
+    server = SeatServer(desk, table.port)
+    server.start()
+    try:
+        on_open(server.url)
+        spec = GameSpec("g0001", table.seed, table.game, table.config)
+        report = play_game(spec, players)
+        report.players = labels
+        desk.finish(report.outcome.to_json())
+        record = report.record()
+        path = out_dir / f"{spec.game_id}.json"
+        path.write_text(json.dumps(record, indent=1))
+        path.with_suffix(".html").write_text(replay_html(record), encoding="utf-8")
+        desk.publish(record)
+        _linger(server, desk, table.clock)
+    finally:
+        for player in players:
+            player.close()
+        server.stop()
+    return report, path
+
+
+def _linger(server: SeatServer, desk: Desk, clock: HumanClock) -> None:
+    """Keep the page served after the game until it opens the replay or is closed."""
+    deadline = time.monotonic() + clock.linger_s
+    while time.monotonic() < deadline and desk.idle_s() <= clock.gone_s:
+        if server.replay_served.wait(0.2):
+            time.sleep(0.5)  # let the replay's response finish
+            return

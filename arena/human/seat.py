@@ -1,0 +1,160 @@
+"""The human's seat as a `Player` the referee drives like any bot, and the bots' seats watched
+so the human hears their moves.
+
+`HumanSeat` receives the very `new_game`, `decide` and `game_over` messages a bot's process
+would, and answers `decide` with the move the page sends, within the same deadline (the
+human's clock). Its "process" is the page: a page that stops asking for news for `gone_s`
+seconds was closed, and that is the seat's fault like a crashed bot's, with its reason.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from arena.errors import BotCrashError, BotStartupError, BotTimeoutError
+from arena.game_sources import get_game
+from arena.games import GameState
+from arena.human.desk import Desk
+from arena.human.narration import line, move_words, who
+from arena.players.limits import Limits
+from arena.players.manifest import BotManifest
+from arena.players.player import Player
+
+HUMAN = "human"
+"""`human` or `human:NAME` among `arena play`'s BOTs seats a person."""
+
+
+def human_name(text: str) -> str | None:
+    """The player's name `human:NAME` for a BOT argument that seats a person, else None."""
+    if text == HUMAN:
+        return f"{HUMAN}:you"
+    if text.startswith(HUMAN + ":") and text[len(HUMAN) + 1 :].strip():
+        return text
+    return None
+
+
+class Narrator:
+    """Tells the desk each move of the game in the words the human's seat may hear."""
+
+    def __init__(self, desk: Desk) -> None:
+        self.desk = desk
+        self.words: GameState | None = None
+
+    def start(self, game: str, config: dict[str, Any], players: int) -> None:
+        rules = get_game(game)
+        self.words = rules.new_state(0, rules.config(config), num_players=players)
+
+    def told(self, mover: int, request: dict[str, Any], move: dict[str, Any]) -> None:
+        if self.words is None:
+            return
+        desk = self.desk
+        words = move_words(desk.game, self.words, move, mover, desk.seat)
+        turn = request.get("view", {}).get("turn", 0)
+        mover_name = who(desk.players, mover, desk.seat)
+        desk.tell(line(int(turn or 0), mover_name, str(request.get("decision")), words))
+
+
+class HumanSeat(Player):
+    """A person at the table, playing through the page on the desk."""
+
+    def __init__(self, name: str, desk: Desk, narrator: Narrator, limits: Limits, gone_s: float):
+        manifest = BotManifest(name=name, folder=Path.cwd(), command=(HUMAN,))
+        super().__init__(manifest, limits)
+        self.desk = desk
+        self.narrator = narrator
+        self.gone_s = gone_s
+        self._open = False
+        self._greeted: str | None = None
+
+    @property
+    def running(self) -> bool:
+        return self._open
+
+    def spawn(self) -> None:
+        self._open = True
+        self.starts += 1
+
+    def handshake(self, game: str, players: int, started: float) -> None:
+        deadline = started + self.limits.startup_ms / 1000
+        if not self.desk.wait_for_page(deadline):
+            self._open = False
+            raise BotStartupError(
+                f"its page was not opened within {self.limits.startup_ms / 1000:,.0f} s."
+            )
+        self._greeted = game
+
+    def ready_for(self, game: str) -> bool:
+        return self._open and self._greeted == game
+
+    def send(self, message: dict[str, Any], deadline: float) -> None:
+        if message.get("type") == "new_game":
+            config = dict(message.get("config") or {})
+            self.narrator.start(str(message["game"]), config, int(message["players"]))
+        elif message.get("type") == "game_over":
+            self.desk.finish(message.get("result") or {})
+
+    def request(self, data: bytes, deadline: float) -> bytes:
+        request = json.loads(data)
+        words = self.narrator.words
+        legal = request["legal_moves"]
+        texts = [str(move) if words is None else words.describe_move(move) for move in legal]
+        asked = {
+            "request": request["request"],
+            "kind": request["decision"],
+            "view": request["view"],
+            "legal": [{"move": m, "text": t} for m, t in zip(legal, texts, strict=True)],
+        }
+        self.desk.ask(asked, deadline)
+        answer = self.desk.wait_answer(self.gone_s)
+        self.desk.withdraw()
+        if answer == "clock":
+            raise BotTimeoutError("the human's clock ran out.")
+        if answer == "gone":
+            raise BotCrashError(
+                f"the human left: their page was closed (no word from it for {self.gone_s:g} s)."
+            )
+        assert isinstance(answer, int)
+        self.narrator.told(self.desk.seat, request, legal[answer])
+        return json.dumps({"type": "move", "move": answer, "id": request["id"]}).encode()
+
+    def cpu_usec(self) -> int | None:
+        return None
+
+    def out_of_memory(self) -> bool:
+        return False
+
+    def explain(self, error: Any) -> str:
+        return str(error.args[0])
+
+    def kill(self) -> None:
+        self._open = False
+        self.desk.withdraw()
+
+    def close(self) -> None:
+        self.kill()
+        super().close()
+
+
+class WatchedPlayer(Player):
+    """A bot's seat whose moves the narrator hears (in the words the human may hear)."""
+
+    def __init__(self, *args: Any, seat: int, narrator: Narrator, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.seat = seat
+        self.narrator = narrator
+
+    def request(self, data: bytes, deadline: float) -> bytes:
+        reply = super().request(data, deadline)
+        try:
+            request, answer = json.loads(data), json.loads(reply)
+            move = answer["move"]
+            legal = request["legal_moves"]
+            if isinstance(move, int) and not isinstance(move, bool):
+                move = legal[move]
+            if move in legal:  # a move the rules refuse is the bot's fault, never narrated
+                self.narrator.told(self.seat, request, move)
+        except (ValueError, KeyError, IndexError, TypeError):
+            pass  # a reply the referee refuses ends the game with the bot's fault
+        return reply
