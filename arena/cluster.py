@@ -16,7 +16,6 @@ cgroup) when the worker stops. The plugin also writes the worker's log lines to
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 import re
@@ -29,6 +28,8 @@ from distributed import Client, LocalCluster, WorkerPlugin, wait
 
 from arena.errors import ArenaError
 from arena.execution import close_players
+from arena.players.ready import unready
+from arena.players.sandbox.facilities import sandbox_report_of
 
 R = TypeVar("R")
 
@@ -64,8 +65,6 @@ def _close_bots(dask_worker: Any = None) -> None:
 
 def _unready_here(bots: list[Any]) -> dict[str, str]:
     """On a worker: build each bot (or find it built) and check it can start; the failures."""
-    from arena.players.ready import unready
-
     return unready(bots)
 
 
@@ -131,10 +130,14 @@ class DaskExecutor:
     tables_per_task = 4
     """Tables sent in one task, so that Dask's cost per task (scheduling, a round trip
     through the scheduler, serialising the result) is shared by their games."""
+    remote: bool
+    """Its workers run on other machines (`address` given): a LocalCluster's do not."""
 
     def __init__(self, *, local: int = 0, address: str | None = None) -> None:
         self._cluster: Any = None
         self.remote = address is not None
+        self.sandboxes: dict[str, Any] = {}
+        """What sandbox each worker has, by its address (`prepare`)."""
         try:
             if address is None:
                 # The workers' statistical profiler walks every thread's stack each 10 ms:
@@ -166,11 +169,8 @@ class DaskExecutor:
     ) -> list[str]:
         """Ready the workers for a run: the plugin (worker logs in `run_dir/logs`, bots
         closed at the end); on other machines, each bot built there (ClusterError naming the
-        bot and the worker when one cannot be); what sandbox each worker has, written to
-        config.json under `workers`. Returns a warning for each worker that differs."""
-        from arena.results.report import CONFIG_NAME, load_config, write_atomic
-        from arena.run_setup import sandbox_report_of
-
+        bot and the worker when one cannot be); what sandbox each worker has, kept in
+        `sandboxes` (for config.json). Returns a warning for each worker that differs."""
         self._client.register_plugin(BotsPlugin(run_dir / "logs"), name=BotsPlugin.name)
         if self.remote and bots:
             failures: dict[str, dict[str, str]] = self._client.run(_unready_here, list(bots))
@@ -188,13 +188,7 @@ class DaskExecutor:
             ]
             if weaker:
                 warnings.append(f"worker {worker} isolates bots differently: {'; '.join(weaker)}.")
-        path = run_dir / CONFIG_NAME
-        try:
-            config = load_config(run_dir)  # the run's own, just written: checked all the same
-            config["workers"] = facts
-            write_atomic(path, json.dumps(config, indent=2) + "\n")
-        except (OSError, ArenaError):
-            warnings.append(f"could not write the workers' sandboxes to {path}.")
+        self.sandboxes = facts
         return warnings
 
     def register_plugin(self, plugin: WorkerPlugin) -> None:

@@ -20,7 +20,7 @@ import math
 import time
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -212,27 +212,57 @@ def _check_games(
     `MAX_EXTRA_GAMES` more played), then one from a position for each kind of decision the
     bot has not met (module docstring). A game the machine or the opponent may have spoilt
     is played again (`_play_fairly`); one the opponent spoilt every time is not counted."""
-    reports: list[tuple[int, GameReport]] = []
-    kinds: Counter[str] = Counter()
-    rotations = seatings([player, *others])
-    notes: list[str] = []
-    index = counted = 0
+    run = _CheckGames(player, seatings([player, *others]), table, seed, out_dir)
+    while run.counted < games and run.index < games + MAX_EXTRA_GAMES:
+        if failed := run.play(run.rotations[run.index % table.seats], None):
+            return run.reports, failed
+    found: dict[str, _Prelude] = {}
+    searched = 0
+    if run.counted and run.missing():
+        found, searched = _positions(table, run.missing(), seed + games)
+    reached: list[str] = []
+    for kind, prelude in found.items():
+        if run.kinds[kind]:  # an earlier game from a position brought it too
+            continue
+        before = run.counted
+        if failed := run.play(run.rotations[(table.seats - prelude.seat) % table.seats], prelude):
+            return run.reports, failed
+        if run.counted > before:
+            reached.append(kind)
+    return run.reports, run.result(found, searched, reached)
 
-    def missing() -> list[str]:
-        return [kind for kind in table.kinds if not kinds[kind]]
 
-    def play(by_seat: Sequence[_Seat], prelude: _Prelude | None) -> CheckResult | None:
+@dataclass
+class _CheckGames:
+    """The games of a check so far: the bot's reports (with its seat), the kinds of decision
+    it met, what the check did beyond its plan (`notes`), games played and counted."""
+
+    player: _ClockedPlayer
+    rotations: list[tuple[_Seat, ...]]
+    table: _Table
+    seed: int
+    out_dir: Path
+    reports: list[tuple[int, GameReport]] = field(default_factory=list)
+    kinds: Counter[str] = field(default_factory=Counter)
+    notes: list[str] = field(default_factory=list)
+    index: int = 0
+    counted: int = 0
+
+    def missing(self) -> list[str]:
+        return [kind for kind in self.table.kinds if not self.kinds[kind]]
+
+    def play(self, by_seat: Sequence[_Seat], prelude: _Prelude | None) -> CheckResult | None:
         """One check game, counted or noted; the failure it makes the bot's, if any."""
-        nonlocal index, counted
+        player = self.player
         seat = by_seat.index(player)
         report, path, fault, spoilt = _play_fairly(
-            player, by_seat, table, index, seed, out_dir, prelude
+            player, by_seat, self.table, self.index, self.seed, self.out_dir, prelude
         )
-        index += 1
-        tries = len(spoilt) + 1
+        self.index += 1
+        index, tries = self.index, len(spoilt) + 1
         if fault == _OPPONENT:
             each = f" in each of its {tries} tries" if tries > 1 else ""
-            notes.append(
+            self.notes.append(
                 f"game {index} was not counted: the opponent failed{each} "
                 f"({report.outcome.reason.rstrip('.')})"
             )
@@ -241,79 +271,70 @@ def _check_games(
             note = f"game {index} was played again after {', '.join(spoilt)}"
             if any(text.startswith("a late reply") for text in spoilt):
                 note += f": within the {_cpu_limit(player):,} ms limit, so the machine was busy"
-            notes.append(note)
+            self.notes.append(note)
         if fault is not None:
-            outcome = report.outcome
-            where = "" if prelude is None else f", from a position where {prelude.words()}"
-            said = f"game {index} ({path}{where}): {outcome.reason}"
-            if fault == _MACHINE and tries > 1:
-                said = said.rstrip(".") + (
-                    f"; late in each of its {tries} tries, with "
-                    f"{_cpu_text(player)}: the bot waits for something, or the machine "
-                    "was busy throughout"
-                )
-            return CheckResult(
-                "games", FAIL, said, _FIXES[outcome.termination] + _log(player), "; ".join(notes)
-            )
+            return self.failure(report, path, fault, tries, prelude)
         if prelude is not None:  # the decisions the check made are not the bot's
             report = dataclasses.replace(report, moves=report.moves[len(prelude.choices) :])
-        reports.append((seat, report))
-        kinds.update(move["kind"] for move in report.moves if move["seat"] == seat)
-        counted += 1
+        self.reports.append((seat, report))
+        self.kinds.update(move["kind"] for move in report.moves if move["seat"] == seat)
+        self.counted += 1
         return None
 
-    while counted < games and index < games + MAX_EXTRA_GAMES:
-        if failed := play(rotations[index % table.seats], None):
-            return reports, failed
-    found: dict[str, _Prelude] = {}
-    searched = 0
-    if counted and missing():
-        found, searched = _positions(table, missing(), seed + games)
-    reached: list[str] = []
-    for kind, prelude in found.items():
-        if kinds[kind]:  # an earlier game from a position brought it too
-            continue
-        before = counted
-        if failed := play(rotations[(table.seats - prelude.seat) % table.seats], prelude):
-            return reports, failed
-        if counted > before:
-            reached.append(kind)
-    note = "; ".join(notes)
-    if not counted:
-        return reports, CheckResult(
-            "opponent",
-            FAIL,
-            f"the bot could not be checked, through no fault of its own: {note}",
-            "submit it again later (the opponent is the arena's own bot)",
-            note,
+    def failure(
+        self, report: GameReport, path: Path, fault: str, tries: int, prelude: _Prelude | None
+    ) -> CheckResult:
+        """The games step failed by the bot's fault in game `index`."""
+        outcome = report.outcome
+        where = "" if prelude is None else f", from a position where {prelude.words()}"
+        said = f"game {self.index} ({path}{where}): {outcome.reason}"
+        if fault == _MACHINE and tries > 1:
+            said = said.rstrip(".") + (
+                f"; late in each of its {tries} tries, with "
+                f"{_cpu_text(self.player)}: the bot waits for something, or the machine "
+                "was busy throughout"
+            )
+        fix = _FIXES[outcome.termination] + _log(self.player)
+        return CheckResult("games", FAIL, said, fix, "; ".join(self.notes))
+
+    def result(self, found: dict[str, _Prelude], searched: int, reached: list[str]) -> CheckResult:
+        """The games step once every game is played: what the bot was asked, and what not."""
+        note = "; ".join(self.notes)
+        if not self.counted:
+            return CheckResult(
+                "opponent",
+                FAIL,
+                f"the bot could not be checked, through no fault of its own: {note}",
+                "submit it again later (the opponent is the arena's own bot)",
+                note,
+            )
+        played = ", ".join(f"{count} {kind}" for kind, count in sorted(self.kinds.items()))
+        from_positions = ""
+        if reached:
+            games_word = "1 of them" if len(reached) == 1 else f"{len(reached)} of them"
+            where = " or ".join(f"a {kind}" for kind in reached)
+            from_positions = (
+                f" ({games_word} from a position where {where} decision arises, reached by the "
+                "check's own random moves)"
+            )
+        detail = (
+            f"{self.counted} game{'s' if self.counted > 1 else ''} played{from_positions}, every message carrying extra fields a bot "
+            f"must ignore: {played} decisions, all legal"
         )
-    played = ", ".join(f"{count} {kind}" for kind, count in sorted(kinds.items()))
-    from_positions = ""
-    if reached:
-        games_word = "1 of them" if len(reached) == 1 else f"{len(reached)} of them"
-        where = " or ".join(f"a {kind}" for kind in reached)
-        from_positions = (
-            f" ({games_word} from a position where {where} decision arises, reached by the "
-            "check's own random moves)"
-        )
-    detail = (
-        f"{counted} game{'s' if counted > 1 else ''} played{from_positions}, every message carrying extra fields a bot "
-        f"must ignore: {played} decisions, all legal"
-    )
-    if note:
-        detail += f"; {note}"
-    absent = [kind for kind in missing() if kind not in found]
-    if absent:
-        detail += (
-            f"; {_and(absent)} decisions never arose in {searched:,} decisions played at "
-            "random at this configuration, so none was asked of the bot"
-        )
-    unmet = [kind for kind in missing() if kind in found]
-    if unmet:
-        detail = f"incomplete: no {' or '.join(unmet)} decision came to the bot; {detail}"
-        fix = "run the check again: the opponent failed in the game from that position"
-        return reports, CheckResult("games", FAIL, detail, fix, note, incomplete=True)
-    return reports, CheckResult("games", WARN if note else PASS, detail, "", note)
+        if note:
+            detail += f"; {note}"
+        absent = [kind for kind in self.missing() if kind not in found]
+        if absent:
+            detail += (
+                f"; {_and(absent)} decisions never arose in {searched:,} decisions played at "
+                "random at this configuration, so none was asked of the bot"
+            )
+        unmet = [kind for kind in self.missing() if kind in found]
+        if unmet:
+            detail = f"incomplete: no {' or '.join(unmet)} decision came to the bot; {detail}"
+            fix = "run the check again: the opponent failed in the game from that position"
+            return CheckResult("games", FAIL, detail, fix, note, incomplete=True)
+        return CheckResult("games", WARN if note else PASS, detail, "", note)
 
 
 def _and(words: Sequence[str]) -> str:

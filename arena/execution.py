@@ -1,7 +1,9 @@
 """Where games run: a narrow executor interface, a local process pool, and the worker's players.
 
-The tournament knows execution only through `Executor` (the `submit`/`shutdown` half of
-`concurrent.futures.Executor`, plus `terminate` for Ctrl-C) and one picklable task function,
+The tournament and the league know execution only through `Executor` (the `submit`/
+`shutdown` half of `concurrent.futures.Executor`, `terminate` for Ctrl-C, and as properties
+what they need to know of it: `workers`, `remote`, `tasks_per_worker`, `tables_per_task`)
+and one picklable task function,
 `play_table(context, task)`. Anything that can run a module-level function on another process
 and hand back a future, and wait for the first of several futures (`wait_any`), can play a
 tournament: the local pool here, and Dask (arena/cluster.py), without touching the
@@ -67,13 +69,35 @@ log = logging.getLogger(__name__)
 
 PARENT_POLL_S = 0.5
 """How often a pool worker checks that its scheduler is still alive."""
+TASKS_PER_WORKER = 2
+"""Table tasks the local pool keeps queued per worker: enough to keep workers busy, few
+enough to stay small."""
 
 
 class Executor(Protocol):
-    """What the tournament needs from an execution engine: submit work, get futures, stop."""
+    """What the tournament and the league need from an execution engine: submit work, get
+    futures, stop; and how to feed it (its properties)."""
 
-    workers: int
-    """How many tasks can run at once (the tournament keeps about twice this many queued)."""
+    @property
+    def workers(self) -> int:
+        """How many tasks can run at once."""
+        ...
+
+    @property
+    def remote(self) -> bool:
+        """Its workers run on other machines: bots are shipped to them (league/remote.py)
+        and the game records come back with the results (`WorkerContext.carry_records`)."""
+        ...
+
+    @property
+    def tasks_per_worker(self) -> int:
+        """Tasks kept queued per worker (a tournament keeps `workers` times this many)."""
+        ...
+
+    @property
+    def tables_per_task(self) -> int:
+        """Tables sent in one task (its cost per task shared by their games)."""
+        ...
 
     def submit(self, fn: Callable[..., R], /, *args: Any) -> Future[R]:
         """Run `fn(*args)` somewhere; `fn` and `args` must be picklable. The future has
@@ -316,6 +340,9 @@ class InlineExecutor:
     """Runs each task in the calling process at submit time: for debugging and small tests."""
 
     workers = 1
+    remote = False
+    tasks_per_worker = TASKS_PER_WORKER
+    tables_per_task = 1
 
     def submit(self, fn: Callable[..., R], /, *args: Any) -> Future[R]:
         future: Future[R] = Future()
@@ -337,6 +364,10 @@ class InlineExecutor:
 
 class LocalPoolExecutor:
     """A pool of `workers` local processes (fork), each keeping its own bot processes alive."""
+
+    remote = False
+    tasks_per_worker = TASKS_PER_WORKER
+    tables_per_task = 1
 
     def __init__(self, workers: int) -> None:
         if workers < 1:

@@ -18,8 +18,8 @@ from arena import __version__
 from arena.bounded import MAX_COUNT, MAX_SEATS, number, whole
 from arena.errors import TournamentError
 from arena.games import DEFAULT_GAME
-from arena.players.bot_files import bot_hash
 from arena.players.manifest import BotManifest
+from arena.players.ready import fingerprint
 
 CONFIG_VERSION = 2
 """2: tables of k seats (seats, all_seatings, tables_per_round). Version 1 files (pairs,
@@ -77,7 +77,7 @@ class BotEntry:
     build: tuple[str, ...] | None
     language: str | None
     hash: str
-    """bot_hash of its folder: resume warns when the files have changed since."""
+    """The fingerprint of its folder (ready.py): resume warns when the files have changed since."""
 
     @classmethod
     def of(cls, bot: BotManifest, cap_mb: int) -> BotEntry:
@@ -88,7 +88,7 @@ class BotEntry:
             command=tuple(bot.command),
             build=None if bot.build is None else tuple(bot.build),
             language=bot.language,
-            hash=bot_hash(bot.folder, cap_mb),
+            hash=fingerprint(bot.folder, cap_mb),
         )
 
     def to_json(self) -> dict[str, Any]:

@@ -12,17 +12,18 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from arena.errors import TournamentError
+from arena.errors import ArenaError, TournamentError
 from arena.games import DEFAULT_GAME
-from arena.players.bot_files import bot_hash
 from arena.players.limits import limits_from_json
-from arena.players.manifest import BotManifest, load_manifest
+from arena.players.manifest import BotManifest
+from arena.players.ready import fingerprint, read
+from arena.players.sandbox.facilities import sandbox_report_of
 from arena.results.log import LOG_NAME
 from arena.results.report import CONFIG_NAME, load_config, write_atomic
 from arena.run_config import BotEntry, TournamentConfig, versions
 from arena.schedule import total_games
 
-__all__ = ["create_run", "load_bots", "resume_run", "sandbox_report_of"]
+__all__ = ["create_run", "load_bots", "record_workers", "resume_run", "sandbox_report_of"]
 
 
 def create_run(
@@ -47,35 +48,9 @@ def create_run(
     `seats` is the size of every table (default: the game's `default_players`, else its
     `min_players`); the game checks `game_config`.
     """
-    if (run_dir / CONFIG_NAME).exists():
-        raise TournamentError(
-            f"{run_dir} already holds a tournament; add --resume to continue it, "
-            "or choose another --out."
-        )
-    if (run_dir / LOG_NAME).exists():
-        raise TournamentError(
-            f"{run_dir} holds a games log but no {CONFIG_NAME}; choose another --out."
-        )
-    if len(bots) < 2:
-        raise TournamentError(f"A tournament needs at least two bots; the field has {len(bots)}.")
-    names = [bot.name for bot in bots]
-    if len(set(names)) != len(names):
-        raise TournamentError(f"Bot names must be unique in a tournament: {names}.")
-    if rounds < 1:
-        raise TournamentError(f"--rounds must be at least 1, not {rounds}.")
+    _check_new(run_dir, bots, rounds)
     seats, game_config = _check_table(game, game_config or {}, seats, len(bots))
-    if gauntlet is not None and gauntlet not in names:
-        raise TournamentError(
-            f"--gauntlet {gauntlet}: no bot of that name in the field ({', '.join(sorted(names))})."
-        )
-    if gauntlet is not None and tables_per_round is not None:
-        raise TournamentError(
-            "--gauntlet plays every table of its candidate: drop --tables-per-round."
-        )
-    if until_decided is not None and seats != 2:
-        raise TournamentError("--until-decided tests pairs of bots: it needs tables of 2 seats.")
-    if tables_per_round is not None and tables_per_round < 1:
-        raise TournamentError(f"--tables-per-round must be at least 1, not {tables_per_round}.")
+    _check_options([bot.name for bot in bots], seats, gauntlet, tables_per_round, until_decided)
     # Bots must not read the results (other bots' records and logs) nor each other's files.
     played_under = limits_from_json(limits).hiding(run_dir, *(bot.folder for bot in bots))
     full_limits = dataclasses.asdict(played_under)
@@ -109,6 +84,48 @@ def create_run(
             "choose another --out."
         ) from None
     return config
+
+
+def _check_new(run_dir: Path, bots: Sequence[BotManifest], rounds: int) -> None:
+    """TournamentError unless `run_dir` is free for a new run of `bots` and `rounds`."""
+    if (run_dir / CONFIG_NAME).exists():
+        raise TournamentError(
+            f"{run_dir} already holds a tournament; add --resume to continue it, "
+            "or choose another --out."
+        )
+    if (run_dir / LOG_NAME).exists():
+        raise TournamentError(
+            f"{run_dir} holds a games log but no {CONFIG_NAME}; choose another --out."
+        )
+    if len(bots) < 2:
+        raise TournamentError(f"A tournament needs at least two bots; the field has {len(bots)}.")
+    names = [bot.name for bot in bots]
+    if len(set(names)) != len(names):
+        raise TournamentError(f"Bot names must be unique in a tournament: {names}.")
+    if rounds < 1:
+        raise TournamentError(f"--rounds must be at least 1, not {rounds}.")
+
+
+def _check_options(
+    names: list[str],
+    seats: int,
+    gauntlet: str | None,
+    tables_per_round: int | None,
+    until_decided: tuple[float, float] | None,
+) -> None:
+    """TournamentError for options that do not fit the field or each other."""
+    if gauntlet is not None and gauntlet not in names:
+        raise TournamentError(
+            f"--gauntlet {gauntlet}: no bot of that name in the field ({', '.join(sorted(names))})."
+        )
+    if gauntlet is not None and tables_per_round is not None:
+        raise TournamentError(
+            "--gauntlet plays every table of its candidate: drop --tables-per-round."
+        )
+    if until_decided is not None and seats != 2:
+        raise TournamentError("--until-decided tests pairs of bots: it needs tables of 2 seats.")
+    if tables_per_round is not None and tables_per_round < 1:
+        raise TournamentError(f"--tables-per-round must be at least 1, not {tables_per_round}.")
 
 
 def _save(run_dir: Path, config: TournamentConfig) -> None:
@@ -162,7 +179,7 @@ def resume_run(run_dir: Path, given: dict[str, Any]) -> tuple[TournamentConfig, 
             raise TournamentError(
                 f"Cannot resume {run_dir}: bot {bot.name!r} is no longer in {folder}."
             )
-        if bot_hash(folder, limits_from_json(config.limits).bot_size_mb) != bot.hash:
+        if fingerprint(folder, limits_from_json(config.limits).bot_size_mb) != bot.hash:
             warnings.append(
                 f"bot {bot.name!r} has changed since the run started "
                 "(its files hash differently); its games mix two versions."
@@ -186,18 +203,24 @@ def _extended(run_dir: Path, config: TournamentConfig, rounds: int) -> Tournamen
     return config
 
 
-def sandbox_report_of(limits: Mapping[str, Any]) -> dict[str, Any]:
-    """What isolation and limits the bots get on this machine (players/sandbox.py)."""
-    from arena.players.sandbox import sandbox_report
-
-    return sandbox_report(limits_from_json(limits).sandbox)
+def record_workers(run_dir: Path, sandboxes: Mapping[str, Any]) -> str | None:
+    """Write what sandbox each worker of a cluster has into the run's config.json, under
+    `workers`; a warning when it cannot be written."""
+    path = run_dir / CONFIG_NAME
+    try:
+        config = load_config(run_dir)  # the run's own, just written: checked all the same
+        config["workers"] = dict(sandboxes)
+        write_atomic(path, json.dumps(config, indent=2) + "\n")
+    except (OSError, ArenaError):
+        return f"could not write the workers' sandboxes to {path}."
+    return None
 
 
 def load_bots(config: TournamentConfig) -> list[BotManifest]:
     """The field of a configuration, loaded from the bots' folders."""
     bots = []
     for entry in config.bots:
-        bot = load_manifest(Path(entry.folder))
+        bot = read(Path(entry.folder))
         if bot.name != entry.name:
             raise TournamentError(
                 f"The bot in {entry.folder} is now named {bot.name!r}, "

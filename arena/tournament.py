@@ -16,10 +16,10 @@ import dataclasses
 import logging
 import os
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import BrokenExecutor
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -35,7 +35,7 @@ from arena.game_sources import game_notes
 from arena.pairing_tests import PairingTests
 from arena.players.manifest import BotManifest
 from arena.players.ready import unready
-from arena.results.log import LOG_NAME, GamesLog, completed_ids, read_games, repair
+from arena.results.log import LOG_NAME, GameLine, GamesLog, completed_ids, read_games, repair
 from arena.run_config import TournamentConfig
 from arena.run_setup import create_run, load_bots, resume_run, sandbox_report_of
 from arena.schedule import TableTask, schedule
@@ -53,8 +53,6 @@ __all__ = [
 RUN_LOG = "run.log"
 RECORDS = "records"
 BOT_LOGS = "logs"
-TASKS_PER_WORKER = 2
-"""Table tasks kept queued per worker: enough to keep workers busy, few enough to stay small."""
 TRIES = 2
 """How often a task that fails inside the arena (not a bot's fault: those end the game
 normally) is tried before the tournament stops; a second try rides out a passing fault."""
@@ -177,127 +175,25 @@ def play(
     log_path = run_dir / LOG_NAME
     repaired = repair(log_path)
     done = completed_ids(log_path)
-    names = config.names
     total = config.total_games
-    done_before = len(done)
-    summary = RunSummary(run_dir, total, done_before, 0, 0.0, repaired=repaired)
+    summary = RunSummary(run_dir, total, len(done), 0, 0.0, repaired=repaired)
     started = time.monotonic()
-    pending = schedule(
-        names,
-        config.rounds,
-        config.seed,
-        done,
-        seats=config.seats,
-        all_seatings=config.all_seatings,
-        tables_per_round=config.tables_per_round,
-        gauntlet=config.gauntlet,
-    )
-    tests = None
-    if config.until_decided is not None:
-        tests = PairingTests(Sprt(*config.until_decided), read_games(log_path))
-        pending = (task for task in pending if not tests.decided(task.games[0].players))
+    pending, tests = _pending(config, done, log_path)
     with _run_log(run_dir):
-        box = sandbox_report_of(config.limits)
-        log.info(
-            "sandbox: isolation %s, network %s, unix sockets %s, user %s, cgroup kill %s, "
-            "process limit %s, memory %s, rlimits %s",
-            box["isolation"],
-            box["network"],
-            box["unix_sockets"],
-            box["user"],
-            box["cgroup_kill"],
-            box["process_limit"],
-            box["memory_limit"],
-            box["rlimits"],
-        )
-        for warning in box["warnings"]:
-            log.warning("sandbox: %s", warning)
-        for note in game_notes(config.game, config.game_config):
-            log.info("%s: %s", config.game, note)
-        for name, why in broken.items():
-            log.error("bot %s cannot start: %s", name, why)
+        _log_start(config, broken)
         refuse_unready(broken, run_dir)
         watch = StartupWatch(config.seats, run_dir)
         log.info(
             "playing %d of %d games with %d workers in %s",
-            total - done_before,
+            total - len(done),
             total,
             workers,
             run_dir,
         )
         pool = executor if executor is not None else make_executor(workers)
-        context = _context(run_dir, config, bots, broken, getattr(pool, "remote", False))
-        # Each task in flight, with how many times it has been tried.
-        in_flight: dict[Any, tuple[TableTask, int]] = {}
-        logged = set(done)  # a table run twice (a worker died) logs each game once
-        limit = max(1, pool.workers) * getattr(pool, "tasks_per_worker", TASKS_PER_WORKER)
-        batch = getattr(pool, "tables_per_task", 1)
-        clean = False
-        try:
-            with GamesLog(log_path) as games_log:
-                exhausted = False
-                while True:
-                    while not exhausted and len(in_flight) < limit:
-                        task = _batch(pending, batch)
-                        if task is None:
-                            exhausted = True
-                            break
-                        in_flight[pool.submit(play_table, context, task)] = (task, 1)
-                    if not in_flight:
-                        break
-                    finished, _ = pool.wait_any(in_flight)
-                    for future in finished:
-                        task, tries = in_flight.pop(future)
-                        error = future.exception()
-                        if error is not None:
-                            ids = ", ".join(slot.game_id for slot in task.games)
-                            log.error("games %s failed (try %d)", ids, tries, exc_info=error)
-                            if tries < TRIES:
-                                in_flight[pool.submit(play_table, context, task)] = (
-                                    task,
-                                    tries + 1,
-                                )
-                                continue
-                            raise TournamentError(
-                                f"Games {ids} failed inside the arena {tries} times "
-                                f"({type(error).__name__}: {error}); see {run_dir / RUN_LOG}. "
-                                "Fix the cause, then resume."
-                            ) from error
-                        result = future.result()
-                        for game_id, data in result.records.items():
-                            write_record(run_dir / RECORDS, game_id, data)
-                        for line in result.lines:
-                            if line.game_id in logged:
-                                log.warning("%s was played twice; logged once", line.game_id)
-                                continue
-                            logged.add(line.game_id)
-                            games_log.append(line)
-                            watch.feed(line)
-                            if tests is not None:
-                                tests.feed(line)
-                            summary.played += 1
-                            if progress is not None:
-                                progress(summary.done, total, summary.played)
-            clean = True
-        except KeyboardInterrupt:
-            summary.interrupted = True
-            log.warning("interrupted after %d games; stopping the workers", summary.done)
-        except BrokenExecutor as error:  # a worker was killed (kill -9, the OOM killer)
-            raise TournamentError(
-                f"A worker process died ({error}), so the tournament stopped with "
-                f"{summary.done} of {total} games logged; see {run_dir / RUN_LOG}. "
-                "Continue it with --resume."
-            ) from error
-        finally:
-            summary.seconds = time.monotonic() - started
-            try:
-                if clean:
-                    pool.shutdown(wait=True)
-                else:
-                    pool.terminate()
-            except KeyboardInterrupt:  # a second Ctrl-C while the workers stop
-                summary.interrupted = True
-                pool.terminate()
+        context = _context(run_dir, config, bots, broken, pool.remote)
+        feed = _Feed(pool, context, pending, summary, watch, tests, progress, set(done))
+        _feed_until_done(feed, log_path, started)
         if tests is not None:
             log.info("SPRT: %d pairings decided", len(tests.verdicts))
         log.info(
@@ -310,3 +206,147 @@ def play(
             total,
         )
     return summary
+
+
+def _pending(
+    config: TournamentConfig, done: set[str], log_path: Path
+) -> tuple[Iterator[TableTask], PairingTests | None]:
+    """The tables still to play, in schedule order (without the pairings an SPRT of
+    --until-decided has decided), and those tests."""
+    pending = schedule(
+        config.names,
+        config.rounds,
+        config.seed,
+        done,
+        seats=config.seats,
+        all_seatings=config.all_seatings,
+        tables_per_round=config.tables_per_round,
+        gauntlet=config.gauntlet,
+    )
+    if config.until_decided is None:
+        return pending, None
+    tests = PairingTests(Sprt(*config.until_decided), read_games(log_path))
+    return (task for task in pending if not tests.decided(task.games[0].players)), tests
+
+
+def _log_start(config: TournamentConfig, broken: Mapping[str, str]) -> None:
+    """The run log's first lines: the sandbox, the game's notes, the bots that cannot start."""
+    box = sandbox_report_of(config.limits)
+    log.info(
+        "sandbox: isolation %s, network %s, unix sockets %s, user %s, cgroup kill %s, "
+        "process limit %s, memory %s, rlimits %s",
+        box["isolation"],
+        box["network"],
+        box["unix_sockets"],
+        box["user"],
+        box["cgroup_kill"],
+        box["process_limit"],
+        box["memory_limit"],
+        box["rlimits"],
+    )
+    for warning in box["warnings"]:
+        log.warning("sandbox: %s", warning)
+    for note in game_notes(config.game, config.game_config):
+        log.info("%s: %s", config.game, note)
+    for name, why in broken.items():
+        log.error("bot %s cannot start: %s", name, why)
+
+
+def _feed_until_done(feed: _Feed, log_path: Path, started: float) -> None:
+    """Feed the executor until every table is played (or Ctrl-C), then stop it: gently
+    when all went well, at once otherwise."""
+    summary, pool = feed.summary, feed.pool
+    clean = False
+    try:
+        with GamesLog(log_path) as games_log:
+            feed.run(games_log)
+        clean = True
+    except KeyboardInterrupt:
+        summary.interrupted = True
+        log.warning("interrupted after %d games; stopping the workers", summary.done)
+    except BrokenExecutor as error:  # a worker was killed (kill -9, the OOM killer)
+        raise TournamentError(
+            f"A worker process died ({error}), so the tournament stopped with "
+            f"{summary.done} of {summary.total} games logged; see "
+            f"{summary.run_dir / RUN_LOG}. Continue it with --resume."
+        ) from error
+    finally:
+        summary.seconds = time.monotonic() - started
+        try:
+            if clean:
+                pool.shutdown(wait=True)
+            else:
+                pool.terminate()
+        except KeyboardInterrupt:  # a second Ctrl-C while the workers stop
+            summary.interrupted = True
+            pool.terminate()
+
+
+@dataclass
+class _Feed:
+    """Steps 2 and 3: the executor kept busy with a bounded number of table tasks (each
+    task in flight with how many times it has been tried), each finished game logged."""
+
+    pool: Executor
+    context: WorkerContext
+    pending: Iterator[TableTask]
+    summary: RunSummary
+    watch: StartupWatch
+    tests: PairingTests | None
+    progress: ProgressCallback | None
+    logged: set[str]
+    """The games logged: a table run twice (a worker died) logs each game once."""
+    in_flight: dict[Any, tuple[TableTask, int]] = field(default_factory=dict)
+
+    def run(self, games_log: GamesLog) -> None:
+        limit = max(1, self.pool.workers) * self.pool.tasks_per_worker
+        exhausted = False
+        while True:
+            while not exhausted and len(self.in_flight) < limit:
+                task = _batch(self.pending, self.pool.tables_per_task)
+                if task is None:
+                    exhausted = True
+                    break
+                self.submit(task, 1)
+            if not self.in_flight:
+                break
+            finished, _ = self.pool.wait_any(self.in_flight)
+            for future in finished:
+                self.settle(future, games_log)
+
+    def submit(self, task: TableTask, tries: int) -> None:
+        self.in_flight[self.pool.submit(play_table, self.context, task)] = (task, tries)
+
+    def settle(self, future: Any, games_log: GamesLog) -> None:
+        """A finished task: its games logged, or, failed, tried again (TRIES at most)."""
+        task, tries = self.in_flight.pop(future)
+        error = future.exception()
+        if error is not None:
+            ids = ", ".join(slot.game_id for slot in task.games)
+            log.error("games %s failed (try %d)", ids, tries, exc_info=error)
+            if tries < TRIES:
+                self.submit(task, tries + 1)
+                return
+            raise TournamentError(
+                f"Games {ids} failed inside the arena {tries} times "
+                f"({type(error).__name__}: {error}); see {self.summary.run_dir / RUN_LOG}. "
+                "Fix the cause, then resume."
+            ) from error
+        result = future.result()
+        for game_id, data in result.records.items():
+            write_record(self.summary.run_dir / RECORDS, game_id, data)
+        for line in result.lines:
+            self.log_game(line, games_log)
+
+    def log_game(self, line: GameLine, games_log: GamesLog) -> None:
+        if line.game_id in self.logged:
+            log.warning("%s was played twice; logged once", line.game_id)
+            return
+        self.logged.add(line.game_id)
+        games_log.append(line)
+        self.watch.feed(line)
+        if self.tests is not None:
+            self.tests.feed(line)
+        self.summary.played += 1
+        if self.progress is not None:
+            self.progress(self.summary.done, self.summary.total, self.summary.played)

@@ -17,7 +17,8 @@ import pytest
 
 from arena.errors import BotBuildError
 from arena.players import sandbox
-from arena.players.manifest import build_bot, load_manifest
+from arena.players.build import build_bot
+from arena.players.manifest import load_manifest
 from arena.players.ready import make_ready
 from arena.players.sandbox import lease
 
@@ -75,9 +76,9 @@ def test_a_build_writes_only_its_folder_has_no_network_and_leaves_nothing_runnin
 
 
 def test_a_build_over_its_time_is_stopped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from arena.players import manifest
+    from arena.players import build
 
-    monkeypatch.setattr(manifest, "BUILD_TIMEOUT_S", 0.5)
+    monkeypatch.setattr(build, "BUILD_TIMEOUT_S", 0.5)
     folder = tmp_path / "slow"
     folder.mkdir()
     (folder / "bot.toml").write_text(
@@ -139,7 +140,7 @@ def test_a_build_of_roots_folder_runs_unprivileged_and_leaves_no_setuid_file(
 def _build_and_check(folder: Path, secret: Path) -> None:
     assert folder.stat().st_uid == 0
     with pytest.raises(BotBuildError, match=r"holds rootsh \(setuid or setgid\)"):
-        build_bot(load_manifest(folder), force=True)
+        make_ready(load_manifest(folder), force_build=True)  # built, then refused
     assert (folder / "built.txt").read_text() == "built\n"  # it could write its folder
     assert (folder / "uid.txt").read_text().strip() == str(lease.BUILD_UID)
     assert (folder / "shadow.txt").read_text() == ""

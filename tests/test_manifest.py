@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from arena.errors import BotBuildError, BotManifestError
+from arena.players.build import build_bot
 from arena.players.manifest import (
-    build_bot,
     discover_bots,
     game_warning,
     load_manifest,

@@ -345,6 +345,9 @@ class ScriptedExecutor:
     """An executor that plays no real game: it returns made-up lines, failing on request."""
 
     workers = 2
+    remote = False
+    tasks_per_worker = 2
+    tables_per_task = 1
 
     def __init__(self, failures: int) -> None:
         self.failures = failures

@@ -101,7 +101,7 @@ def _measure_mode(
 def _measure_build(builds: int) -> dict[str, Any]:
     """A build that does nothing (`true`) of a copy of the `random` bot, in the sandbox, and
     the part of it spent handing the folder to the build user and back (when root)."""
-    from arena.players.manifest import build_bot
+    from arena.players.build import build_bot
     from arena.players.sandbox.lease import BUILD_GID, BUILD_UID, lent_to_builder
 
     with tempfile.TemporaryDirectory(prefix="arena-bench-") as parent:

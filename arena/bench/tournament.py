@@ -52,7 +52,8 @@ def _tournament(
 
 def measure(names: tuple[str, ...], games: int, memory_games: int, seed: int = 1) -> dict[str, Any]:
     """Run the benchmark tournaments and return the figures."""
-    from arena.players.manifest import build_bot, default_bots_dir, resolve_bot
+    from arena.players.build import build_bot
+    from arena.players.manifest import default_bots_dir, resolve_bot
 
     directory = default_bots_dir()
     bots = [resolve_bot(name, directory) for name in names]
@@ -111,7 +112,8 @@ def measure_cluster(workers: int, games: int, seed: int = 1) -> list[dict[str, A
     pool and a Dask LocalCluster, with 1 and `workers` workers."""
     from arena.bench.protocol import trivial_bot
     from arena.cluster import DaskExecutor
-    from arena.players.manifest import build_bot, default_bots_dir, resolve_bot
+    from arena.players.build import build_bot
+    from arena.players.manifest import default_bots_dir, resolve_bot
 
     rows = []
     with tempfile.TemporaryDirectory(prefix="arena-bench-cluster-") as temporary:

@@ -89,8 +89,27 @@ def check(
     )
     if why:
         click.echo(why)
+    results = _checked(
+        manifest, rival, limits, out_dir, games, seed, game=game, options=game_options, seats=seats
+    )
+    _conclude(results, manifest, game, out_dir)
+
+
+def _checked(
+    manifest: BotManifest,
+    rival: BotManifest,
+    limits: Limits,
+    out_dir: Path,
+    games: int,
+    seed: int,
+    *,
+    game: str,
+    options: dict[str, Any],
+    seats: int,
+) -> list[CheckResult]:
+    """The check's steps, each shown as it ends; a problem outside the bot in one sentence."""
     try:
-        results = check_bot(
+        return check_bot(
             manifest,
             rival,
             limits,
@@ -99,7 +118,7 @@ def check(
             seed,
             on_result=_show,
             game=game,
-            game_config=game_options,
+            game_config=options,
             seats=seats,
         )
     except ArenaError as error:
@@ -109,6 +128,10 @@ def check(
             f"Cannot write {error.filename or out_dir}: {error.strerror or error}; "
             "choose another --out."
         ) from None
+
+
+def _conclude(results: list[CheckResult], manifest: BotManifest, game: str, out_dir: Path) -> None:
+    """The check's last line; exit 1 when it failed or was incomplete."""
     failed = [result for result in results if result.failed]
     if failed and all(result.incomplete for result in failed):
         click.echo("The check is incomplete; run `arena check` again.")

@@ -7,6 +7,7 @@ import os
 import signal
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
 from typing import IO, TYPE_CHECKING, Any
@@ -18,7 +19,10 @@ from arena.cli.options import cluster_executor, cluster_options, cpu_limit_optio
 from arena.errors import ArenaError
 
 if TYPE_CHECKING:
+    from arena.cluster import DaskExecutor
+    from arena.results.report import Report
     from arena.run_config import TournamentConfig
+    from arena.tournament import RunSummary
 
 MANY_GAMES_PER_ROUND = 2000
 """Above this many games in one round, `run` points to --tables-per-round before starting."""
@@ -111,7 +115,7 @@ def _field(
     from arena.players.manifest import (
         default_bots_dir,
         discover_bots,
-        game_warning,
+        game_refusal,
         plays,
         resolve_bot,
     )
@@ -121,8 +125,8 @@ def _field(
     if names:
         field = [resolve_bot(name, directory) for name in names]
         for bot in field + extra:
-            if warning := game_warning(bot, game):
-                click.echo(f"warning: {warning}", err=True)
+            if not plays(bot, game):  # a bot plays the games its bot.toml lists
+                raise click.ClickException(game_refusal(bot, game))
     else:
         field = [bot for bot in discover_bots(directory) if bot.default and plays(bot, game)]
     field += [bot for bot in extra if bot.folder not in {known.folder for known in field}]
@@ -241,29 +245,7 @@ def _round_size_note(config: TournamentConfig) -> str | None:
     help="The most a bot's source files may total, in MiB [256]; a bigger bot is refused.",
 )
 @click.option("--charts/--no-charts", default=True, help="Draw the PNG charts at the end.")
-def run(
-    bot: tuple[str, ...],
-    bots_dir: Path | None,
-    added: tuple[str, ...],
-    gauntlet: str | None,
-    until_decided: tuple[float, float] | None,
-    rounds: int | None,
-    workers: int | None,
-    cluster: str | None,
-    scheduler: str | None,
-    seed: int | None,
-    move_ms: int | None,
-    out: Path | None,
-    resume: bool,
-    game: str,
-    seats: int | None,
-    game_options: dict[str, Any],
-    all_seatings: bool,
-    tables_per_round: int | None,
-    cpu_ms: int | None,
-    max_bot_mb: int | None,
-    charts: bool,
-) -> None:
+def run(**options: Any) -> None:
     """Run a round-robin tournament of BOTs (names or folders; default: the bots folder).
 
     Every round, every k bots (k = --seats) sit at a table and play one deal k times with
@@ -271,99 +253,167 @@ def run(
     Results go to a folder with the games log, game records, ratings.csv, leaderboard.md,
     charts and run.log. Ctrl-C stops cleanly; --resume continues without replaying a game.
     """
-    from arena import tournament
-    from arena.results.folders import RESULTS, new_results_folder
-    from arena.results.report import make_report, newest_run
+    asked = Asked(**options)
+    from arena.results.report import make_report
 
-    workers = (os.cpu_count() or 1) if workers is None else workers
-    executor = None
+    workers = (os.cpu_count() or 1) if asked.workers is None else asked.workers
+    executor: DaskExecutor | None = None
     handed_over = False  # tournament.play stops the executor once it has it
     try:
-        executor = cluster_executor(cluster, scheduler)
+        executor = cluster_executor(asked.cluster, asked.scheduler)
         if executor is not None:
             workers = executor.workers
-        if resume:
-            run_dir = out if out is not None else newest_run(RESULTS)
-            given: dict[str, Any] = {
-                "rounds": rounds,
-                "seed": seed,
-                "move_ms": move_ms,
-                "seats": seats,
-                "all_seatings": all_seatings,
-                "tables_per_round": tables_per_round,
-                "gauntlet": _gauntlet_name(gauntlet, bots_dir),
-            }
-            if bot or added or bots_dir is not None:
-                given["bots"] = [b.name for b in _field(bots_dir, bot, added, game)]
-            config, warnings = tournament.resume_run(run_dir, given)
-            for warning in warnings:
-                click.echo(f"warning: {warning}", err=True)
-            click.echo(f"Resuming {run_dir}", err=True)
-        else:
-            run_dir = out if out is not None else new_results_folder("run")
-            limits: dict[str, Any] = {} if move_ms is None else {"move_ms": move_ms}
-            if cpu_ms is not None:
-                limits["cpu_ms"] = cpu_ms
-            if max_bot_mb is not None:
-                limits["bot_size_mb"] = max_bot_mb
-            try:
-                config = tournament.create_run(
-                    run_dir,
-                    _field(bots_dir, bot, added + ((gauntlet,) if gauntlet else ()), game),
-                    rounds=rounds if rounds is not None else 1,
-                    seed=seed,
-                    limits=limits,
-                    game=game,
-                    game_config=game_options,
-                    seats=seats,
-                    all_seatings=all_seatings,
-                    tables_per_round=tables_per_round,
-                    gauntlet=_gauntlet_name(gauntlet, bots_dir),
-                    until_decided=until_decided,
-                )
-            except ArenaError:
-                if out is None:  # bad input writes nothing, not even an empty folder
-                    with contextlib.suppress(OSError):
-                        run_dir.rmdir()
-                raise
-        table = config.seats
-        click.echo(
-            f"{len(config.bots)} bots ({', '.join(config.names)}), "
-            + (f"tables of {table} seats, " if table != 2 else "")
-            + f"{config.rounds} rounds, "
-            f"seed {config.seed}, {workers} workers: {config.total_games} games.",
-            err=True,
-        )
-        note = _round_size_note(config)
-        if note is not None:
-            click.echo(note, err=True)
-        if executor is not None:
-            from arena.run_setup import load_bots
-
-            for warning in executor.prepare(run_dir, config.limits, load_bots(config)):
-                click.echo(f"warning: {warning}", err=True)
-        progress = Progress(config.total_games)
-        previous = signal.signal(signal.SIGTERM, _raise_interrupt)
+        run_dir, config = _resumed(asked) if asked.resume else _created(asked)
+        _announce(run_dir, config, workers, executor)
         handed_over = True
-        try:
-            summary = tournament.play(
-                run_dir,
-                config,
-                workers=workers,
-                executor=executor,
-                progress=progress.update,
-            )
-        finally:
-            signal.signal(signal.SIGTERM, previous)
-            progress.close()
-        if summary.repaired:
-            click.echo(f"warning: {summary.repaired}", err=True)
-        report = make_report(run_dir, charts=charts, html=True)
+        summary = _played(run_dir, config, workers, executor)
+        report = make_report(run_dir, charts=asked.charts, html=True)
     except ArenaError as error:
         raise click.ClickException(str(error)) from None
     finally:
         if executor is not None and not handed_over:
             executor.shutdown()
+    _show(run_dir, config, summary, report)
+
+
+@dataclass(frozen=True)
+class Asked:
+    """The options of `arena run`, as click parses them."""
+
+    bot: tuple[str, ...]
+    bots_dir: Path | None
+    added: tuple[str, ...]
+    gauntlet: str | None
+    until_decided: tuple[float, float] | None
+    rounds: int | None
+    workers: int | None
+    cluster: str | None
+    scheduler: str | None
+    seed: int | None
+    move_ms: int | None
+    out: Path | None
+    resume: bool
+    game: str
+    seats: int | None
+    game_options: dict[str, Any]
+    all_seatings: bool
+    tables_per_round: int | None
+    cpu_ms: int | None
+    max_bot_mb: int | None
+    charts: bool
+
+
+def _resumed(asked: Asked) -> tuple[Path, TournamentConfig]:
+    """The run to continue (--out, else the newest), checked against the options given."""
+    from arena import tournament
+    from arena.results.folders import RESULTS
+    from arena.results.report import newest_run
+
+    run_dir = asked.out if asked.out is not None else newest_run(RESULTS)
+    given: dict[str, Any] = {
+        "rounds": asked.rounds,
+        "seed": asked.seed,
+        "move_ms": asked.move_ms,
+        "seats": asked.seats,
+        "all_seatings": asked.all_seatings,
+        "tables_per_round": asked.tables_per_round,
+        "gauntlet": _gauntlet_name(asked.gauntlet, asked.bots_dir),
+    }
+    if asked.bot or asked.added or asked.bots_dir is not None:
+        field = _field(asked.bots_dir, asked.bot, asked.added, asked.game)
+        given["bots"] = [b.name for b in field]
+    config, warnings = tournament.resume_run(run_dir, given)
+    for warning in warnings:
+        click.echo(f"warning: {warning}", err=True)
+    click.echo(f"Resuming {run_dir}", err=True)
+    return run_dir, config
+
+
+def _created(asked: Asked) -> tuple[Path, TournamentConfig]:
+    """A new run in --out (else a new folder of results/); bad input writes nothing."""
+    from arena import tournament
+    from arena.results.folders import new_results_folder
+
+    run_dir = asked.out if asked.out is not None else new_results_folder("run")
+    limits: dict[str, Any] = {} if asked.move_ms is None else {"move_ms": asked.move_ms}
+    if asked.cpu_ms is not None:
+        limits["cpu_ms"] = asked.cpu_ms
+    if asked.max_bot_mb is not None:
+        limits["bot_size_mb"] = asked.max_bot_mb
+    added = asked.added + ((asked.gauntlet,) if asked.gauntlet else ())
+    try:
+        config = tournament.create_run(
+            run_dir,
+            _field(asked.bots_dir, asked.bot, added, asked.game),
+            rounds=asked.rounds if asked.rounds is not None else 1,
+            seed=asked.seed,
+            limits=limits,
+            game=asked.game,
+            game_config=asked.game_options,
+            seats=asked.seats,
+            all_seatings=asked.all_seatings,
+            tables_per_round=asked.tables_per_round,
+            gauntlet=_gauntlet_name(asked.gauntlet, asked.bots_dir),
+            until_decided=asked.until_decided,
+        )
+    except ArenaError:
+        if asked.out is None:  # bad input writes nothing, not even an empty folder
+            with contextlib.suppress(OSError):
+                run_dir.rmdir()
+        raise
+    return run_dir, config
+
+
+def _announce(
+    run_dir: Path, config: TournamentConfig, workers: int, executor: DaskExecutor | None
+) -> None:
+    """What is about to be played, on stderr; a Dask cluster's workers readied for it."""
+    table = config.seats
+    click.echo(
+        f"{len(config.bots)} bots ({', '.join(config.names)}), "
+        + (f"tables of {table} seats, " if table != 2 else "")
+        + f"{config.rounds} rounds, "
+        f"seed {config.seed}, {workers} workers: {config.total_games} games.",
+        err=True,
+    )
+    note = _round_size_note(config)
+    if note is not None:
+        click.echo(note, err=True)
+    if executor is not None:
+        from arena.run_setup import load_bots, record_workers
+
+        warnings = executor.prepare(run_dir, config.limits, load_bots(config))
+        written = record_workers(run_dir, executor.sandboxes)
+        for warning in [*warnings, *([written] if written else [])]:
+            click.echo(f"warning: {warning}", err=True)
+
+
+def _played(
+    run_dir: Path, config: TournamentConfig, workers: int, executor: DaskExecutor | None
+) -> RunSummary:
+    """The tournament played (SIGTERM stops it as Ctrl-C does), with its progress shown."""
+    from arena import tournament
+
+    progress = Progress(config.total_games)
+    previous = signal.signal(signal.SIGTERM, _raise_interrupt)
+    try:
+        summary = tournament.play(
+            run_dir,
+            config,
+            workers=workers,
+            executor=executor,
+            progress=progress.update,
+        )
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        progress.close()
+    if summary.repaired:
+        click.echo(f"warning: {summary.repaired}", err=True)
+    return summary
+
+
+def _show(run_dir: Path, config: TournamentConfig, summary: RunSummary, report: Report) -> None:
+    """The leaderboard, where the results are, and how to continue an interrupted run."""
     click.echo(report.text(), nl=False)
     if config.gauntlet is not None:
         from arena.results.log import LOG_NAME, read_games

@@ -27,7 +27,9 @@ from arena.league.checking import MAX_CHECKS, CheckPolicy
 
 if TYPE_CHECKING:
     from arena.execution import Executor
+    from arena.league.league import League
     from arena.league.store import Store
+    from arena.players.limits import Limits
 
 DEFAULT_LEAGUE = Path("results") / "league"
 TOKEN_ENV = "ARENA_TOKEN"
@@ -160,13 +162,8 @@ def serve(
 
     The time options are those of `arena run` and hold for the checks and the games of this
     run of the server: the league does not keep them, so a restart may give others."""
-    from arena.league.export import export
     from arena.league.exposure import plain_http_warning
-    from arena.league.league import DEFAULT_DB, League
-    from arena.league.store import Store
-    from arena.league.table import made_line, settle
     from arena.players.limits import Limits
-    from arena.stats.sprt import Sprt
 
     warning = plain_http_warning(host, public_url)  # tokens readable on the way: say so
     if warning is not None:
@@ -174,30 +171,59 @@ def serve(
     given = click.get_current_context().get_parameter_source("game") != ParameterSource.DEFAULT
     game_asked, options_asked = (game if given else None), (game_options or None)
     if add_author is not None or invite:  # beside a playing league too: its store alone
-        try:
-            folder.mkdir(parents=True, exist_ok=True)
-            store = Store(folder / DEFAULT_DB if db is None else db)
-            try:
-                table = settle(store, game_asked, seats, options_asked)  # as serving
-                if add_author is not None:
-                    done = _add_author(store, add_author, admin)
-                else:
-                    done = _invite(store, public_url or _address_to_invite(store, host, port))
-                made = made_line(table, folder)  # a new league: its game and seats, said
-                done = done if made is None else f"{made}\n{done}"
-            finally:
-                store.close()
-        except (ArenaError, OSError) as error:
-            raise click.ClickException(str(error)) from None
-        click.echo(done)
+        click.echo(_in_store(folder, db, (game_asked, seats, options_asked), add_author, admin, public_url, host, port))  # fmt: skip
         return
+    league = _open_league(
+        folder, db, (game_asked, seats, options_asked), workers, bounds, export_to,
+        CheckPolicy(checks, build_cpu_s, build_timeout_s, bot_disk_mb),
+        Limits(move_ms=move_ms, time_bank_ms=time_bank_ms, cpu_ms=cpu_ms),
+    )  # fmt: skip
+    if league is not None:
+        _serve_league(league, host, port, public_url, cluster, scheduler)
+
+
+def _in_store(
+    folder: Path, db: str | None, table_asked: tuple[str | None, int | None, dict[str, Any] | None],
+    add_author: str | None, admin: bool, public_url: str | None, host: str, port: int,
+) -> str:  # fmt: skip
+    """--add-author or --invite, done in the league's store alone: what to print."""
+    from arena.league.league import DEFAULT_DB
+    from arena.league.store import Store
+    from arena.league.table import made_line, settle
+
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        store = Store(folder / DEFAULT_DB if db is None else db)
+        try:
+            table = settle(store, *table_asked)  # as serving
+            if add_author is not None:
+                done = _add_author(store, add_author, admin)
+            else:
+                done = _invite(store, public_url or _address_to_invite(store, host, port))
+            made = made_line(table, folder)  # a new league: its game and seats, said
+            return done if made is None else f"{made}\n{done}"
+        finally:
+            store.close()
+    except (ArenaError, OSError) as error:
+        raise click.ClickException(str(error)) from None
+
+
+def _open_league(
+    folder: Path, db: str | None, table_asked: tuple[str | None, int | None, dict[str, Any] | None],
+    workers: int, bounds: tuple[float, float], export_to: Path | None, checking: CheckPolicy,
+    limits: Limits,
+) -> League | None:  # fmt: skip
+    """The league in `folder`, opened; None when it was only exported (--export)."""
+    from arena.league.export import export
+    from arena.league.league import League
+    from arena.stats.sprt import Sprt
+
+    game_asked, seats, options_asked = table_asked
     try:
         test = Sprt(*bounds)
         league = League(
             folder, game=game_asked, seats=seats, game_options=options_asked, workers=workers,
-            test=test, db=db,
-            checking=CheckPolicy(checks, build_cpu_s, build_timeout_s, bot_disk_mb),
-            limits=Limits(move_ms=move_ms, time_bank_ms=time_bank_ms, cpu_ms=cpu_ms),
+            test=test, db=db, checking=checking, limits=limits,
         )  # fmt: skip
         if league.made is not None:  # a new league: its game and seats, said
             click.echo(league.made)
@@ -205,9 +231,17 @@ def serve(
             count = export(league, export_to)
             league.close()
             click.echo(f"{count} games written to {export_to}; `arena report {export_to}`.")
-            return
+            return None
     except ArenaError as error:
         raise click.ClickException(str(error)) from None
+    return league
+
+
+def _serve_league(
+    league: League, host: str, port: int, public_url: str | None, cluster: str | None,
+    scheduler: str | None,
+) -> None:  # fmt: skip
+    """Play the league and serve its pages until Ctrl-C; the league closed at the end."""
     import uvicorn
 
     from arena.league.web import create_app

@@ -30,8 +30,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from arena.errors import BotBuildError
+from arena.players.build import BUILD_LIMITS
 from arena.players.limits import SandboxLimits
-from arena.players.manifest import BUILD_LIMITS, BotManifest, build_bot
+from arena.players.manifest import BotManifest
+from arena.players.ready import build, refuse_forbidden
 
 if TYPE_CHECKING:
     from arena.league.store import Bot, Store
@@ -76,7 +78,8 @@ def build_version(bot: BotManifest, policy: CheckPolicy) -> str | None:
     """Build a submitted version under the policy's limits and weigh its folder; the sentence
     that fails it, or None when it may be checked (its build done: check it without one)."""
     try:
-        build_bot(bot, force=True, limits=policy.build_limits, timeout_s=policy.build_timeout_s)
+        found = build(bot, force=True, limits=policy.build_limits, timeout_s=policy.build_timeout_s)
+        refuse_forbidden(bot, found)  # set-id files or devices its build left
     except BotBuildError as error:
         return f"build: {error}"
     size = folder_bytes(bot.folder)

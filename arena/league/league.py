@@ -55,15 +55,9 @@ from arena.league.paths import PathError, bot_folders
 from arena.league.standings import Standings
 from arena.league.store import CUT_SHORT, Author, Bot, Store, StoreError
 from arena.league.table import made_line, settle
-from arena.players.bot_files import bot_hash
 from arena.players.limits import Limits
-from arena.players.manifest import (
-    BotManifest,
-    default_bots_dir,
-    game_refusal,
-    load_manifest,
-    written_for,
-)
+from arena.players.manifest import BotManifest, default_bots_dir, game_refusal, written_for
+from arena.players.ready import fingerprint, read
 from arena.results.log import GameLine
 from arena.results.ratings import environment, in_schedule_order, rate_game
 from arena.schedule import GameSlot, TableTask, seatings
@@ -133,6 +127,13 @@ class League:
         self.threads: list[threading.Thread] = []
         self.rng = random.Random()
         self._told: set[str] = set()  # the versions whose SPRT verdict was logged
+        self.manifests: dict[str, BotManifest] = {}
+        self._open_games()
+        for sub in ("bots", "checks", "records", "logs", "uploads"):
+            (folder / sub).mkdir(exist_ok=True)
+
+    def _open_games(self) -> None:
+        """The league's games and settings, read from the store once when it opens."""
         # The games, read once and kept up to date by `record` (not re-read per table): all
         # of them in the order stored, and each bot's (matchmaking's counts, SPRT, its page)
         self.played: list[GameLine] = self.store.games()
@@ -144,7 +145,6 @@ class League:
         # This process alone plays the league (`start`), so these live here, written through
         self._paused = self.store.setting(PAUSED) == "1"
         self.next_table = int(self.store.setting(NEXT_TABLE, "0"))
-        self.manifests: dict[str, BotManifest] = {}
         self.env = environment()
         self.ratings: dict[str, Any] = {}
         self.standings = Standings()
@@ -154,8 +154,6 @@ class League:
         for line in in_schedule_order(self.played):
             rate_game(self.env, self.ratings, line)
             self.standings.add(line, self.ratings)
-        for sub in ("bots", "checks", "records", "logs", "uploads"):
-            (folder / sub).mkdir(exist_ok=True)
 
     def _recover(self) -> None:
         """What a stopped league left half done, put right by the process that plays it
@@ -185,11 +183,11 @@ class League:
         incoming = self.folder / "bots" / f".incoming-{uuid.uuid4().hex}"
         folder = uploads.unpack(archive, incoming)
         try:
-            manifest = load_manifest(folder)
+            manifest = read(folder)
             if not written_for(manifest, self.game):  # a bot plays the games it says it plays
                 raise BotManifestError(game_refusal(manifest, self.game))
             name = manifest.name
-            sources = bot_hash(folder)  # before its build; the same as a version's: refused
+            sources = fingerprint(folder)  # before its build; the same as a version's: refused
             with self.lock:
                 bot = self.store.add_bot(name, author, sources)
             target = bot_folders(self.folder, bot)[0]  # proven inside bots/
@@ -216,7 +214,7 @@ class League:
                 log.info("check of %s: failed (%s)", bot.label, problem)
                 with self.lock:
                     return self.store.set_status(bot, "failed", problem)
-            opponent = load_manifest(default_bots_dir() / "random")
+            opponent = read(default_bots_dir() / "random")
             results = check_bot(
                 dataclasses.replace(manifest, build=None),  # built just now
                 opponent,
@@ -246,7 +244,7 @@ class League:
         never changes)."""
         manifest = self.manifests.get(bot.label)
         if manifest is None:
-            manifest = load_manifest(bot_folders(self.folder, bot)[0])
+            manifest = read(bot_folders(self.folder, bot)[0])
             manifest = self.manifests[bot.label] = dataclasses.replace(manifest, name=bot.label)
         return manifest
 
@@ -387,7 +385,7 @@ class League:
     def play_forever(self) -> None:
         """Keep the executor busy until `stop` is set (run it in a thread)."""
         executor = self.executor_factory(self.workers)
-        self.remote = bool(getattr(executor, "remote", False))
+        self.remote = executor.remote
         shipped: set[str] = set()  # bot versions the remote workers have
         running: dict[Future[Any], TableTask] = {}
         unstored: list[TableResult] = []  # played while the database could not be written

@@ -38,7 +38,7 @@ import threading
 import time
 from collections import Counter, OrderedDict, deque
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import Any, ClassVar
 
 import h11
 import uvicorn
@@ -159,109 +159,114 @@ TOO_SLOW = _refusal(
 def guarded_protocol(limits: ServerLimits) -> type[H11Protocol]:
     """uvicorn's h11 protocol with `limits`' timers and connection caps (a class per server:
     it counts that server's connections by address)."""
-    by_address: Counter[str] = Counter()
+    attributes = {"limits": limits, "by_address": Counter()}
+    return type("GuardedProtocol", (GuardedProtocol,), attributes)
 
-    class GuardedProtocol(H11Protocol):
-        header_timer: asyncio.TimerHandle | None = None
-        body_timer: asyncio.TimerHandle | None = None
-        body_deadline: float | None = None
-        address: str | None = None
 
-        def __init__(self, *args: Any, **kwargs: Any) -> None:
-            super().__init__(*args, **kwargs)
-            self.app = quiet_when_gone(self.app)
+class GuardedProtocol(H11Protocol):
+    """uvicorn's h11 protocol with timers and connection caps: a subclass per server
+    (`guarded_protocol`) holds that server's `limits` and its connections by address."""
 
-        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-            super().connection_made(transport)
-            host = self.client[0] if self.client else ""
-            if host not in limits.uncapped:
-                self.address = address_key(host)
-                by_address[self.address] += 1
-            if len(self.connections) > limits.open_connections:
-                self.refuse(TOO_MANY)
-            elif self.address is not None and by_address[self.address] > limits.per_address:
-                self.refuse(TOO_MANY_FROM_YOU)
-            else:
-                self.arm_header_timer()
+    limits: ClassVar[ServerLimits]
+    by_address: ClassVar[Counter[str]]
+    header_timer: asyncio.TimerHandle | None = None
+    body_timer: asyncio.TimerHandle | None = None
+    body_deadline: float | None = None
+    address: str | None = None
 
-        def connection_lost(self, exc: Exception | None) -> None:
-            self.stop_timers()
-            if self.address is not None:
-                by_address[self.address] -= 1
-                if by_address[self.address] <= 0:
-                    del by_address[self.address]
-                self.address = None
-            super().connection_lost(exc)
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.app = quiet_when_gone(self.app)
 
-        def data_received(self, data: bytes) -> None:
-            if self.header_timer is None and self.conn.their_state is h11.IDLE:
-                self.arm_header_timer()  # a new request's first bytes
-            super().data_received(data)
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        host = self.client[0] if self.client else ""
+        if host not in self.limits.uncapped:
+            self.address = address_key(host)
+            self.by_address[self.address] += 1
+        if len(self.connections) > self.limits.open_connections:
+            self.refuse(TOO_MANY)
+        elif self.address is not None and self.by_address[self.address] > self.limits.per_address:
+            self.refuse(TOO_MANY_FROM_YOU)
+        else:
+            self.arm_header_timer()
 
-        def handle_events(self) -> None:
-            super().handle_events()
-            if self.transport.is_closing():
-                return
-            state = self.conn.their_state
-            if state is not h11.IDLE and self.header_timer is not None:
-                self.header_timer.cancel()  # the headers are complete
-                self.header_timer = None
-            if state is h11.SEND_BODY:
-                if self.body_deadline is None:
-                    self.body_deadline = self.loop.time() + limits.body_total_timeout
-                self.arm_body_timer()
-            elif self.body_timer is not None:
-                self.body_timer.cancel()
-                self.body_timer, self.body_deadline = None, None
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.stop_timers()
+        if self.address is not None:
+            self.by_address[self.address] -= 1
+            if self.by_address[self.address] <= 0:
+                del self.by_address[self.address]
+            self.address = None
+        super().connection_lost(exc)
 
-        def arm_header_timer(self) -> None:
-            self.header_timer = self.loop.call_later(limits.header_timeout, self.too_slow)
+    def data_received(self, data: bytes) -> None:
+        if self.header_timer is None and self.conn.their_state is h11.IDLE:
+            self.arm_header_timer()  # a new request's first bytes
+        super().data_received(data)
 
-        def arm_body_timer(self) -> None:
-            if self.body_timer is not None:
-                self.body_timer.cancel()
-            assert self.body_deadline is not None
-            left = self.body_deadline - self.loop.time()
-            self.body_timer = self.loop.call_later(
-                max(0.0, min(limits.body_chunk_timeout, left)), self.body_late
-            )
-
-        def body_late(self) -> None:
-            self.body_timer = None
-            if self.conn.their_state is not h11.SEND_BODY or self.transport.is_closing():
-                return
-            assert self.body_deadline is not None
-            unread = self.flow.read_paused or self.cycle.waiting_for_100_continue
-            if unread and self.loop.time() < self.body_deadline:
-                self.arm_body_timer()  # the server did not ask for more: not the client's delay
-                return
-            self.too_slow()
-
-        def too_slow(self) -> None:
-            """Answer 408 if no answer was begun, and close the connection."""
+    def handle_events(self) -> None:
+        super().handle_events()
+        if self.transport.is_closing():
+            return
+        state = self.conn.their_state
+        if state is not h11.IDLE and self.header_timer is not None:
+            self.header_timer.cancel()  # the headers are complete
             self.header_timer = None
-            if self.transport.is_closing():
-                return
-            waiting = self.cycle is None or self.conn.their_state is h11.IDLE  # for headers
-            self.refuse(TOO_SLOW if waiting or not self.cycle.response_started else b"")
+        if state is h11.SEND_BODY:
+            if self.body_deadline is None:
+                self.body_deadline = self.loop.time() + self.limits.body_total_timeout
+            self.arm_body_timer()
+        elif self.body_timer is not None:
+            self.body_timer.cancel()
+            self.body_timer, self.body_deadline = None, None
 
-        def refuse(self, answer: bytes) -> None:
-            self.stop_timers()
-            if answer:
-                self.transport.write(answer)
-            if self.cycle is not None and not self.cycle.response_complete:
-                self.cycle.disconnected = True  # the application's answer goes nowhere now
-                self.cycle.message_event.set()
-            self.transport.close()
+    def arm_header_timer(self) -> None:
+        self.header_timer = self.loop.call_later(self.limits.header_timeout, self.too_slow)
 
-        def stop_timers(self) -> None:
-            for timer in (self.header_timer, self.body_timer):
-                if timer is not None:
-                    timer.cancel()
-            self.header_timer = self.body_timer = None
-            self._unset_keepalive_if_required()
+    def arm_body_timer(self) -> None:
+        if self.body_timer is not None:
+            self.body_timer.cancel()
+        assert self.body_deadline is not None
+        left = self.body_deadline - self.loop.time()
+        self.body_timer = self.loop.call_later(
+            max(0.0, min(self.limits.body_chunk_timeout, left)), self.body_late
+        )
 
-    return GuardedProtocol
+    def body_late(self) -> None:
+        self.body_timer = None
+        if self.conn.their_state is not h11.SEND_BODY or self.transport.is_closing():
+            return
+        assert self.body_deadline is not None
+        unread = self.flow.read_paused or self.cycle.waiting_for_100_continue
+        if unread and self.loop.time() < self.body_deadline:
+            self.arm_body_timer()  # the server did not ask for more: not the client's delay
+            return
+        self.too_slow()
+
+    def too_slow(self) -> None:
+        """Answer 408 if no answer was begun, and close the connection."""
+        self.header_timer = None
+        if self.transport.is_closing():
+            return
+        waiting = self.cycle is None or self.conn.their_state is h11.IDLE  # for headers
+        self.refuse(TOO_SLOW if waiting or not self.cycle.response_started else b"")
+
+    def refuse(self, answer: bytes) -> None:
+        self.stop_timers()
+        if answer:
+            self.transport.write(answer)
+        if self.cycle is not None and not self.cycle.response_complete:
+            self.cycle.disconnected = True  # the application's answer goes nowhere now
+            self.cycle.message_event.set()
+        self.transport.close()
+
+    def stop_timers(self) -> None:
+        for timer in (self.header_timer, self.body_timer):
+            if timer is not None:
+                timer.cancel()
+        self.header_timer = self.body_timer = None
+        self._unset_keepalive_if_required()
 
 
 def quiet_when_gone(app: ASGI3Application) -> ASGI3Application:

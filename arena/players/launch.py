@@ -1,8 +1,9 @@
 """How a bot's process is launched: the one place that builds its argv, environment and limits.
 
-This is the hook the sandbox work extends (rlimits via `prlimit` after start, a cgroup,
-bubblewrap around the argv). Today it only resolves the command and sets the environment;
-every bot process is started from a `LaunchSpec` made here, and nowhere else.
+Step 5 of the one path from a bot folder to a playing process (ready.py): the sandbox
+(players/sandbox: rlimits, a cgroup, bubblewrap around the argv) prepares the launch, this
+adds the bot's environment; every bot process is started from a `LaunchSpec` made here, and
+nowhere else.
 """
 
 from __future__ import annotations
@@ -14,11 +15,10 @@ import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from arena.players.limits import Limits
-    from arena.players.manifest import BotManifest
+from arena.players.limits import Limits, manifest_limits
+from arena.players.manifest import BotManifest
+from arena.players.sandbox.launch import prepare
 
 
 @dataclass(frozen=True)
@@ -49,11 +49,8 @@ class LaunchSpec:
 
 def launch_spec(manifest: BotManifest, limits: Limits) -> LaunchSpec:
     """The launch of `manifest`'s bot under `limits`: argv, working directory, environment."""
-    from arena.players import sandbox
-    from arena.players.limits import manifest_limits
-
     asked = manifest_limits(manifest.extra.get("limits"), manifest.manifest_path)
-    launch = sandbox.prepare(manifest.name, manifest.argv, manifest.folder, limits.sandbox, asked)
+    launch = prepare(manifest.name, manifest.argv, manifest.folder, limits.sandbox, asked)
     notes = [f"sandbox: {launch.mode}, as {launch.user} user", *launch.notes]
     return LaunchSpec(
         argv=launch.argv,

@@ -1,31 +1,24 @@
-"""Bot manifests (`bot.toml`): loading, discovering a folder of bots, building a bot once."""
+"""Bot manifests (`bot.toml`): loading one, discovering a folder of bots, finding one by name.
+
+Step 1 of the one path from a bot folder to a playing process (ready.py); the build is
+build.py's."""
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
 import shlex
-import signal
-import subprocess
 import sys
-import tempfile
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any
+from typing import Any
 
-from arena.errors import BotBuildError, BotManifestError
+from arena.errors import BotManifestError
 from arena.names import name_key, name_problem
-from arena.players.limits import SandboxLimits, manifest_limits
-
-if TYPE_CHECKING:
-    from arena.players.sandbox import Launch
+from arena.players.limits import manifest_limits
 
 MANIFEST = "bot.toml"
-BUILD_TIMEOUT_S = 600
 _PYTHONS = ("python3", "python")
-_OUTPUT_TAIL = 2000
 
 
 @dataclass(frozen=True)
@@ -56,6 +49,11 @@ class BotManifest:
     def argv(self) -> list[str]:
         """The command to run: argv[0] python3/python is the arena's own interpreter."""
         return _resolve_python(self.command)
+
+    @property
+    def build_argv(self) -> list[str]:
+        """The build command to run (as `argv`); empty when the bot has none."""
+        return [] if self.build is None else _resolve_python(self.build)
 
     @property
     def manifest_path(self) -> Path:
@@ -282,141 +280,3 @@ def resolve_bot(spec: str, bots_dir: Path | None = None) -> BotManifest:
         f"No bot {spec!r}: it is neither a folder with a {MANIFEST} nor a bot in {directory} "
         f"(known: {names})."
     )
-
-
-_built: set[tuple[Path, tuple[str, ...]]] = set()
-
-
-BUILD_LIMITS = SandboxLimits(memory_mb=4096, processes=256, file_mb=512, tmp_mb=512)
-"""What a build may use: compilers need more than a playing bot; the same isolation holds."""
-
-
-def build_bot(
-    bot: BotManifest,
-    force: bool = False,
-    *,
-    limits: SandboxLimits = BUILD_LIMITS,
-    timeout_s: float | None = None,
-) -> None:
-    """Run the bot's build command once in its folder (per process); BotBuildError on failure.
-
-    The build runs in the sandbox of a bot (players/sandbox): no network, the other bots and
-    the results hidden, `limits` (a league's builds also have a CPU time: `cpu_s`), its own
-    cgroup killed at the end so nothing it started survives, `timeout_s` (`BUILD_TIMEOUT_S`)
-    at most. Only its folder (and a private /tmp) is writable.
-    """
-    if bot.build is None or (not force and (bot.folder, bot.build) in _built):
-        return
-    from arena.players import sandbox
-    from arena.players.launch import bot_environment
-    from arena.players.sandbox.lease import forbidden_entries, lent_to_builder
-
-    argv = _resolve_python(bot.build)
-    shown = " ".join(bot.build)
-    problem = sandbox.program_problem(argv, bot.folder)
-    if problem is not None and "/" not in argv[0]:
-        raise BotBuildError(
-            f"Bot {bot.name!r} cannot be built: the program {bot.build[0]!r} of `{shown}` "
-            f"was not found; install it or change `build` in {bot.manifest_path}."
-        )
-    if problem is not None:
-        raise BotBuildError(
-            f"Bot {bot.name!r} cannot be built: `{shown}` could not be run in {bot.folder} "
-            f"({problem}); fix `build` in {bot.manifest_path}."
-        )
-    launch = sandbox.prepare(f"build-{bot.name}", argv, bot.folder, limits, build=True)
-    private_tmp = launch.mode == "bwrap"
-    wall_s = BUILD_TIMEOUT_S if timeout_s is None else timeout_s
-    used: list[tuple[int | None, int]] = []  # its cgroup's CPU µs and OOM kills, at the end
-    launch.teardown.insert(0, lambda: used.append((launch.cpu_usec(), launch.oom_kills())))
-    try:
-        with tempfile.TemporaryFile() as output, lent_to_builder(bot.folder, launch.builder):
-            code = _run_build(launch, bot, output, bot_environment(bot, private_tmp), wall_s)
-            forbidden = forbidden_entries(bot.folder)  # before the lease strips set-id bits
-            output.seek(0, os.SEEK_END)
-            size = output.tell()
-            output.seek(max(0, size - _OUTPUT_TAIL))
-            text = output.read().decode("utf-8", "replace").strip()
-    except OSError as error:  # e.g. a build script without its executable bit
-        raise BotBuildError(
-            f"Bot {bot.name!r} cannot be built: `{shown}` could not be run in {bot.folder} "
-            f"({error.strerror or error}); fix `build` in {bot.manifest_path}."
-        ) from None
-    if code is None:
-        raise BotBuildError(
-            f"Bot {bot.name!r} did not finish building within {wall_s:g} s (`{shown}`)."
-        )
-    if limits.cpu_s is not None and _out_of_cpu(code, used, limits.cpu_s):
-        raise BotBuildError(
-            f"Bot {bot.name!r} was stopped at {limits.cpu_s} s of CPU time, the most a build "
-            f"may use here (`{shown}`); make the build lighter, or build it before submitting."
-        )
-    if code != 0:
-        if size > _OUTPUT_TAIL:
-            text = "..." + text
-        raise BotBuildError(
-            f"Bot {bot.name!r} failed to build: `{shown}` exited with code {code} "
-            f"in {bot.folder}; fix the source or `build` in {MANIFEST}. Its output:\n{text}"
-        )
-    refuse_forbidden(bot, forbidden)
-    _built.add((bot.folder, bot.build))
-
-
-def _out_of_cpu(code: int, used: list[tuple[int | None, int]], cpu_s: int) -> bool:
-    """True when a build's exit `code` is the kill of RLIMIT_CPU (SIGKILL or SIGXCPU, as
-    itself or through the shell's 128 + signal) and its cgroup, where it tells, used over half
-    that CPU (its count runs a little behind the rlimit's) and lost nothing to its memory
-    limit."""
-    killed = {-signal.SIGKILL, -signal.SIGXCPU, 128 + signal.SIGKILL, 128 + signal.SIGXCPU}
-    if code not in killed:
-        return False
-    cpu_usec, oom_kills = used[0] if used else (None, 0)
-    return oom_kills == 0 and (cpu_usec is None or cpu_usec >= cpu_s * 500_000)
-
-
-def refuse_forbidden(bot: BotManifest, forbidden: list[str] | None = None) -> None:
-    """BotBuildError when the bot's folder holds setuid/setgid files or device nodes (found
-    now, or `forbidden` as found right after its build): the arena will not run it."""
-    from arena.players.sandbox.lease import forbidden_entries
-
-    found = forbidden_entries(bot.folder) if forbidden is None else forbidden
-    if found:
-        shown = ", ".join(found[:5]) + (f" and {len(found) - 5} more" if len(found) > 5 else "")
-        raise BotBuildError(
-            f"Bot {bot.name!r} cannot be run: its folder {bot.folder} holds {shown}, which "
-            "the arena refuses; remove them (and whatever in the build made them)."
-        )
-
-
-def _run_build(
-    launch: Launch, bot: BotManifest, output: IO[bytes], env: dict[str, str], timeout_s: float
-) -> int | None:
-    """Run a prepared build launch; its exit code, or None when it ran out of time.
-
-    Whatever happens, its whole process group and cgroup are killed before this returns.
-    """
-    process = subprocess.Popen(
-        launch.argv,
-        cwd=bot.folder,
-        env=env,
-        stdin=subprocess.DEVNULL,
-        stdout=output,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-        pass_fds=launch.pass_fds,
-    )
-    try:
-        for fd in launch.pass_fds:
-            os.close(fd)
-        for hook in launch.after_start:
-            hook(process.pid)
-        try:
-            return process.wait(timeout_s)
-        except subprocess.TimeoutExpired:
-            return None
-    finally:
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(process.pid, signal.SIGKILL)
-        process.wait()
-        for teardown in launch.teardown:
-            teardown()

@@ -9,10 +9,10 @@ from typing import Any
 
 from arena import protocol
 from arena.errors import BotFaultError, BotStartupError, MalformedReplyError
-from arena.players.launch import launch_spec
 from arena.players.limits import Limits
 from arena.players.manifest import BotManifest
 from arena.players.process import BotProcess
+from arena.players.ready import launch
 from arena.players.stderr_log import StderrLog
 
 
@@ -74,7 +74,7 @@ class Player:
         self.hello = None
         self._oom_kills = 0
         self.process = BotProcess(
-            launch_spec(self.manifest, self.limits), self.log, self.limits.line_cap
+            launch(self.manifest, self.limits), self.log, self.limits.line_cap
         )
 
     def handshake(self, game: str, players: int, started: float) -> None:

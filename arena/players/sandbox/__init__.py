@@ -24,15 +24,15 @@ the bot still holds it (process.py), and if none does, the bot crashed.
 
 from arena.players.sandbox.bubblewrap import bwrap_argv
 from arena.players.sandbox.cgroups import BotCgroup
-from arena.players.sandbox.facilities import Facilities, isolation_mode, probe, sandbox_report
-from arena.players.sandbox.launch import Launch, check_command, prepare, program_problem
+from arena.players.sandbox.facilities import isolation_mode, probe, sandbox_report
+from arena.players.sandbox.launch import Launch, prepare, program_problem
+from arena.players.sandbox.machine import Facilities
 
 __all__ = [
     "BotCgroup",
     "Facilities",
     "Launch",
     "bwrap_argv",
-    "check_command",
     "isolation_mode",
     "prepare",
     "probe",

@@ -16,10 +16,8 @@ import signal
 import threading
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from arena.players.sandbox.facilities import Facilities
+from arena.players.sandbox.machine import Facilities
 
 CGROUP_ROOT = Path("/sys/fs/cgroup")
 KILL_WAIT_S = 2.0

@@ -10,12 +10,11 @@ import shutil
 import subprocess
 import tempfile
 import threading
-from dataclasses import dataclass
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from arena.players.limits import SandboxLimits
-from arena.players.sandbox import seccomp
+from arena.players.limits import SandboxLimits, limits_from_json
 from arena.players.sandbox.bubblewrap import SANDBOX_UID, bwrap_argv
 from arena.players.sandbox.cgroups import (
     _BASE_PREFIX,
@@ -24,72 +23,13 @@ from arena.players.sandbox.cgroups import (
     _remove_stale,
     _writable_group,
 )
+from arena.players.sandbox.machine import Facilities
+from arena.players.sandbox.seccomp import program, program_fd
 
 log = logging.getLogger("arena.sandbox")
 
 SHELL = "/bin/sh"
 PROBE_TIMEOUT_S = 10.0
-
-
-@dataclass(frozen=True)
-class Facilities:
-    """What this machine allows, as found by `probe`."""
-
-    root: bool
-    """The arena runs as root (RLIMIT_NPROC is then useless)."""
-    shell: bool
-    """/bin/sh exists (the wrapper that sets limits and joins cgroups)."""
-    bwrap: str | None
-    """The bubblewrap program, when a trial sandbox worked."""
-    unshare: tuple[str, ...] | None
-    """The argv prefix that gives a process no network (e.g. unshare -n --), when it worked."""
-    cgroup_v2: Path | None
-    """A writable cgroup v2 hierarchy whose groups offer cgroup.kill."""
-    cgroup_v2_pids: bool
-    """The v2 hierarchy can bound the number of processes (pids controller)."""
-    cgroup_v1_pids: Path | None
-    """A writable v1 `pids` hierarchy (bounds forks; teardown kills by a loop)."""
-    cgroup_v2_memory: bool = False
-    """The v2 hierarchy can bound a group's memory (memory.max)."""
-    cgroup_v1_memory: Path | None = None
-    """A writable v1 `memory` hierarchy (memory.limit_in_bytes), used when v2 has none."""
-    setpriv: str | None = None
-    """util-linux's setpriv, which drops a bot to an unprivileged user inside bubblewrap."""
-    seccomp: bytes | None = None
-    """The seccomp program bubblewrap loads (no unix sockets; see seccomp.py), when one
-    exists for this architecture and a trial sandbox took it."""
-    notes: tuple[str, ...] = ()
-    """Why a facility is off, one sentence each."""
-
-    @property
-    def pids_limit(self) -> str | None:
-        """Which mechanism bounds a bot's processes, or None."""
-        if self.cgroup_v2 is not None and self.cgroup_v2_pids:
-            return "pids cgroup (v2)"
-        if self.cgroup_v1_pids is not None:
-            return "pids cgroup (v1)"
-        return None
-
-    @property
-    def cgroups(self) -> bool:
-        return (
-            self.cgroup_v2 is not None
-            or self.cgroup_v1_pids is not None
-            or self.cgroup_v1_memory is not None
-        )
-
-    @property
-    def memory_limit(self) -> str | None:
-        """Which mechanism bounds a bot's whole process tree's memory, or None."""
-        if self.cgroup_v2 is not None and self.cgroup_v2_memory:
-            return "memory cgroup (v2 memory.max)"
-        if self.cgroup_v1_memory is not None:
-            return "memory cgroup (v1 memory.limit_in_bytes)"
-        return None
-
-    def unprivileged(self, mode: str) -> bool:
-        """Bots under `mode` run as an unprivileged user (root drops them with setpriv)."""
-        return mode == "bwrap" and self.root and self.setpriv is not None
 
 
 def _run_ok(argv: list[str], pass_fds: tuple[int, ...] = ()) -> tuple[bool, str]:
@@ -139,13 +79,13 @@ def _probe_unshare(notes: list[str]) -> tuple[str, ...] | None:
 
 
 def _probe_seccomp(bwrap: str | None, notes: list[str]) -> bytes | None:
-    code = seccomp.program()
+    code = program()
     if code is None:
         notes.append(f"no seccomp program for {os.uname().machine}: unix sockets are not blocked.")
         return None
     if bwrap is None:
         return None
-    fd = seccomp.program_fd(code)
+    fd = program_fd(code)
     try:
         true = shutil.which("true") or "/bin/true"
         ok, error = _run_ok(
@@ -253,6 +193,12 @@ def _warn_once(text: str) -> None:
             return
         _warned.add(text)
     log.warning(text)
+
+
+def sandbox_report_of(limits: Mapping[str, Any]) -> dict[str, Any]:
+    """`sandbox_report` for the limits of a run as config.json keeps them (the keyword
+    arguments of `arena.players.limits.Limits`)."""
+    return sandbox_report(limits_from_json(limits).sandbox)
 
 
 def sandbox_report(limits: SandboxLimits | None = None) -> dict[str, Any]:

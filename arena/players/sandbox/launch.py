@@ -10,18 +10,15 @@ import shutil
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-from arena.errors import BotManifestError, BotStartupError
+from arena.errors import BotStartupError
 from arena.players.limits import SandboxLimits
-from arena.players.sandbox import seccomp
 from arena.players.sandbox.bubblewrap import SANDBOX_UID, bot_user, bwrap_argv
 from arena.players.sandbox.cgroups import BotCgroup
 from arena.players.sandbox.facilities import SHELL, _warn_once, isolation_mode, probe
 from arena.players.sandbox.lease import BUILD_GID, BUILD_UID
-
-if TYPE_CHECKING:
-    from arena.players.manifest import BotManifest
+from arena.players.sandbox.machine import Facilities
+from arena.players.sandbox.seccomp import program_fd
 
 
 def _ulimit_script(limits: SandboxLimits) -> list[str]:
@@ -83,6 +80,14 @@ def prepare(
         _check_program(argv, folder)
     have = probe()
     limits, notes = ceiling.lowered_by(asked or {})
+    launch = _isolated(argv, folder, limits, have, _mode(limits, have), build)
+    launch.notes[:0] = notes
+    _limited(launch, _cgroup(name, launch, have), have)
+    return launch
+
+
+def _mode(limits: SandboxLimits, have: Facilities) -> str:
+    """The isolation a bot gets here, warned about once when weaker than asked."""
     mode = isolation_mode(limits.isolation, have)
     if mode != limits.isolation and limits.isolation != "auto":
         _warn_once(
@@ -90,72 +95,83 @@ def prepare(
         )
     elif mode == "none" and limits.isolation == "auto":
         _warn_once("no sandbox is available here (install bubblewrap): bots run unisolated.")
-    pass_fds: tuple[int, ...] = ()
-    user = "root" if have.root else "the arena's own"
-    builder = None
-    if mode == "bwrap" and have.bwrap is not None:
-        drop = None
-        uid, gid = bot_user(folder)
-        if uid in (0, BUILD_UID) and build and have.unprivileged(mode):  # see lease.py
-            uid, gid = builder = (BUILD_UID, BUILD_GID)
-        elif uid == 0 and not build:
-            if _open_to_others(folder, argv):
-                uid, gid = SANDBOX_UID, SANDBOX_UID  # nobody: a build of root's folder stays root
-            else:
-                notes.append(
-                    f"{folder} is not readable by other users, so the bot runs as root "
-                    "(without capabilities); `chmod -R o+rX` it to run it as nobody"
-                )
-        if have.unprivileged(mode) and have.setpriv is not None and uid != 0:
-            drop = (have.setpriv, uid, gid)
-            user = f"uid {uid}"
-        fd = None if have.seccomp is None else seccomp.program_fd(have.seccomp)
-        pass_fds = () if fd is None else (fd,)
-        inner = bwrap_argv(
-            have.bwrap, argv, folder, limits, user=drop, seccomp_fd=fd, writable=build
-        )
-    elif mode == "unshare" and have.unshare is not None:
-        inner = [*have.unshare, *argv]
-    else:
-        inner = list(argv)
-    launch = Launch(
-        argv=inner,
-        mode=mode,
-        limits=limits,
-        notes=notes,
-        pass_fds=pass_fds,
-        user=user,
-        builder=builder,
-    )
-    group: BotCgroup | None = None
-    if limits.cgroups and have.cgroups:
-        processes = limits.processes
-        if processes is not None and mode == "bwrap":
-            processes += 2  # bubblewrap's monitor and its PID 1
-        try:
-            group = BotCgroup(name, have, processes, limits.memory_mb)
-        except OSError as error:  # the bot still plays, under rlimits and isolation
-            _warn_once(f"cannot make a cgroup for a bot ({error}); bots run without one.")
+    return mode
+
+
+def _isolated(
+    argv: list[str],
+    folder: Path,
+    limits: SandboxLimits,
+    have: Facilities,
+    mode: str,
+    build: bool,
+) -> Launch:
+    """The launch of `argv` isolated under `mode`: who it runs as, its argv inside."""
+    launch = Launch(argv=list(argv), mode=mode, limits=limits)
+    launch.user = "root" if have.root else "the arena's own"
+    if mode == "unshare" and have.unshare is not None:
+        launch.argv = [*have.unshare, *argv]
+    if mode != "bwrap" or have.bwrap is None:
+        return launch
+    drop = None
+    uid, gid = bot_user(folder)
+    if uid in (0, BUILD_UID) and build and have.unprivileged(mode):  # see lease.py
+        uid, gid = launch.builder = (BUILD_UID, BUILD_GID)
+    elif uid == 0 and not build:
+        if _open_to_others(folder, argv):
+            uid, gid = SANDBOX_UID, SANDBOX_UID  # nobody: a build of root's folder stays root
         else:
-            launch.teardown.append(group.close)
-            launch.oom_kills = group.oom_kills
-            launch.cpu_usec = group.cpu_usec
-            launch.pids = group.pids
-    elif limits.processes is not None and limits.cgroups:
-        _warn_once("no pids cgroup here: the number of a bot's processes is not bounded.")
-    if have.shell:
-        steps = (
-            [f"echo $$ > {shlex.quote(str(path))}" for path in group.procs_files()] if group else []
-        )
-        steps += _ulimit_script(limits)
-        if steps:
-            script = " && ".join([*steps, 'exec "$@"'])
-            launch.argv = [SHELL, "-c", script, "arena-sandbox", *inner]
-    else:
+            launch.notes.append(
+                f"{folder} is not readable by other users, so the bot runs as root "
+                "(without capabilities); `chmod -R o+rX` it to run it as nobody"
+            )
+    if have.unprivileged(mode) and have.setpriv is not None and uid != 0:
+        drop = (have.setpriv, uid, gid)
+        launch.user = f"uid {uid}"
+    fd = None if have.seccomp is None else program_fd(have.seccomp)
+    launch.pass_fds = () if fd is None else (fd,)
+    launch.argv = bwrap_argv(
+        have.bwrap, argv, folder, limits, user=drop, seccomp_fd=fd, writable=build
+    )
+    return launch
+
+
+def _cgroup(name: str, launch: Launch, have: Facilities) -> BotCgroup | None:
+    """The bot's cgroup, when its limits ask for one and the machine has them (its
+    teardown and counters hooked to `launch`); None, warned about once, otherwise."""
+    limits = launch.limits
+    if not (limits.cgroups and have.cgroups):
+        if limits.processes is not None and limits.cgroups:
+            _warn_once("no pids cgroup here: the number of a bot's processes is not bounded.")
+        return None
+    processes = limits.processes
+    if processes is not None and launch.mode == "bwrap":
+        processes += 2  # bubblewrap's monitor and its PID 1
+    try:
+        group = BotCgroup(name, have, processes, limits.memory_mb)
+    except OSError as error:  # the bot still plays, under rlimits and isolation
+        _warn_once(f"cannot make a cgroup for a bot ({error}); bots run without one.")
+        return None
+    launch.teardown.append(group.close)
+    launch.oom_kills = group.oom_kills
+    launch.cpu_usec = group.cpu_usec
+    launch.pids = group.pids
+    return group
+
+
+def _limited(launch: Launch, group: BotCgroup | None, have: Facilities) -> None:
+    """The launch's rlimits and cgroup joined: by a `/bin/sh` wrapper before the exec, or
+    right after the start without one."""
+    if not have.shell:
         if group is not None:
             launch.after_start.append(group.join)
-        launch.after_start.append(functools.partial(_prlimit, limits))
-    return launch
+        launch.after_start.append(functools.partial(_prlimit, launch.limits))
+        return
+    steps = [f"echo $$ > {shlex.quote(str(path))}" for path in group.procs_files()] if group else []
+    steps += _ulimit_script(launch.limits)
+    if steps:
+        script = " && ".join([*steps, 'exec "$@"'])
+        launch.argv = [SHELL, "-c", script, "arena-sandbox", *launch.argv]
 
 
 def _open_to_others(folder: Path, argv: list[str]) -> bool:
@@ -185,16 +201,6 @@ def _check_program(argv: list[str], folder: Path) -> None:
         raise BotStartupError(
             f"the command {argv[0]!r} could not be started in {folder}: {problem}; "
             "check `command` in bot.toml."
-        )
-
-
-def check_command(bot: BotManifest) -> None:
-    """Before play (after the build): BotManifestError if the bot's program cannot be run."""
-    problem = program_problem(bot.argv, bot.folder)
-    if problem is not None:
-        raise BotManifestError(
-            f"Bot {bot.name!r} cannot start: its program {bot.command[0]!r} "
-            f"({problem.lower()}) in {bot.folder}; fix `command` in {bot.manifest_path}."
         )
 
 
