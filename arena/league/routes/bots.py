@@ -1,0 +1,132 @@
+"""Reading the bots: the list, one bot's page (its games, results, test and rating history),
+its games page by page, and its latest games as a run folder for `arena report`."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import shutil
+import tempfile
+import threading
+from pathlib import Path
+
+from starlette.background import BackgroundTask
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Route
+
+from arena.errors import ArenaError
+from arena.league.boards import bot_json, bot_report
+from arena.league.bot_games import RatingHistory, games_page, page_query, verdict_words
+from arena.league.candidates import versions
+from arena.league.export import bot_download
+from arena.league.exposure import QueryError
+from arena.league.routes.site import NO_SUCH_BOT, RouteGroup, Site, error
+from arena.league.server import RateLimit, client_of
+
+log = logging.getLogger("arena.league.web")  # the web side's log, as it always was
+
+DOWNLOADS_PER_MINUTE = 10
+"""Downloads of a bot's games (each made in a temporary file, one at a time) per address."""
+DOWNLOAD_PREFIX = "arena-league-download-"
+HISTORY_WAIT_S = 0.5
+"""A bot's page waits this long for its rating history, else shows it later (null)."""
+
+
+class Bots(RouteGroup):
+    """GET /api/bots, /api/bots/LABEL, /api/bots/LABEL/games, /api/bots/LABEL/games.zip."""
+
+    def __init__(self, site: Site) -> None:
+        super().__init__(site)
+        self.history = RatingHistory()
+        threading.Thread(  # every game stored so far rated once, before a page asks
+            target=self.history.of,
+            args=("", self.league.played, -1, self.league.opened_with),
+            daemon=True,
+            name="league-history",
+        ).start()
+        self.downloads = RateLimit(DOWNLOADS_PER_MINUTE)
+        self.download_slot = asyncio.Semaphore(1)
+
+    def routes(self) -> list[Route]:
+        return [
+            Route("/api/bots", self.api_bots),
+            Route("/api/bots/{label}", self.api_bot),
+            Route("/api/bots/{label}/games", self.api_bot_games),
+            Route("/api/bots/{label}/games.zip", self.api_bot_download),
+        ]
+
+    def api_bots(self, request: Request) -> Response:
+        league = self.league
+        with league.reading:  # a connection of its own: never behind a write waiting for the db
+            bots = league.reader.bots()
+        shown = [bot_json(bot, league.folder) for bot in bots if bot.status != "removed"]
+        return JSONResponse(shown)
+
+    def api_bot(self, request: Request) -> Response:
+        league = self.league
+        label = request.path_params["label"]
+        with league.reading:  # a connection of its own: never behind a write waiting for the db
+            bots = league.reader.bots()
+        bot = next((bot for bot in bots if bot.label == label), None)
+        if bot is None:
+            return error(404, NO_SUCH_BOT)
+        # the league's lists, read without its lock (the play thread only appends to them)
+        games = list(league.games_by_bot.get(bot.label, []))
+        verdict = league.verdict(bot, bots)
+        shown = bot_json(bot, league.folder)
+        shown["sprt"] = None if verdict is None else verdict.to_json()
+        shown["verdict"] = (  # untested or stopped: the reason is the verdict's (candidates)
+            verdict.words
+            if verdict is not None and verdict.why
+            else verdict_words(bot.version, verdict, league.test)
+        )
+        shown["versions"] = versions(  # every version of its name: status, games, test
+            bot,
+            bots,
+            lambda version: league.verdict(version, bots),
+            lambda label: len(league.games_by_bot.get(label, [])),
+        )
+        shown.update(bot_report(bot.label, games, league.folder))
+        shown["history"] = self.history.of(
+            bot.label, league.played, HISTORY_WAIT_S, league.opened_with
+        )  # or None
+        return JSONResponse(shown)
+
+    def api_bot_games(self, request: Request) -> Response:
+        try:
+            offset, limit = page_query(request.query_params)
+        except QueryError as refused:
+            return error(400, str(refused))
+        bot = self.site.shown_bot(request)
+        if bot is None:
+            return error(404, NO_SUCH_BOT)
+        games = self.league.games_by_bot.get(bot.label, [])  # only appended to: no lock
+        return JSONResponse(games_page(bot.label, games, offset, limit, self.league.folder))
+
+    async def api_bot_download(self, request: Request) -> Response:
+        if not self.downloads.allow(client_of(request)):
+            return error(429, f"At most {DOWNLOADS_PER_MINUTE} downloads of games a minute "
+                         "from one address; wait.")  # fmt: skip
+        bot = await asyncio.to_thread(self.site.shown_bot, request)
+        if bot is None:
+            return error(404, NO_SUCH_BOT)
+        games = list(self.league.games_by_bot.get(bot.label, []))
+        if not games:
+            return error(404, f"{bot.label} has played no game yet; there is nothing to download.")
+        scratch = Path(tempfile.mkdtemp(prefix=DOWNLOAD_PREFIX))  # public data only: the system's
+        try:
+            async with self.download_slot:  # one archive made at a time
+                archive = await asyncio.to_thread(
+                    bot_download, self.league, bot.label, games, scratch
+                )
+        except (ArenaError, OSError) as failed:
+            shutil.rmtree(scratch, ignore_errors=True)
+            log.warning("a download of %s's games failed: %s", bot.label, failed)
+            return error(503, "The league could not make that download now; try again soon.")
+        return FileResponse(
+            archive,
+            media_type="application/zip",
+            filename=archive.name,
+            background=BackgroundTask(shutil.rmtree, scratch, ignore_errors=True),
+        )

@@ -1,0 +1,77 @@
+"""What every route group of the league's web side shares (`Site`): the league, who a
+request's token is, and the one-sentence JSON errors; `RouteGroup`, the shape of a group."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+
+from arena.league.league import League
+from arena.league.store import Author, Bot
+from arena.names import is_label
+
+LABEL = re.compile(r"[A-Za-z0-9_.+-]{1,80}")
+"""The characters and length of a bot's label in a path or a query."""
+WRONG_TOKEN = "That token is not one of this league's; check it or ask the admin."
+NO_SUCH_BOT = "There is no such bot in this league."
+
+
+def error(status: int, sentence: str) -> JSONResponse:
+    """A refusal: `{"error": sentence}` with `status`."""
+    return JSONResponse({"error": sentence}, status_code=status)
+
+
+class Site:
+    """The league a web application serves, and what its handlers ask of it alike."""
+
+    def __init__(self, league: League) -> None:
+        self.league = league
+
+    def author_of(self, request: Request) -> Author | None:
+        """The author whose token the request carries, if any."""
+        header = request.headers.get("authorization", "")
+        if not header.startswith("Bearer "):
+            return None
+        with self.league.lock:
+            return self.league.store.author_of(header.removeprefix("Bearer ").strip())
+
+    def unknown(self, request: Request, needs: str) -> JSONResponse:
+        """401 for a request whose token is missing (`needs` says what needs one) or wrong."""
+        if request.headers.get("authorization", "").startswith("Bearer "):
+            return error(401, WRONG_TOKEN)
+        return error(401, f"{needs} needs an author's token: Authorization: Bearer TOKEN.")
+
+    def locked(self, act: Callable[..., Any], *args: Any) -> Any:
+        """`act(*args)` under the league's lock."""
+        with self.league.lock:
+            return act(*args)
+
+    def find(self, label: str) -> Bot | None:
+        """The bot of `label` in the league's store, removed ones included."""
+        if not LABEL.fullmatch(label) or not is_label(label):  # names' rule, and `.vN`
+            return None
+        with self.league.lock:
+            return self.league.store.bot(label)
+
+    def shown_bot(self, request: Request) -> Bot | None:
+        """The bot a path names, if it is in the league and not removed."""
+        bot = self.find(request.path_params["label"])
+        return None if bot is None or bot.status == "removed" else bot
+
+
+class RouteGroup:
+    """Some routes of one concern, their handlers methods of the group. Made once per
+    application, so what a group keeps (rate limits, caches) is the application's."""
+
+    def __init__(self, site: Site) -> None:
+        self.site = site
+        self.league = site.league
+
+    def routes(self) -> list[Route]:
+        """The group's routes."""
+        raise NotImplementedError
