@@ -1,11 +1,16 @@
 """OpenSpiel's games through our referee, tournament and CLI (`--game openspiel:NAME`, issue 25).
 
 The generic game-API test (tests/test_games_api.py) runs on a sample of OpenSpiel games too;
-here real bot processes play them, misbehave in them, and a tournament rates them."""
+here real bot processes play them (OpenSpiel's Python games too, issue 34), misbehave in
+them, and a tournament rates them; a bot that cannot play one is refused before the run, and
+the README's examples do what they show."""
 
 from __future__ import annotations
 
+import csv
 import json
+import re
+import shlex
 from pathlib import Path
 
 import pytest
@@ -24,6 +29,7 @@ from arena.referee import GameSpec, play_game  # noqa: E402
 from tests.referee_support import GENEROUS, SHORT, fake_bot  # noqa: E402
 
 KUHN = "openspiel:kuhn_poker"
+ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture
@@ -33,7 +39,18 @@ def first(tmp_path: Path) -> Player:
     player.close()
 
 
-@pytest.mark.parametrize("spec", [KUHN, "openspiel:liars_dice", "openspiel:tic_tac_toe"])
+@pytest.mark.parametrize(
+    "spec",
+    [
+        KUHN,
+        "openspiel:liars_dice",
+        "openspiel:tic_tac_toe",
+        # OpenSpiel's Python games, registered when open_spiel.python.games is imported
+        "openspiel:python_tic_tac_toe",
+        "openspiel:python_kuhn_poker",
+        "openspiel:python_liars_poker",
+    ],
+)
 def test_bots_play_an_openspiel_game_and_its_record_replays(
     tmp_path: Path, first: Player, spec: str
 ) -> None:
@@ -90,8 +107,10 @@ def test_chance_is_drawn_from_the_seed() -> None:
 
 
 def test_unknown_or_unloadable_openspiel_games_are_one_sentence() -> None:
-    with pytest.raises(GameError, match="OpenSpiel has no game 'nope'"):
+    with pytest.raises(GameError, match="OpenSpiel has no game 'nope'; `python -c"):
         get_game("openspiel:nope")
+    with pytest.raises(GameError, match="'liars_poker' \\(did you mean python_liars_poker\\?\\)"):
+        get_game("openspiel:liars_poker")
     with pytest.raises(GameError, match="OpenSpiel cannot load"):
         get_game("openspiel:tic_tac_toe(colours=3)")
     with pytest.raises(GameError, match="one-player game"):
@@ -100,18 +119,51 @@ def test_unknown_or_unloadable_openspiel_games_are_one_sentence() -> None:
         get_game("openspiel:mfg_crowd_modelling")
 
 
-def test_arena_run_rates_bots_at_an_openspiel_game(tmp_path: Path) -> None:
-    bots = Path(__file__).resolve().parents[1] / "bots"
-    out = tmp_path / "run"
-    result = CliRunner().invoke(
-        main,
-        ["run", "--game", KUHN, "--rounds", "3", "--seed", "4", "--out", str(out),
-         str(bots / "random"), str(bots / "ismcts")],
-    )  # fmt: skip
+def _readme_commands() -> list[list[str]]:
+    """The `arena` commands of README's "OpenSpiel's games in the arena", as words."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    start = text.index("**OpenSpiel's games in the arena**")
+    block = re.search(r"```sh\n(.*?)```", text[start:], re.S)
+    assert block is not None
+    return [shlex.split(line)[1:] for line in block.group(1).splitlines()]
+
+
+def test_the_readme_examples_do_what_they_show(tmp_path: Path) -> None:
+    """Issue 34: openspiel-cfr beats random at Goofspiel; the default field plays Liar's
+    Dice; `arena play` fills the four seats of Hearts with no --seats (the game's table)."""
+    cfr, dice, hearts = _readme_commands()
+    assert cfr[-2:] == ["random", "openspiel-cfr"] and "--seats" not in hearts
+    out = tmp_path / "cfr"
+    result = CliRunner().invoke(main, [*cfr, "--seed", "4", "--out", str(out)])
     assert result.exit_code == 0, result.output
-    lines = [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines()]
-    assert len(lines) == 6 and {line["end"] for line in lines} == {"terminal"}
-    assert (out / "ratings.csv").exists() and "Games ended: terminal 6" in result.output
+    with (out / "ratings.csv").open(newline="") as file:
+        first, second = csv.DictReader(file)
+    assert first["bot"] == "openspiel-cfr" and int(first["wins"]) > 2 * int(second["wins"])
+    assert "Games ended: terminal 100" in result.output
+    result = CliRunner().invoke(main, [*dice, "--rounds", "2", "--out", str(tmp_path / "d")])
+    assert result.exit_code == 0 and "Games ended: terminal 12" in result.output, result.output
+    result = CliRunner().invoke(main, [*hearts, "--out", str(tmp_path / "h")])
+    assert result.exit_code == 0, result.output
+    record = json.loads((tmp_path / "h" / "g0001.json").read_text())
+    assert record["players"] == ["random#1", "random#2", "random#3", "random#4"]
+
+
+@pytest.mark.parametrize("command", ["run", "play"])
+def test_a_bot_that_cannot_play_the_game_is_refused_before_the_run(
+    tmp_path: Path, command: str
+) -> None:
+    """Issue 34: ismcts searches with a game's determinizer, which OpenSpiel's games have
+    not; its bot.toml does not list them, so naming it for one is one sentence, no games."""
+    out = tmp_path / "out"
+    result = CliRunner().invoke(
+        main, [command, "--game", KUHN, "random", "ismcts", "--out", str(out)]
+    )
+    assert result.exit_code == 1 and not out.exists()
+    assert result.output == (
+        "Error: ismcts's bot.toml says it plays mandala, flowers, takenoko, not "
+        f'{KUHN}: if it plays {KUHN} too, say so with games = ["mandala", "flowers", '
+        f'"takenoko", "{KUHN}"].\n'
+    )
 
 
 def test_a_simultaneous_game_is_played_turn_based_without_showing_the_first_choice() -> None:

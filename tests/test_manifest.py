@@ -12,7 +12,7 @@ from arena.errors import BotBuildError, BotManifestError
 from arena.players.build import build_bot
 from arena.players.manifest import (
     discover_bots,
-    game_warning,
+    game_refusal,
     load_manifest,
     plays,
     resolve_bot,
@@ -136,17 +136,17 @@ def test_a_build_program_that_cannot_run_is_one_sentence(tmp_path: Path) -> None
 
 
 def test_games_says_which_games_a_bot_is_written_for(tmp_path: Path) -> None:
-    """Issue 11: `games` keeps a bot out of other games' default fields, with a warning when
-    it is named for one."""
+    """Issue 11: `games` keeps a bot out of other games' default fields; named for one, it
+    is refused in one sentence (issue 34: a bot plays the games its bot.toml lists)."""
     only = load_manifest(
         write_bot(tmp_path, "f", 'name = "f"\ncommand = ["./bot"]\ngames = ["flowers"]\n')
     )
     every = load_manifest(write_bot(tmp_path, "e", 'name = "e"\ncommand = ["./bot"]\n'))
     assert only.games == ("flowers",) and every.games is None
     assert plays(only, "flowers") and not plays(only, "mandala") and plays(every, "mandala")
-    assert game_warning(only, "flowers") is None
-    assert game_warning(only, "mandala") == (
-        "f is written for flowers (games in its bot.toml), not mandala: it may play badly."
+    assert game_refusal(only, "mandala") == (
+        "f's bot.toml says it plays flowers, not mandala: if it plays mandala too, say so with "
+        'games = ["flowers", "mandala"].'
     )
 
 

@@ -3,8 +3,10 @@
     arena run --game 'openspiel:kuhn_poker' --rounds 100
     arena run --game 'openspiel:liars_dice(numdice=2)' --rounds 50
 
-NAME is what `pyspiel.load_game` takes, parameters included. The table size is the game's
-own (`players=N` among the parameters where the game has it).
+NAME is what `pyspiel.load_game` takes, parameters included: OpenSpiel's C++ games and its
+Python ones (`python_tic_tac_toe`, `python_kuhn_poker`, `python_liars_poker`...), which
+register themselves when `open_spiel.python.games` is imported (here, on first use). The
+table size is the game's own (`players=N` among the parameters where the game has it).
 
 - A seat is asked for a decision of kind `turn`. Its view holds `observation` (the game's
   observation string for that seat, or its information-state string when the game has no
@@ -26,6 +28,7 @@ own (`players=N` among the parameters where the game has it).
 
 from __future__ import annotations
 
+import difflib
 import random
 from collections.abc import Mapping
 from typing import Any, ClassVar, Self
@@ -41,24 +44,39 @@ PREFIX = "openspiel:"
 TURN = "turn"
 END = "terminal"
 _CHANCE_STRIDE = 1_000_003
+_LISTED = (
+    '`python -c "import open_spiel.python.games, pyspiel; print(pyspiel.registered_names())"`'
+    " lists its games"
+)
+
+
+def _registered_names() -> list[str]:
+    """OpenSpiel's game names, its Python games' included (registered by their import)."""
+    import open_spiel.python.games  # noqa: F401
+
+    return list(pyspiel.registered_names())
+
+
+def _unknown(short: str, names: list[str]) -> GameError:
+    near = (
+        difflib.get_close_matches(short, names, n=1)
+        or [name for name in names if name.endswith("_" + short)][:1]
+    )
+    hint = f" (did you mean {near[0]}?)" if near else ""
+    return GameError(f"OpenSpiel has no game {short!r}{hint}; {_LISTED}.")
 
 
 def _load(spec: str) -> Any:
     """The OpenSpiel game `spec` names, sequential (simultaneous games made turn-based)."""
     short = spec.split("(", 1)[0].strip()
-    if short not in pyspiel.registered_names():
-        raise GameError(
-            f'OpenSpiel has no game {short!r}; `python -c "import pyspiel; '
-            f'print(pyspiel.registered_names())"` lists its games.'
-        )
+    names = _registered_names()
+    if short not in names:
+        raise _unknown(short, names)
     try:
         game = pyspiel.load_game(spec)
     except pyspiel.SpielError as error:
         first = str(error).strip().splitlines()[0] if str(error).strip() else "no reason given"
-        raise GameError(
-            f'OpenSpiel cannot load {spec!r} ({first}); `python -c "import pyspiel; '
-            f'print(pyspiel.registered_names())"` lists its games.'
-        ) from None
+        raise GameError(f"OpenSpiel cannot load {spec!r} ({first}); {_LISTED}.") from None
     kind = game.get_type()
     if kind.dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS:
         game = pyspiel.convert_to_turn_based(game)

@@ -226,17 +226,6 @@ def game_refusal(bot: BotManifest, game: str) -> str:
     )
 
 
-def game_warning(bot: BotManifest, game: str) -> str | None:
-    """A sentence when `bot` is written for other games than `game`; None when it plays it."""
-    if plays(bot, game):
-        return None
-    written = ", ".join(bot.games or ())
-    return (
-        f"{bot.name} is written for {written} (games in its bot.toml), not {game}: "
-        "it may play badly."
-    )
-
-
 def discover_bots(directory: Path) -> list[BotManifest]:
     """Every bot in the subfolders of `directory` that have a bot.toml, sorted by name."""
     directory = Path(directory)
