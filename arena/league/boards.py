@@ -347,18 +347,6 @@ def bot_report(label: str, games: list[GameLine], folder: Path | None = None) ->
     passing --cpu-limit-ms is never the machine's). The reasons are made public
     (`public.message`: a crash's stderr quote is its bot's author's alone)."""
 
-    def loaded(line: GameLine, seat: int) -> bool:
-        if "of CPU time; the limit is" in line.reason:
-            return False
-        others = [
-            (line.think_ms[s], float(line.cpu_ms[s] or 0.0), line.decisions[s])
-            for s in range(line.seats)
-            if s != seat and s < len(line.cpu_ms) and line.cpu_ms[s] is not None
-        ]
-        return bool(others) and all(
-            n > 0 and think - cpu >= 1.0 * n and think > 2 * cpu for think, cpu, n in others
-        )
-
     think = cpu = 0.0
     decisions = cpu_decisions = time_losses = machine_loaded = 0
     failures = []
@@ -376,7 +364,7 @@ def bot_report(label: str, games: list[GameLine], folder: Path | None = None) ->
                              "reason": public.message(line.reason, folder)})  # fmt: skip
             if line.termination == "timeout":
                 time_losses += 1
-                machine_loaded += loaded(line, seat)
+                machine_loaded += _machine_loaded(line, seat)
         mine = line.ranks[seat]
         for other, (name, rank) in enumerate(zip(line.players, line.ranks, strict=True)):
             if other != seat:
@@ -399,9 +387,30 @@ def bot_report(label: str, games: list[GameLine], folder: Path | None = None) ->
             {"seat": seat, "games": n, "mean_place": round(total / n, 3), "first": first}
             for seat, (n, total, first) in sorted(seats.items())
         ],
-        "games": [
-            {"game_id": g.game_id, "players": list(g.players), "ranks": list(g.ranks),
-             "termination": g.termination, "reason": public.message(g.reason, folder)}
-            for g in games[-RECENT_GAMES:]
-        ],
+        "games": _recent_games(games, folder),
     }  # fmt: skip
+
+
+def _machine_loaded(line: GameLine, seat: int) -> bool:
+    """Whether `seat`'s time loss in `line` may be the machine's: every other seat that was
+    measured took over twice its CPU time, waiting 1 ms a decision at least (never for a
+    loss for passing --cpu-limit-ms)."""
+    if "of CPU time; the limit is" in line.reason:
+        return False
+    others = [
+        (line.think_ms[s], float(line.cpu_ms[s] or 0.0), line.decisions[s])
+        for s in range(line.seats)
+        if s != seat and s < len(line.cpu_ms) and line.cpu_ms[s] is not None
+    ]
+    return bool(others) and all(
+        n > 0 and think - cpu >= 1.0 * n and think > 2 * cpu for think, cpu, n in others
+    )
+
+
+def _recent_games(games: list[GameLine], folder: Path | None) -> list[dict[str, Any]]:
+    """The latest RECENT_GAMES of `games`: players, ranks, how each ended (made public)."""
+    return [
+        {"game_id": g.game_id, "players": list(g.players), "ranks": list(g.ranks),
+         "termination": g.termination, "reason": public.message(g.reason, folder)}
+        for g in games[-RECENT_GAMES:]
+    ]  # fmt: skip

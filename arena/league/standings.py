@@ -177,79 +177,80 @@ class Standings:
         size = len(players)
         if size != len(ranks):
             return  # as the batch tables, which could not seat it either
-        deal = (line.round, line.table)
-        total = float(sum(line.scores))
-        leader = sum(1 for rank in ranks if rank == 0)
         with self.lock:
             self.count += 1
             self.seats = max(self.seats, size)
-            table = self.open.get(deal)
-            if table is None:
-                table = self.open[deal] = {None: [len(self.rounds)]}
-                self.rounds.append(line.round)
-                self.numbers.append(line.table)
-                if len(self.open) > OPEN_TABLES:
-                    self.open.popitem(last=False)
-            else:
-                self.open.move_to_end(deal)
-            index = table[None][0]
+            table = self._table(line)
             for seat, name in enumerate(players):
                 tally = self.bots.get(name)
                 if tally is None:
                     tally = self.bots[name] = Tally()
                     self.pairs[name] = {}
-                met = self.pairs[name]
+                _count_result(tally, line, seat)
                 rank = ranks[seat]
-                tally.games += 1
-                tally.meetings += size - 1
-                if rank != 0:
-                    tally.losses += 1
-                elif leader > 1:
-                    tally.draws += 1
-                else:
-                    tally.wins += 1
-                tally.rank_sum += rank
-                tally.score_sum += line.scores[seat]
-                tally.share_sum += line.scores[seat] / total if total else 1.0 / size
-                tally.places[rank] = tally.places.get(rank, 0) + 1
-                if line.faulty_seat == seat:
-                    tally.failures[line.termination] = tally.failures.get(line.termination, 0) + 1
                 sums = table.setdefault(name, [0, 0])
                 _move(tally.rank_tables, (sums[0], sums[1]), (sums[0] + rank, sums[1] + 1))
                 sums[0] += rank
                 sums[1] += 1
                 for other, (opponent, theirs) in enumerate(zip(players, ranks, strict=True)):
-                    if other == seat:
-                        continue
-                    pair = met.get(opponent)
-                    if pair is None:
-                        pair = met[opponent] = Pair()
-                    twice = 2 if rank < theirs else 1 if rank == theirs else 0
-                    if twice == 2:
-                        pair.ahead += 1
-                    elif twice == 1:
-                        pair.level += 1
-                    else:
-                        pair.behind += 1
-                    if size == 2:  # the win rate's strata: the opponent
-                        sums = table.setdefault((name, opponent), [0, 0])
-                        old = (sums[0], sums[1])
-                        sums[0] += twice
-                        sums[1] += 1
-                        _move(pair.tables, old, (sums[0], sums[1]))
-                    if name != opponent:
-                        key = self.keys.get((name, opponent))
-                        if key is None:
-                            key = self.keys[name, opponent] = len(self.points)
-                            self.points.append(0.0)
-                        self.points[key] += twice / 2
-                        self.at.append(index)
-                        self.pair.append(key)
-                        self.twice.append(twice)
+                    if other != seat:
+                        self._meet(table, name, opponent, rank, theirs, size)
             for name in players:
                 rating = ratings.get(name)
                 if rating is not None:
                     self.ratings[name] = (float(rating.mu), float(rating.sigma))
+
+    def _table(self, line: GameLine) -> dict[Any, list[int]]:
+        """The running sums of `line`'s table (its index under None), opened if it is new;
+        the oldest open table is closed beyond OPEN_TABLES."""
+        deal = (line.round, line.table)
+        table = self.open.get(deal)
+        if table is None:
+            table = self.open[deal] = {None: [len(self.rounds)]}
+            self.rounds.append(line.round)
+            self.numbers.append(line.table)
+            if len(self.open) > OPEN_TABLES:
+                self.open.popitem(last=False)
+        else:
+            self.open.move_to_end(deal)
+        return table
+
+    def _meet(
+        self,
+        table: dict[Any, list[int]],
+        name: str,
+        opponent: str,
+        rank: int,
+        theirs: int,
+        size: int,
+    ) -> None:
+        """Count that `name` (at `rank`) met `opponent` (at `theirs`) at `table`."""
+        met = self.pairs[name]
+        pair = met.get(opponent)
+        if pair is None:
+            pair = met[opponent] = Pair()
+        twice = 2 if rank < theirs else 1 if rank == theirs else 0
+        if twice == 2:
+            pair.ahead += 1
+        elif twice == 1:
+            pair.level += 1
+        else:
+            pair.behind += 1
+        if size == 2:  # the win rate's strata: the opponent
+            sums = table.setdefault((name, opponent), [0, 0])
+            old = (sums[0], sums[1])
+            sums[0] += twice
+            sums[1] += 1
+            _move(pair.tables, old, (sums[0], sums[1]))
+        if name != opponent:
+            key = self.keys.get((name, opponent))
+            if key is None:
+                key = self.keys[name, opponent] = len(self.points)
+                self.points.append(0.0)
+            self.points[key] += twice / 2
+            self.at.append(table[None][0])
+            self.pair.append(key)
+            self.twice.append(twice)
 
     def against(self, label: str) -> list[dict[str, Any]]:
         """How `label` fared against each bot it met: finished ahead of it, level, behind."""
@@ -389,3 +390,24 @@ def _order_free(
         high = max(values[int(math.ceil(0.975 * (len(values) - 1)))], best[name])
         out[name] = order_free.EloRating(best[name], low, high)
     return out
+
+
+def _count_result(tally: Tally, line: GameLine, seat: int) -> None:
+    """Count `seat`'s result in `line` on its bot's tally: its place, points and share."""
+    ranks, size = line.ranks, len(line.ranks)
+    rank = ranks[seat]
+    total = float(sum(line.scores))
+    tally.games += 1
+    tally.meetings += size - 1
+    if rank != 0:
+        tally.losses += 1
+    elif sum(1 for place in ranks if place == 0) > 1:
+        tally.draws += 1
+    else:
+        tally.wins += 1
+    tally.rank_sum += rank
+    tally.score_sum += line.scores[seat]
+    tally.share_sum += line.scores[seat] / total if total else 1.0 / size
+    tally.places[rank] = tally.places.get(rank, 0) + 1
+    if line.faulty_seat == seat:
+        tally.failures[line.termination] = tally.failures.get(line.termination, 0) + 1
