@@ -18,6 +18,7 @@
   let askedAt = 0;  // when the state's clock was read
   let selected = [];  // the board's targets clicked so far in this decision
   let sending = false;
+  let quick = 0;  // after a move: ask again soon this many times, for the next decision
 
   // What a move may be chosen by on the board (the targets the drawing marks).
   function targets(move) {
@@ -69,7 +70,7 @@
         else say("Move sent; waiting for the other seats...");
       }))
       .catch(() => say("The table did not answer; is `arena play` still running?", true))
-      .finally(() => { sending = false; poll(); });
+      .finally(() => { sending = false; quick = 20; });
   }
   function choose(target) {
     let chosen = [...selected, target];
@@ -130,6 +131,7 @@
       const list = el("ol");
       list.id = "legal";
       list.start = 0;
+      list.setAttribute("data-request", asked.request);
       asked.legal.forEach(({ move, text }, i) => {
         const item = add(list, el("li", null, text)).lastChild;
         item.setAttribute("data-targets", targets(move).join(" "));
@@ -164,13 +166,21 @@
     }
     tick();
   }
-  function poll() {
-    fetch("/api/state", { headers: { "X-Seat-Key": key }, cache: "no-store" })
+  function poll() {  // one request at a time: the next is asked once this one is answered
+    return fetch("/api/state", { headers: { "X-Seat-Key": key }, cache: "no-store" })
       .then((response) => response.json().then((data) => {
         if (!response.ok) say(data.error || "The table refused this page.", true);
-        else render(data);
+        else {
+          if (data.asked || data.over) quick = 0;
+          render(data);
+        }
       }))
       .catch(() => say("The table is gone (the game ended, or `arena play` was stopped).", true));
+  }
+  function keepAsking() {
+    const wait = quick > 0 ? 100 : 700;
+    quick = Math.max(0, quick - 1);
+    window.setTimeout(() => poll().finally(keepAsking), wait);
   }
   document.getElementById("board").addEventListener("click", (event) => {
     for (let node = event.target; node && node.id !== "board"; node = node.parentNode) {
@@ -178,7 +188,6 @@
       if (target && node.classList.contains("clickable")) { choose(target); return; }
     }
   });
-  poll();
-  window.setInterval(poll, 700);
+  poll().finally(keepAsking);
   window.setInterval(tick, 250);
 })();

@@ -1,0 +1,213 @@
+"""Issue 36: a human seat, played through its page's API (the browser's own tests are in
+test_human_browser.py): whole games at every table size, the page's data is exactly the
+seat's view (never a hidden card), a closed page or a run-out clock loses with a recorded
+reason, bad requests get one sentence, and the command itself."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from arena.cli.main import main
+from arena.game_sources import get_game
+from arena.html.replay_page import replay_data
+from arena.human.narration import move_words
+from arena.record import start, walk
+from tests.human_support import RunningGame, human_game, until
+
+TABLES = [("mandala", 2), ("flowers", 2), ("flowers", 3), ("flowers", 4),
+          ("takenoko", 2), ("takenoko", 3), ("takenoko", 4)]  # fmt: skip
+SNAPSHOT_KEYS = {"game", "players", "seat", "clock_ms", "view", "narration", "over", "asked"}
+SPECTATOR_ONLY = ("hands", "cups", "deck", "met_cards")
+"""The keys of a spectator's view (every hand, the deck's order) that no seat's view has."""
+
+
+def play_randomly(running: RunningGame, seed: int = 1) -> list[dict[str, Any]]:
+    """Answer every decision with a random legal move; every snapshot the page was sent."""
+    chooser, seen = random.Random(seed), []
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        status, snapshot = running.call("/api/state")
+        assert status == 200, snapshot
+        seen.append(snapshot)
+        if snapshot["over"]:
+            return seen
+        asked = snapshot["asked"]
+        if asked is None:
+            time.sleep(0.01)
+            continue
+        move = {"request": asked["request"], "move": chooser.randrange(len(asked["legal"]))}
+        status, answer = running.call("/api/move", move)
+        assert status == 200, answer
+    raise AssertionError("the game did not end in time")
+
+
+def open_replay(running: RunningGame) -> None:
+    """Open the whole game's replay, as the page's last link does (the game then closes)."""
+    until(lambda: running.call("/api/state")[1].get("replay"))
+    with urllib.request.urlopen(running.base + "/replay", timeout=10) as page:
+        assert b'id="replay-data"' in page.read()
+
+
+@pytest.mark.parametrize(("game", "seats"), TABLES)
+def test_a_whole_game_at_every_table_size_ends_with_an_ordinary_record(
+    game: str, seats: int, tmp_path: Path
+) -> None:
+    seat = seats - 1  # the human sits last: the seats before it are bots
+    with human_game(game, seats, tmp_path, seat=seat) as running:
+        snapshots = play_randomly(running)
+        open_replay(running)
+        report, path = running.finished()
+    record = json.loads(path.read_text())
+    assert record["players"][seat] == "human:ann"
+    assert record["outcome"]["termination"] in ("normal", "turn_limit")
+    assert report.decisions[seat] > 0 and len(record["moves"]) == sum(report.decisions)
+    assert replay_data(record)["steps"]  # it replays, like any record
+    assert path.with_suffix(".html").read_text().startswith("<!DOCTYPE html>")
+    told = snapshots[-1]["narration"]
+    assert any(line.startswith("Turn ") and ", you, " in line for line in told)
+    assert any("seat 0 (random" in line for line in told)
+
+
+@pytest.mark.parametrize(("game", "seats"), [("mandala", 2), ("flowers", 3), ("takenoko", 4)])
+def test_the_page_never_receives_a_hidden_card(game: str, seats: int, tmp_path: Path) -> None:
+    """Every snapshot's view and legal moves are those the referee sent the seat (R14, F27:
+    the view a bot gets), nothing spectator-only is in it, no card of another seat's hand
+    is named anywhere in it (Takenoko: no id of another hand, even in the narration), and
+    the whole replay is served only once the game is over."""
+    seat = 1
+    with human_game(game, seats, tmp_path, seat=seat, seed=11) as running:
+        status, _ = running.call("/replay")
+        assert status == 404
+        snapshots = play_randomly(running, seed=3)
+        open_replay(running)
+        _, path = running.finished()
+    record = json.loads(path.read_text())
+    state = start(record)
+    positions = {}
+    for step in walk(record, state):
+        position = step.state
+        hands = getattr(position, "hands", None)
+        others = (
+            [] if game != "takenoko" else [c for s, h in enumerate(hands) if s != seat for c in h]
+        )
+        positions[step.number] = (position.view(seat) if step.decision.seat == seat else None,
+                                  position.legal_moves(), others)  # fmt: skip
+    views = [json.dumps(view) for view, _, _ in positions.values() if view is not None]
+    assert any(snapshot["asked"] for snapshot in snapshots)
+    for snapshot in snapshots:
+        assert set(snapshot) - {"outcome", "replay"} == SNAPSHOT_KEYS
+        if snapshot["over"]:
+            continue
+        text = json.dumps(snapshot)
+        assert snapshot["view"] is None or json.dumps(snapshot["view"]) in views
+        assert not set(SPECTATOR_ONLY) & set(snapshot["view"] or {})
+        if snapshot["asked"]:
+            view, legal, others = positions[snapshot["asked"]["request"]]
+            assert snapshot["asked"]["view"] == view
+            assert [entry["move"] for entry in snapshot["asked"]["legal"]] == legal
+            for card in others:
+                assert not re.search(rf"\b{card}\b", text), card
+
+
+def test_another_seats_hidden_choice_is_told_without_it() -> None:
+    """T9, T15, T19: the plots put back, the card kept from the Cabin, a baby's swapped card
+    are named to their mover only."""
+    state = get_game("takenoko").new_state(1, get_game("takenoko").config({}), num_players=3)
+    keep = {"action": "keep", "card": "PA03"}
+    assert "PA03" in move_words("takenoko", state, keep, 0, 0)
+    assert "PA03" not in move_words("takenoko", state, keep, 0, 1)
+    put_back = {"action": "return", "order": ["PY01", "PG02"]}
+    assert "PY01" not in move_words("takenoko", state, put_back, 2, 1)
+    swap = {"action": "baby_swap", "card": "GA01"}
+    assert "GA01" not in move_words("takenoko", state, swap, 2, 0)
+    place = {"action": "place", "plot": "PG06", "to": [-1, 0], "chip": None}
+    assert "PG06" in move_words("takenoko", state, place, 2, 0)  # a placed plot is public
+
+
+def test_a_closed_page_loses_the_game_with_its_reason_and_frees_the_seat(
+    tmp_path: Path,
+) -> None:
+    with human_game("flowers", 3, tmp_path, seat=1, gone_s=1.5) as running:
+        until(lambda: running.call("/api/state")[1]["asked"])  # the human is asked, then leaves
+        report, path = running.finished(60)
+        with pytest.raises(urllib.error.URLError):  # the seat's server is gone
+            urllib.request.urlopen(running.base + "/", timeout=5)
+    outcome = report.outcome
+    assert outcome.termination.value == "crash" and outcome.faulty_seat == 1
+    assert "the human left: their page was closed (no word from it for 1.5 s)" in outcome.reason
+    assert outcome.ranks[1] == 2  # the faulty seat is last
+    record = json.loads(path.read_text())
+    assert record["fault"]["seat"] == 1 and record["unanswered"]["seat"] == 1
+
+
+def test_the_clock_running_out_loses_the_game(tmp_path: Path) -> None:
+    with human_game("mandala", 2, tmp_path, seat=0, move_s=1.0) as running:
+        until(lambda: running.call("/api/state")[1]["asked"])
+        until(lambda: running.call("/api/state")[1]["over"], 30)  # the page is open, idle
+        report, _ = running.finished(60)
+    assert report.outcome.termination.value == "timeout"
+    assert "the human's clock ran out" in report.outcome.reason
+
+
+def test_bad_requests_get_one_sentence(tmp_path: Path) -> None:
+    with human_game("mandala", 2, tmp_path, seat=0, gone_s=3) as running:
+        asked = until(lambda: running.call("/api/state")[1]["asked"])
+        assert running.call("/api/state", key="wrong")[0] == 403
+        assert running.call("/api/move", {"move": 0})[0] == 400
+        assert running.call("/api/move", {"request": asked["request"], "move": True})[0] == 400
+        status, said = running.call("/api/move", {"request": asked["request"], "move": 999})
+        assert status == 400 and said["error"].startswith("There is no move 999")
+        status, said = running.call("/api/move", {"request": 0, "move": 0})
+        assert status == 400 and "no longer asked" in said["error"]
+        assert running.call("/nothing")[0] == 404
+        big = urllib.request.Request(running.base + "/api/move", data=b"{" * 5000,
+                                     headers={"X-Seat-Key": running.key})  # fmt: skip
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(big, timeout=5)
+        assert refused.value.code == 400
+        rebinding = urllib.request.Request(running.base + "/", headers={"Host": "evil.test"})
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(rebinding, timeout=5)
+        assert refused.value.code == 421
+        with urllib.request.urlopen(running.base + "/", timeout=5) as page:
+            policy = page.headers["Content-Security-Policy"]
+            assert "'unsafe-inline'" not in policy and "script-src 'sha256-" in policy
+            assert running.key not in page.read().decode()  # the key stays in the # only
+        running.finished(60)  # the page went quiet: the human lost
+
+
+def test_the_command_prints_the_address_and_the_result(tmp_path: Path) -> None:
+    command = [sys.executable, "-c", "from arena.cli.main import main; main()", "play", "human:ann", "random",
+               "--game", "mandala", "--no-open", "--seed", "3", "--out", str(tmp_path / "out")]  # fmt: skip
+    with subprocess.Popen(command, stdout=subprocess.PIPE, text=True) as process:
+        assert process.stdout is not None
+        first = process.stdout.readline()
+        url = re.search(r"http://127\.0\.0\.1:\d+/#key=\S+", first)
+        assert url, first
+        running = RunningGame(url=url.group(0))
+        play_randomly(running)
+        open_replay(running)
+        rest = process.stdout.read()
+        assert process.wait(60) == 0
+    assert "human:ann" in rest and "record: " in rest
+    assert (tmp_path / "out" / "g0001.json").exists()
+
+
+def test_one_human_per_table() -> None:
+    result = CliRunner().invoke(
+        main, ["play", "human:ann", "human:bob", "random", "--game", "flowers"]
+    )
+    assert result.exit_code == 2
+    assert "One human per table" in result.output
