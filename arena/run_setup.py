@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from arena.atomic import write_atomic
 from arena.errors import ArenaError, TournamentError
 from arena.games import DEFAULT_GAME
 from arena.players.limits import limits_from_json
@@ -19,8 +20,8 @@ from arena.players.manifest import BotManifest
 from arena.players.ready import fingerprint, read
 from arena.players.sandbox.facilities import sandbox_report_of
 from arena.results.log import LOG_NAME
-from arena.results.report import CONFIG_NAME, load_config, write_atomic
 from arena.run_config import BotEntry, TournamentConfig, versions
+from arena.run_folder import CONFIG_NAME, load_config
 from arena.schedule import total_games
 
 __all__ = ["create_run", "load_bots", "record_workers", "resume_run", "sandbox_report_of"]

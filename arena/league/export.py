@@ -20,14 +20,15 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from arena.atomic import write_atomic
 from arena.errors import ArenaError
 from arena.league import public
 from arena.league.league import League
 from arena.league.store import StoreError
 from arena.record import load_record
 from arena.results.log import LOG_NAME, GameLine, GamesLog
-from arena.results.report import CONFIG_NAME, write_atomic
 from arena.run_config import BotEntry, TournamentConfig
+from arena.run_folder import CONFIG_NAME
 
 MAX_DOWNLOAD_GAMES = 2000
 """A download holds a bot's latest games, at most this many."""

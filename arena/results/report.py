@@ -12,19 +12,18 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from arena import bounded
 from arena.atomic import write_atomic
 from arena.errors import TournamentError
 from arena.game_sources import game_notes
 from arena.results.log import LOG_NAME, GameLine, read_games
 from arena.results.summary import (
     CHART_FILES,
-    CONFIG_NAME,
     LEADERBOARD_NAME,
     RATINGS_NAME,
     Report,
     chart_files,
 )
+from arena.run_folder import CONFIG_NAME, load_config
 from arena.stats import think
 
 __all__ = [
@@ -40,26 +39,6 @@ __all__ = [
     "newest_run",
     "write_atomic",
 ]
-
-MAX_CONFIG = 16 << 20
-"""The largest config.json read (a field of 1,000 bots takes about 300 KiB)."""
-
-
-def load_config(run_dir: Path) -> dict[str, Any]:
-    """The configuration snapshot of a run folder; TournamentError if there is none."""
-    from arena.run_config import TournamentConfig
-
-    path = run_dir / CONFIG_NAME
-    if not path.is_file():
-        raise TournamentError(f"{run_dir} holds no tournament ({CONFIG_NAME} is missing).")
-    try:
-        data = bounded.loads(bounded.read_capped(path, MAX_CONFIG, "configuration"), str(path))
-    except bounded.BoundedReadError as error:
-        raise TournamentError(str(error)) from None
-    if not isinstance(data, dict):
-        raise TournamentError(f"{path} does not hold a tournament configuration.")
-    TournamentConfig.from_json(data, path)  # every field checked: one sentence if wrong
-    return data
 
 
 def newest_run(results_dir: Path) -> Path:

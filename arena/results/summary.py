@@ -13,14 +13,12 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CHART_FILES",
-    "CONFIG_NAME",
     "LEADERBOARD_NAME",
     "RATINGS_NAME",
     "Report",
     "chart_files",
 ]
 
-CONFIG_NAME = "config.json"
 RATINGS_NAME = "ratings.csv"
 LEADERBOARD_NAME = "leaderboard.md"
 CHART_FILES = {

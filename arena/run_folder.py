@@ -1,0 +1,35 @@
+"""A run folder's configuration snapshot, `config.json`: its name, and reading it back.
+
+The tournament writes it when a run starts (arena/run_setup.py); resuming, the report and
+the league's downloads read it. Every field is checked on reading (`TournamentConfig`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from arena import bounded
+from arena.errors import TournamentError
+from arena.run_config import TournamentConfig
+
+__all__ = ["CONFIG_NAME", "MAX_CONFIG", "load_config"]
+
+CONFIG_NAME = "config.json"
+MAX_CONFIG = 16 << 20
+"""The largest config.json read (a field of 1,000 bots takes about 300 KiB)."""
+
+
+def load_config(run_dir: Path) -> dict[str, Any]:
+    """The configuration snapshot of a run folder; TournamentError if there is none."""
+    path = run_dir / CONFIG_NAME
+    if not path.is_file():
+        raise TournamentError(f"{run_dir} holds no tournament ({CONFIG_NAME} is missing).")
+    try:
+        data = bounded.loads(bounded.read_capped(path, MAX_CONFIG, "configuration"), str(path))
+    except bounded.BoundedReadError as error:
+        raise TournamentError(str(error)) from None
+    if not isinstance(data, dict):
+        raise TournamentError(f"{path} does not hold a tournament configuration.")
+    TournamentConfig.from_json(data, path)  # every field checked: one sentence if wrong
+    return data
