@@ -6,7 +6,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from arena.errors import IllegalMoveError, MoveFormatError
 from arena.games.base import Move
@@ -24,10 +24,8 @@ from arena.games.flowers.components import (
     take_action,
     tile_colour,
 )
+from arena.games.flowers.table import FlowersTable
 from arena.games.move_fields import int_field, move_object, name_field
-
-if TYPE_CHECKING:
-    from arena.games.flowers.state import FlowersState
 
 ACTIONS = (PLAY, TAKE)
 _FIELDS = {PLAY: ("mandala", "colour", "count"), TAKE: ("colour",)}
@@ -50,7 +48,7 @@ def _parse(move: Any) -> tuple[str, int, int, int]:
     return action, mandala, colour, count
 
 
-def action_from_move(state: FlowersState, move: Any) -> int:
+def action_from_move(state: FlowersTable, move: Any) -> int:
     """Check a move against the rules in `state`; return its action code or say what is wrong."""
     action, mandala, colour, count = _parse(move)
     name = COLOURS[colour]

@@ -288,10 +288,10 @@ class FlowersState(FlowersTable, GameState):
     def view(self, seat: int) -> View:
         """F27: everything `seat` has seen; never another hand beyond its known cards, the
         deck order or the stack order."""
-        return views.view(self, seat)
+        return views.view(self, self.decision(), seat)
 
     def spectator_view(self) -> View:
-        return views.spectator_view(self)
+        return views.spectator_view(self, self.decision())
 
 
 _PLAYS: dict[tuple[int, ...], tuple[int, ...]] = {}

@@ -2,24 +2,21 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from arena.games.base import View
+from arena.games.base import Decision, View
 from arena.games.flowers.components import COLOURS, NUM_COLOURS, TILE_NAMES, pile_json
-
-if TYPE_CHECKING:
-    from arena.games.flowers.state import FlowersState
+from arena.games.flowers.table import FlowersTable
 
 
-def view(state: FlowersState, seat: int) -> View:
+def view(state: FlowersTable, decision: Decision | None, seat: int) -> View:
     """F27: everything `seat` has seen (perfect recall), and its own hand; never the rest of
-    another hand, the deck order or the stacks' order."""
-    return {"seat": seat, **_public(state), "hand": pile_json(state.hands[seat])}
+    another hand, the deck order or the stacks' order. `decision`: the state's (the rules
+    decide it, state.py)."""
+    return {"seat": seat, **_public(state, decision), "hand": pile_json(state.hands[seat])}
 
 
-def spectator_view(state: FlowersState) -> View:
+def spectator_view(state: FlowersTable, decision: Decision | None) -> View:
     """Everything: the public part, every hand, the deck and both stacks in order (top last)."""
-    whole = _public(state)
+    whole = _public(state, decision)
     whole["hands"] = [pile_json(hand) for hand in state.hands]
     whole["deck"] = [COLOURS[colour] for colour in state.deck]
     whole["tile_stacks"] = {
@@ -29,9 +26,8 @@ def spectator_view(state: FlowersState) -> View:
     return whole
 
 
-def _public(state: FlowersState) -> View:
+def _public(state: FlowersTable, decision: Decision | None) -> View:
     """F27's public part: the table, the tiles, hand sizes and known cards, the end."""
-    decision = state.decision()
     n = state.num_players
     mandalas = []
     for m in range(len(state.tiles)):

@@ -2,12 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from arena.games.mandala.position import Position
 from arena.outcome import Outcome, Termination
-
-if TYPE_CHECKING:
-    from arena.games.mandala.state import MandalaState
 
 # Mandala's own ends (`Outcome.end`), and the turn limit (R12).
 DECK_EXHAUSTED = "deck_exhausted"
@@ -21,7 +17,7 @@ ENDS = (DECK_EXHAUSTED, SIXTH_RIVER_COLOUR, STALLED)
 _SIX = range(6)
 
 
-def stalled(state: MandalaState) -> bool:
+def stalled(state: Position) -> bool:
     """R15, R16: neither Mandala can ever complete, so nothing can change the score.
 
     R15: both hands are empty, so no one can play again. R16: each Mandala lacks a colour

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from arena.errors import IllegalMoveError, MoveFormatError
 from arena.games.base import Move
@@ -20,10 +20,8 @@ from arena.games.mandala.cards import (
     discard_action,
     grow_action,
 )
+from arena.games.mandala.position import Position
 from arena.games.move_fields import int_field, move_object, name_field
-
-if TYPE_CHECKING:
-    from arena.games.mandala.state import MandalaState
 
 ACTIONS = (BUILD_MOUNTAIN, GROW_FIELD, DISCARD_REDRAW, CLAIM)
 _FIELDS = {
@@ -54,7 +52,7 @@ def _parse(move: Any) -> tuple[str, int, int, int]:
     return action, mandala, colour, count
 
 
-def action_from_move(state: MandalaState, move: Any) -> int:
+def action_from_move(state: Position, move: Any) -> int:
     """Check a move against the rules in `state`; return its action code or say what is wrong."""
     action, mandala, colour, count = _parse(move)
     name = COLOURS[colour]

@@ -4,16 +4,14 @@ and what a spectator sees."""
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from arena.games.base import View
 from arena.games.mandala.cards import CLAIM_DECISION, COLOURS, TURN, pile_json
-
-if TYPE_CHECKING:
-    from arena.games.mandala.state import MandalaState
+from arena.games.mandala.position import Position
 
 
-def spectator_view(state: MandalaState) -> View:
+def spectator_view(state: Position) -> View:
     """Everything: seat 0's view without its seat-bound keys, every hand and whole Cup,
     and the deck in order (its top card last)."""
     whole = view(state, 0)
@@ -27,7 +25,7 @@ def spectator_view(state: MandalaState) -> View:
     return whole
 
 
-def view(state: MandalaState, seat: int) -> View:
+def view(state: Position, seat: int) -> View:
     """R14: everything `seat` has seen, and never the opponent's hand, setup Cup or deck order."""
     decision = state.decision()
     players = []
@@ -70,7 +68,7 @@ def view(state: MandalaState, seat: int) -> View:
     }
 
 
-def view_json(state: MandalaState, seat: int) -> str:
+def view_json(state: Position, seat: int) -> str:
     """`view(seat)` as compact JSON, formatted directly: the referee sends one per decision."""
     known = _PILE_CACHE.get  # each pile's text is looked up inline: no call per pile
     if state.over:
@@ -112,7 +110,7 @@ def view_json(state: MandalaState, seat: int) -> str:
     )
 
 
-def _player_json(state: MandalaState, player: int, seat: int) -> str:
+def _player_json(state: Position, player: int, seat: int) -> str:
     """One entry of `players` as `seat` sees it (R14: another player's setup Cup unknown)."""
     setup = state.cup_setup[player]
     claimed = state.cup_claimed[player]
@@ -136,7 +134,7 @@ def _player_json(state: MandalaState, player: int, seat: int) -> str:
 _PLAYER_CACHE: dict[tuple[Any, ...], str] = {}
 
 
-def _since_reshuffle(state: MandalaState, seat: int) -> dict[str, Any] | None:
+def _since_reshuffle(state: Position, seat: int) -> dict[str, Any] | None:
     """R14: what this seat saw of the deck since the last reshuffle, so memory adds nothing."""
     if state.reshuffled is None:
         return None
