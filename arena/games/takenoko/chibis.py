@@ -8,21 +8,16 @@ in board.py; the turn (state.py) calls these where its moves lead here.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from arena.games.base import Move
 from arena.games.takenoko.cards import DECKS, deck_of
 from arena.games.takenoko.components import COLOURS, HAND_LIMIT, IMP, IRR, OBJ, TILES, Kind
 from arena.games.takenoko.moves import cell_json, cell_of, edge_json, edge_of
-
-if TYPE_CHECKING:
-    from arena.games.takenoko.state import TakenokoState
-
+from arena.games.takenoko.position import Position
 
 # ---------------------------------------------------------------------- the Cabin
 
 
-def open_cabin(state: TakenokoState) -> None:
+def open_cabin(state: Position) -> None:
     """§8, T15, T29: the gardener stopped on the Cabin: the seat looks at the top card of
     each objective deck (taken off while it decides)."""
     board = state.board
@@ -33,7 +28,7 @@ def open_cabin(state: TakenokoState) -> None:
         state.pending = "cabin"
 
 
-def keep(state: TakenokoState, card: str | None) -> None:
+def keep(state: Position, card: str | None) -> None:
     """§8, T29: keep at most one card seen at the Cabin; the rest go under their own decks,
     in PL, GA, PA order, known to this seat."""
     for seen in state.cabin:
@@ -44,7 +39,7 @@ def keep(state: TakenokoState, card: str | None) -> None:
     state.cabin = []
 
 
-def cabin_moves(state: TakenokoState) -> list[Move]:
+def cabin_moves(state: Position) -> list[Move]:
     """§8, T15: keep one of the cards seen (not with 5 in hand), or none."""
     room = len(state.hands[state.current]) < HAND_LIMIT
     kept: list[Move] = [{"action": "keep", "card": card} for card in state.cabin if room]
@@ -54,26 +49,26 @@ def cabin_moves(state: TakenokoState) -> list[Move]:
 # ---------------------------------------------------------------------- the babies
 
 
-def meet(state: TakenokoState) -> None:
+def meet(state: Position) -> None:
     """§8, T16: Miss Panda ended a move on the panda's tile: the player may pay a section
     for a baby of that colour."""
     if state.board.miss_panda == state.board.panda and baby_colours(state):
         state.pending = "baby"
 
 
-def baby_colours(state: TakenokoState) -> list[str]:
+def baby_colours(state: Position) -> list[str]:
     """T16: the colours the player can pay for a baby: in the stomach, and left in the pool."""
     stomach = state.stomachs[state.current]
     left = {baby[1] for baby in state.baby_pool}
     return [colour for colour in COLOURS if stomach[colour] and colour in left]
 
 
-def baby_moves(state: TakenokoState) -> list[Move]:
+def baby_moves(state: Position) -> list[Move]:
     """T16, T28: pay a section of a colour for a baby, or decline."""
     return [*({"action": "baby", "colour": c} for c in baby_colours(state)), {"action": "skip"}]
 
 
-def adopt(state: TakenokoState, colour: str) -> None:
+def adopt(state: Position, colour: str) -> None:
     """§8: pay a section of `colour`, take a random baby of that colour; its bonus next."""
     seat = state.current
     state.stomachs[seat][colour] -= 1
@@ -88,7 +83,7 @@ def adopt(state: TakenokoState, colour: str) -> None:
         state.baby = None
 
 
-def bonus_moves(state: TakenokoState) -> list[Move]:
+def bonus_moves(state: Position) -> list[Move]:
     """T17: where the baby's bonus can go, and `skip` (a bonus is optional)."""
     assert state.baby is not None
     bonus = state.baby.split("-")[1]
@@ -123,7 +118,7 @@ def bonus_moves(state: TakenokoState) -> list[Move]:
     return [*moves, {"action": "skip"}]
 
 
-def use_bonus(state: TakenokoState, move: Move) -> None:
+def use_bonus(state: Position, move: Move) -> None:
     """T17: the baby's bonus, used at once: a channel from the supply, a chip from the
     supply (or one moved, T31), or a hand card swapped with the top of its deck."""
     action = move["action"]

@@ -8,7 +8,7 @@ board until a tile changes). The Chibis decisions' lists are in chibis.py.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 from arena.games.base import Move
 from arena.games.takenoko.cards import DECKS
@@ -16,22 +16,19 @@ from arena.games.takenoko.chibis import baby_moves, bonus_moves, cabin_moves
 from arena.games.takenoko.components import GROWING, HAND_LIMIT, MAX_HEIGHT, TILES
 from arena.games.takenoko.moves import cell_json, edge_json
 from arena.games.takenoko.objectives import card_met
-
-if TYPE_CHECKING:
-    from arena.games.takenoko.state import TakenokoState
-
+from arena.games.takenoko.position import Position
 
 ACTIONS = ("plot", "irrigation", "gardener", "panda", "objective")
 """The five action kinds (§4)."""
 
 
-def open_decks(state: TakenokoState) -> list[str]:
+def open_decks(state: Position) -> list[str]:
     """The objective decks OBJECTIVE may draw from: not empty and, with T11's redraw rule,
     not yet closed this turn."""
     return [d for d in DECKS if len(state.decks[d]) > state.refunds.get(d, 0)]
 
 
-def action_kinds(state: TakenokoState) -> list[str]:
+def action_kinds(state: Position) -> list[str]:
     """The action kinds the seat may take next (§4), in the order of ACTIONS."""
     if not state.rolled or len(state.taken) >= state.action_limit():
         return []
@@ -48,12 +45,12 @@ def action_kinds(state: TakenokoState) -> list[str]:
     return [k for k in ACTIONS if ready[k] and not (distinct and k in state.taken)]
 
 
-def owes_action(state: TakenokoState) -> bool:
+def owes_action(state: Position) -> bool:
     """T8: the 2 base actions are due while a legal one exists (SUN's third is not)."""
     return len(state.taken) < 2 and bool(action_kinds(state))
 
 
-def holds(state: TakenokoState, card: str, seat: int) -> bool:
+def holds(state: Position, card: str, seat: int) -> bool:
     """`state.met`, remembered for a gardener card while no tile changes and for a plot card
     while no plot becomes irrigated (a panda card reads the stomach: checked afresh)."""
     stomach = state.stomachs[seat]
@@ -63,7 +60,7 @@ def holds(state: TakenokoState, card: str, seat: int) -> bool:
     return memo(card, lambda: card_met(card, stomach, state.garden()))
 
 
-def _free(state: TakenokoState) -> list[Move]:
+def _free(state: Position) -> list[Move]:
     """F1-F3 (§4): complete a card that holds, place a chip or a channel from the reserve."""
     seat = state.current
     moves: list[Move] = [
@@ -80,7 +77,7 @@ def _free(state: TakenokoState) -> list[Move]:
     return moves
 
 
-def _turn_moves(state: TakenokoState) -> list[Move]:
+def _turn_moves(state: Position) -> list[Move]:
     moves = _free(state)
     if not state.rolled:
         return [*moves, {"action": "roll"}]  # D0
@@ -90,14 +87,14 @@ def _turn_moves(state: TakenokoState) -> list[Move]:
     return moves
 
 
-def _weather_moves(state: TakenokoState) -> list[Move]:
+def _weather_moves(state: Position) -> list[Move]:
     faces = ["SUN", "RAIN", "WIND", "STORM"]
     if any(state.chip_supply.values()):
         faces.append("CLOUDS")
     return [{"action": "weather", "face": face} for face in faces]
 
 
-def _rain_moves(state: TakenokoState) -> list[Move]:
+def _rain_moves(state: Position) -> list[Move]:
     """RAIN: an irrigated plot below 4 sections; on Kami's Garden, one stack (T18)."""
     moves: list[Move] = []
     for cell, tile in sorted(state.board.tiles.items()):
@@ -113,7 +110,7 @@ def _rain_moves(state: TakenokoState) -> list[Move]:
     return [*moves, {"action": "skip"}]
 
 
-def _storm_moves(state: TakenokoState) -> list[Move]:
+def _storm_moves(state: Position) -> list[Move]:
     """STORM: the panda (or Miss Panda, §8) to any tile but its own (T7)."""
     board = state.board
     cells = sorted(board.tiles)
@@ -127,12 +124,12 @@ def _storm_moves(state: TakenokoState) -> list[Move]:
     return [*moves, {"action": "skip"}]
 
 
-def _clouds_moves(state: TakenokoState) -> list[Move]:
+def _clouds_moves(state: Position) -> list[Move]:
     kinds = [kind for kind, n in state.chip_supply.items() if n]
     return [*({"action": "clouds", "kind": k} for k in kinds), {"action": "skip"}]
 
 
-def _plot_moves(state: TakenokoState) -> list[Move]:
+def _plot_moves(state: Position) -> list[Move]:
     seat = state.current
     chips = [None, *(kind for kind, n in state.reserve_chips[seat].items() if n)]
     cells = state.board.placements()
@@ -148,7 +145,7 @@ def _plot_moves(state: TakenokoState) -> list[Move]:
     return moves
 
 
-def _panda_moves(state: TakenokoState) -> list[Move]:
+def _panda_moves(state: Position) -> list[Move]:
     """D6: the panda, or Miss Panda once she is on the board (§8)."""
     board = state.board
     moves = _figure_moves("move_panda", board.panda, state)
@@ -157,30 +154,30 @@ def _panda_moves(state: TakenokoState) -> list[Move]:
     return moves
 
 
-def _figure_moves(action: str, start: tuple[int, int], state: TakenokoState) -> list[Move]:
+def _figure_moves(action: str, start: tuple[int, int], state: Position) -> list[Move]:
     return [{"action": action, "to": cell_json(c)} for c in state.board.destinations(start)]
 
 
-def _gardener_moves(state: TakenokoState) -> list[Move]:
+def _gardener_moves(state: Position) -> list[Move]:
     return _figure_moves("move_gardener", state.board.gardener, state)
 
 
-def _objective_moves(state: TakenokoState) -> list[Move]:
+def _objective_moves(state: Position) -> list[Move]:
     return [{"action": "draw", "deck": deck} for deck in open_decks(state)]
 
 
-def _return_moves(state: TakenokoState) -> list[Move]:
+def _return_moves(state: Position) -> list[Move]:
     """T9, T23: the order the plots not kept go under the deck."""
     drawn = list(state.drawn)
     return [{"action": "return", "order": order} for order in (drawn, drawn[::-1])]
 
 
-def _eat_moves(state: TakenokoState) -> list[Move]:
+def _eat_moves(state: Position) -> list[Move]:
     """T18: the colour the panda eats on Kami's Garden."""
     return [{"action": "eat", "colour": c} for c in state.board.edible(state.board.panda)]
 
 
-LEGAL: Final[dict[str, Callable[[TakenokoState], list[Move]]]] = {
+LEGAL: Final[dict[str, Callable[[Position], list[Move]]]] = {
     "turn": _turn_moves,
     "weather": _weather_moves,
     "rain": _rain_moves,

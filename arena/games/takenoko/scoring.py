@@ -3,15 +3,13 @@ points, the tie-break on panda cards, and the `Outcome`."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 from arena.errors import GameError
 from arena.games.takenoko.cards import OBJECTIVES, deck_of
 from arena.games.takenoko.components import BABY_POINTS, EMPEROR_POINTS
+from arena.games.takenoko.position import Position
 from arena.outcome import Outcome, Termination, competition_ranks
-
-if TYPE_CHECKING:
-    from arena.games.takenoko.state import TakenokoState
 
 END_ALL: Final = "all_objectives"
 """The game's normal end (§7): the last turns after the Emperor were played."""
@@ -23,19 +21,19 @@ CHIBIS_NOTE: Final = (
 )
 
 
-def score(state: TakenokoState, seat: int) -> int:
+def score(state: Position, seat: int) -> int:
     """§7: completed cards, the Emperor, and 2 for each baby panda (§8)."""
     points = sum(int(OBJECTIVES[card].points) for card in state.done[seat])
     points += BABY_POINTS * len(state.babies[seat])
     return points + (EMPEROR_POINTS if state.emperor == seat else 0)
 
 
-def panda_points(state: TakenokoState, seat: int) -> int:
+def panda_points(state: Position, seat: int) -> int:
     """§7's tie-break: the points of the seat's completed panda cards."""
     return sum(int(OBJECTIVES[c].points) for c in state.done[seat] if deck_of(c) == "panda")
 
 
-def outcome(state: TakenokoState) -> Outcome:
+def outcome(state: Position) -> Outcome:
     """§7: higher score first; on a tie, more panda points; still tied, a shared place."""
     if not state.over or state.end is None:
         raise GameError("The game is not over yet, so it has no result.")

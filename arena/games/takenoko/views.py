@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from arena.games.base import View
 from arena.games.takenoko.board import Placed
 from arena.games.takenoko.hexes import Cell
-
-if TYPE_CHECKING:
-    from arena.games.takenoko.state import TakenokoState
+from arena.games.takenoko.position import Position
 
 
 def _tile(cell: Cell, tile: Placed) -> View:
@@ -28,7 +24,7 @@ def _tile(cell: Cell, tile: Placed) -> View:
     return shown
 
 
-def _board(state: TakenokoState) -> View:
+def _board(state: Position) -> View:
     """The board as every seat sees it. The tiles and channels are made once per version of
     the board (its memo) and shared by the views made from it: a view is read, never changed."""
     board = state.board
@@ -46,7 +42,7 @@ def _board(state: TakenokoState) -> View:
     }
 
 
-def _public(state: TakenokoState) -> View:
+def _public(state: Position) -> View:
     decision = state.decision()
     return {
         "options": {
@@ -88,7 +84,7 @@ def _public(state: TakenokoState) -> View:
     }
 
 
-def view(state: TakenokoState, seat: int) -> View:
+def view(state: Position, seat: int) -> View:
     """Everything public, this seat's hand, what it sees now (the plots drawn, the cards at
     the Cabin), and the plots and cards it put under a deck that have not left it since, in
     deck order (T27)."""
@@ -104,7 +100,7 @@ def view(state: TakenokoState, seat: int) -> View:
     return whole
 
 
-def spectator_view(state: TakenokoState) -> View:
+def spectator_view(state: Position) -> View:
     """Everything: every hand, the drawn plots, the order of every deck."""
     whole = _public(state)
     whole["hands"] = [list(hand) for hand in state.hands]
