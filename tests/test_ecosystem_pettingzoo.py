@@ -173,3 +173,76 @@ def test_an_unsupported_render_mode_is_refused_and_ours_render(
     assert human.render() is None
     assert json.loads(capsys.readouterr().out) == game.position.spectator_view()
     assert env("mandala").render() is None  # no render mode: nothing rendered
+
+
+def _openspiel(name: str, players: int, options: dict | None) -> Any:
+    pyspiel = pytest.importorskip("pyspiel", reason="open_spiel is not installed")
+    import arena.ecosystem.openspiel_games  # noqa: F401  (registers the arena_* games)
+
+    return pyspiel.load_game(f"arena_{name}", {"players": players, **(options or {})})
+
+
+def _agree(pz: Any, state: Any, players: int) -> None:
+    """The env sees what OpenSpiel sees: the agent on turn, each seat's view and its
+    vector, the legal actions."""
+    from arena import compact_json
+
+    for seat in range(players):
+        agent = f"player_{seat}"
+        assert compact_json.dumps(pz.view(agent)) == state.observation_string(seat)
+        observed = pz.observe(agent)["observation"].tolist()
+        assert observed == pytest.approx(state.observation_tensor(seat))
+    assert pz.agent_selection == f"player_{state.current_player()}"
+    mask = pz.observe(pz.agent_selection)["action_mask"]
+    assert np.flatnonzero(mask).tolist() == state.legal_actions()
+
+
+def _play_along(name: str, players: int, options: dict | None, seed: int, steps: int) -> bool:
+    """A random OpenSpiel game (explicit chance), the env started from its position at each
+    decision: they agree there, and after a step that draws nothing (the env's engine would
+    draw from its own seed, OpenSpiel's chance here) they are in the same position again, or
+    the env's rewards are OpenSpiel's returns. Whether an end was so compared."""
+    game = _openspiel(name, players, options)
+    rng = np.random.default_rng(seed)
+    state = game.new_initial_state()
+    while not state.is_terminal() and steps > 0:
+        if state.is_chance_node():
+            outcomes, probabilities = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(rng.choice(outcomes, p=probabilities)))
+            continue
+        pz = env(name, players=players, options=options)
+        pz.reset(options={"position": state.position})
+        _agree(pz, state, players)
+        action = int(rng.choice(state.legal_actions()))
+        state.apply_action(action)
+        steps -= 1
+        if state.is_chance_node():
+            continue
+        pz.step(action)
+        if state.is_terminal():
+            assert [pz.rewards[f"player_{seat}"] for seat in range(players)] == state.returns()
+            return True
+        _agree(pz, state, players)
+    return False
+
+
+@pytest.mark.parametrize(("name", "players", "options"), TABLES)
+def test_the_env_agrees_with_the_openspiel_game_step_by_step(
+    name: str, players: int, options: dict | None
+) -> None:
+    """Issue 34: the env and the OpenSpiel game (chance as the physical game has it) agree
+    at the first 60 decisions of a game."""
+    _play_along(name, players, options, seed=3, steps=60)
+
+
+@pytest.mark.parametrize(("name", "players", "options"), [
+    ("mandala", 2, {"turn_limit": 8}), ("flowers", 3, {"turn_limit": 6}),
+    ("takenoko", 2, {"max_rounds": 2}),
+])  # fmt: skip
+def test_the_env_and_the_openspiel_game_agree_to_the_end(
+    name: str, players: int, options: dict
+) -> None:
+    """Short games (turn or round limits R12, F24, T14) played to the end: the env's rewards
+    are OpenSpiel's returns at an end the two reached by the same step."""
+    ends = sum(_play_along(name, players, options, seed, steps=10_000) for seed in range(6))
+    assert ends >= 1

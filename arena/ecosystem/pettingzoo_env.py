@@ -17,7 +17,9 @@
   the mask over the action codes (1 = legal). `env.view(agent)` is the view itself (JSON-
   friendly data, as a bot receives it).
 - `reset(seed=S)` deals the arena's game S: the same seed, the same deal and shuffles.
-  Without a seed a deal is drawn at random.
+  Without a seed a deal is drawn at random. `reset(options={"position": P})` starts from a
+  copy of the engine's position P instead (one of this game's, not over), e.g. an OpenSpiel
+  state's `position`.
 - Rewards come at the end only: `returns.rank_returns` (2 seats: win 1, draw 0, loss -1).
   The games end by their own rules, their turn or round limits included, so no episode is
   truncated.
@@ -94,8 +96,12 @@ class ArenaEnv(AECEnv):  # type: ignore[misc]
         return self._action_space
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        deal = random.randrange(1 << 31) if seed is None else seed
-        self.position = self.game.new_state(deal, self.config, self.players)
+        start = (options or {}).get("position")
+        if start is not None:  # a position of this game to start from (a copy of it)
+            self.position = start.copy()
+        else:
+            deal = random.randrange(1 << 31) if seed is None else seed
+            self.position = self.game.new_state(deal, self.config, self.players)
         self.agents = list(self.possible_agents)
         self.rewards = {agent: 0.0 for agent in self.agents}
         self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
