@@ -6,8 +6,10 @@ from __future__ import annotations
 import base64
 import hashlib
 import html
+from typing import Any
 
 from arena.html.embed import asset, script_json
+from arena.html.takenoko_cards import card_table
 
 SCRIPTS = ("viewer.js", "seat.js")
 STYLES = ("viewer.css", "seat.css")
@@ -34,10 +36,13 @@ def seat_html(game: str, players: list[str], seat: int) -> str:
     title = html.escape(f"{game}: you are seat {seat} ({players[seat]})")
     styles = "".join(f"<style>{asset(name)}</style>" for name in STYLES)
     scripts = "".join(f"<script>{asset(name)}</script>" for name in SCRIPTS)
-    data = {"game": game, "players": players, "seat": seat}
+    data: dict[str, Any] = {"game": game, "players": players, "seat": seat}
+    if game == "takenoko":  # the objective cards' meanings: the box's contents, no secret
+        data["cards"] = card_table()
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" href="data:,">
 <title>{title}</title>
 {styles}
 </head><body>

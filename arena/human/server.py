@@ -86,6 +86,8 @@ class _Handler(BaseHTTPRequestHandler):
         elif path == "/api/state" and self._key_ok():
             self.server.desk.seen()
             self._json(200, self.server.desk.snapshot())
+        elif path == "/favicon.ico":  # the replay page has no icon: nothing, not an error
+            self._send(204, b"", "image/x-icon")
         elif path == "/replay":
             page = self.server.replay_page()
             if page is None:

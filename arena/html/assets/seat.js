@@ -4,7 +4,7 @@
 "use strict";
 (function () {
   const page = JSON.parse(document.getElementById("seat-data").textContent);
-  const drawing = window.ArenaDrawing(page.players, {});
+  const drawing = window.ArenaDrawing(page.players, page.cards || {});
   const { el, add, drawTree } = drawing;
   const KEY_NAME = "arena-seat-key";
   const fromHash = new URLSearchParams(window.location.hash.slice(1)).get("key");
@@ -35,6 +35,7 @@
     } else if (page.game === "takenoko") {
       const found = [];
       if (move.plot) found.push("plot:" + move.plot);
+      if (typeof move.card === "string") found.push("card:" + move.card);
       if (Array.isArray(move.to)) found.push("hex:" + move.to.join(","));
       if (keys.length === 1 && keys[0] === "action") found.push("action:" + move.action);
       return found;
@@ -63,6 +64,7 @@
   function send(index) {
     if (sending || !state || !state.asked) return;
     sending = true;
+    document.body.setAttribute("data-sent", state.asked.request);
     const body = JSON.stringify({ request: state.asked.request, move: index });
     fetch("/api/move", { method: "POST", headers: { "X-Seat-Key": key, "Content-Type": "application/json" }, body })
       .then((response) => response.json().then((data) => {

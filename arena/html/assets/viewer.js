@@ -179,6 +179,7 @@ window.ArenaDrawing = function (names, CARDS) {
     const meaning = CARDS[id];
     const node = el("span", "objective" + (met === true ? " met" : ""));
     node.dataset.card = id;
+    node.dataset.target = "card:" + id;  // the human seat completes a card by clicking it
     if (!meaning) return add(node, el("span", null, id));
     node.title = id + ": " + meaning.kind + " card, " + meaning.text + ", " + meaning.points + " points";
     const head = add(el("span", "head"), el("b", null, id), el("span", "points", meaning.points + " pts"));
