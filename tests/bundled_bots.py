@@ -14,8 +14,8 @@ from pathlib import Path
 BOTS = Path(__file__).resolve().parents[1] / "bots"
 
 BUNDLED = (
-    "greedy", "greedy-flowers", "greedy-takenoko", "heuristic", "ismcts", "openspiel-cfr",
-    "openspiel-ismcts", "policy-example", "random", "starter-c", "starter-js",
+    "greedy", "greedy-flowers", "greedy-takenoko", "heuristic", "ismcts", "mccfr-mandala",
+    "openspiel-cfr", "openspiel-ismcts", "policy-example", "random", "starter-c", "starter-js",
 )  # fmt: skip
 """Every bot folder the repository ships (each folder named as its bot)."""
 
