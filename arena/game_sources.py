@@ -3,7 +3,7 @@
 The sources, in the order a name is looked up:
 - `openspiel:NAME`: OpenSpiel's game NAME, through arena/ecosystem/openspiel_in_arena.py
   (the ecosystem extra);
-- the built-in games (`arena.games.BUILT_IN`: mandala, flowers, takenoko);
+- the built-in games (`BUILT_IN`: mandala, flowers, takenoko, their rules in arena/games/);
 - games from outside the arena, registered with `register_game` by the modules the
   environment variable ARENA_GAME_MODULES names (e.g. the tests' own `highcard`).
 
@@ -20,9 +20,10 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from arena.errors import GameError
-from arena.games import BUILT_IN, Game
+from arena.games import Game
 
 __all__ = [
+    "BUILT_IN",
     "GAME_MODULES",
     "OPENSPIEL",
     "game_names",
@@ -39,6 +40,32 @@ OPENSPIEL = "openspiel:"
 GAME_MODULES = "ARENA_GAME_MODULES"
 """An environment variable naming modules (comma-separated) that register more games with
 `register_game` when imported: games from outside the arena, e.g. the tests' own."""
+
+
+def _mandala() -> Game:
+    from arena.games.mandala import MandalaGame
+
+    return MandalaGame()
+
+
+def _flowers() -> Game:
+    from arena.games.flowers import FlowersGame
+
+    return FlowersGame()
+
+
+def _takenoko() -> Game:
+    from arena.games.takenoko import TakenokoGame
+
+    return TakenokoGame()
+
+
+BUILT_IN: Mapping[str, Callable[[], Game]] = {
+    "mandala": _mandala,
+    "flowers": _flowers,
+    "takenoko": _takenoko,
+}
+"""The built-in games by name, each made by its factory (its rules imported on first use)."""
 
 _REGISTRY: dict[str, Callable[[], Game]] = dict(BUILT_IN)
 _plugins_loaded = False
