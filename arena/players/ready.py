@@ -9,10 +9,11 @@
 5. `launch`: its process's launch in the sandbox (launch.py, sandbox/launch.py).
 
 `arena run` (run_setup.py: 1, 2; tournament.py: 1, 3, 4; each worker's `Player`: 5), `arena
-check` (conformance.py: 3, 4, 5), the league (league.py: 1, 2 at a submission; checking.py:
-3, 4 in its check; its workers: 5) and its remote workers (remote.py: 3, 4; 5) take these
-steps, each where it needs it, in this order. Each step calls down into its own room, and
-none calls back up.
+check` (conformance.py: 3 and 4 for a bot with a build and for its opponent; `Player`: 5),
+the league (league.py: 1, 2 at a submission; checking.py: 3 and the first half of 4 in its
+check, the sandbox refusing a missing program at 5; its workers: 5) and its remote workers
+(remote.py: 3, 4; 5) take these steps, each where it needs it, in this order. Each step
+calls down into its own room (a module below this one), and none calls back up.
 """
 
 from __future__ import annotations
