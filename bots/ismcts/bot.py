@@ -13,8 +13,10 @@ The policies: Mandala's playouts are "light heuristic" (Build Mountain, Grow Fie
 Discard & Redraw with fixed odds, claims prefer large piles), scored by the projected River
 and Cup worth of both players. Flowers' playouts mostly play a single card. Takenoko's
 complete a card whenever one holds, and a position counts the hands' progress toward their
-cards. Any other game plays uniformly at random. A playout stops after a fixed number of plies and the position
-is scored by each seat's lead, so a budget of tens of milliseconds is enough.
+cards. Another game with a determinizer plays its playouts uniformly at random. A playout
+stops after a fixed number of plies and the position is scored by each seat's lead, so a
+budget of tens of milliseconds is enough. A game without a determinizer (OpenSpiel's) it
+cannot search: its bot.toml lists the games it plays, and the arena refuses it at others.
 
 Options: `--ms N` per-decision budget (always kept under half the referee's `time_ms`),
 `--iterations N` a fixed number of iterations instead (reproducible with `--seed`).
