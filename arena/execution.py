@@ -3,11 +3,10 @@
 The tournament and the league know execution only through `Executor` (the `submit`/
 `shutdown` half of `concurrent.futures.Executor`, `terminate` for Ctrl-C, and as properties
 what they need to know of it: `workers`, `remote`, `tasks_per_worker`, `tables_per_task`)
-and one picklable task function,
-`play_table(context, task)`. Anything that can run a module-level function on another process
-and hand back a future, and wait for the first of several futures (`wait_any`), can play a
-tournament: the local pool here, and Dask (arena/cluster.py), without touching the
-schedule, the ratings or the reports.
+and one picklable task function, `play_table(context, task)`. Anything that can run a
+module-level function on another process and hand back a future, and wait for the first of
+several futures (`wait_any`), can play a tournament: the local pool here, and Dask
+(arena/cluster.py), without touching the schedule, the ratings or the reports.
 
 Workers write the game records themselves (into `WorkerContext.records_dir`, which must be
 a folder they can reach: on several machines, a shared file system) and return only the

@@ -413,6 +413,38 @@ def test_a_task_failing_once_is_tried_again_twice_stops_the_run(tmp_path: Path) 
         play(other, config, workers=2, executor=ScriptedExecutor(failures=100))
 
 
+class RemoteBatchingExecutor(ScriptedExecutor):
+    """An executor on other machines that takes three tables a task, one task at a time."""
+
+    remote = True
+    tasks_per_worker = 1
+    tables_per_task = 3
+
+    def __init__(self) -> None:
+        super().__init__(failures=0)
+        self.tasks: list[tuple[int, bool]] = []  # (games in the task, records carried back)
+
+    def submit(self, fn, /, *args):  # type: ignore[no-untyped-def]
+        context, task = args
+        self.tasks.append((len(task.games), context.carry_records))
+        return super().submit(fn, *args)
+
+
+def test_the_tournament_feeds_an_executor_as_its_properties_say(tmp_path: Path) -> None:
+    """Issue 35: the executor declares what the tournament needs (execution.Executor), read
+    as properties: tables per task, and whether its workers carry the records back."""
+    from arena.players.manifest import discover_bots
+    from arena.tournament import create_run, play
+
+    bots = [b for b in discover_bots(field(tmp_path)) if b.default]
+    out = tmp_path / "run"
+    config = create_run(out, bots, rounds=2, seed=1, limits={})  # 6 tables of 2 games
+    executor = RemoteBatchingExecutor()
+    summary = play(out, config, workers=1, executor=executor)
+    assert summary.played == 12
+    assert executor.tasks == [(6, True), (6, True)]
+
+
 class DeadWorkerExecutor(ScriptedExecutor):
     """A pool whose worker was killed: every task fails, and so does every later submit."""
 
