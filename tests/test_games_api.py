@@ -53,6 +53,8 @@ OPENSPIEL_SAMPLE = [
     "openspiel:liars_dice",  # dice, bids
     "openspiel:goofspiel(num_cards=4)",  # simultaneous moves, played turn-based
     "openspiel:hearts",  # 4 seats, a passing phase
+    "openspiel:python_kuhn_poker",  # OpenSpiel's Python games (issue 34)
+    "openspiel:python_liars_poker",
 ]
 """OpenSpiel's games played through the same interface (issue 25), when it is installed."""
 
