@@ -57,12 +57,12 @@ class RunningGame:
 @contextmanager
 def human_game(
     game: str, seats: int, tmp: Path, *, seat: int = 0, seed: int = 7, gone_s: float = 20,
-    move_s: float = 120, linger_s: float = 30,
+    move_s: float = 120, linger_s: float = 30, open_s: float = 60,
 ) -> Iterator[RunningGame]:  # fmt: skip
     """`human:ann` in `seat` against `random` in the other seats, in a thread."""
     who: list[Any] = [resolve_bot("random")] * seats
     who[seat] = "human:ann"
-    clock = HumanClock(move_s=move_s, open_s=60, gone_s=gone_s, linger_s=linger_s)
+    clock = HumanClock(move_s=move_s, open_s=open_s, gone_s=gone_s, linger_s=linger_s)
     table = HumanTable(seats=who, game=game, seed=seed, clock=clock)
     running = RunningGame()
     opened = threading.Event()

@@ -60,7 +60,7 @@ def _click_board(browser: Any, targets: list[str], request: str) -> int:
 def _play_by_clicking(browser: Any, game: str, seed: int) -> dict[str, int]:
     from selenium.webdriver.common.by import By
 
-    chooser, counts = random.Random(seed), {"decisions": 0, "board": 0, "list": 0}
+    chooser, counts = random.Random(seed), {"decisions": 0, "board": 0, "list": 0, "shot": 0}
     while True:
         now = until(lambda: browser.execute_script(NOW), 60)
         if now[0] == "over":
@@ -72,6 +72,12 @@ def _play_by_clicking(browser: Any, game: str, seed: int) -> dict[str, int]:
             )
             continue
         items = browser.find_elements(By.CSS_SELECTOR, "#legal li")
+        if not counts["shot"] and (
+            browser.find_elements(By.CSS_SELECTOR, "#board .spot")  # Takenoko: a plot to place
+            or (game != "takenoko" and counts["decisions"] == 6)
+        ):
+            browser.save_screenshot(str(SCREENSHOTS / f"human-{game}-playing.png"))
+            counts["shot"] = 1
         choice = chooser.randrange(len(items))
         targets = (items[choice].get_attribute("data-targets") or "").split()
         counts["board"] += _click_board(browser, targets, request)
@@ -79,8 +85,6 @@ def _play_by_clicking(browser: Any, game: str, seed: int) -> dict[str, int]:
             browser.find_elements(By.CSS_SELECTOR, "#legal li")[choice].click()
             counts["list"] += 1
         counts["decisions"] += 1
-        if counts["decisions"] == 6:
-            browser.save_screenshot(str(SCREENSHOTS / f"human-{game}-playing.png"))
         until(lambda n=now: browser.execute_script(NOW) != n, 60)
 
 

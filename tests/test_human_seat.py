@@ -161,6 +161,17 @@ def test_the_clock_running_out_loses_the_game(tmp_path: Path) -> None:
     assert "the human's clock ran out" in report.outcome.reason
 
 
+def test_a_page_never_opened_loses_before_the_first_move(tmp_path: Path) -> None:
+    with human_game("takenoko", 3, tmp_path, seat=2, open_s=1, gone_s=1) as running:
+        report, path = running.finished(60)
+    assert report.outcome.termination.value == "startup_failure"
+    assert report.outcome.faulty_seat == 2 and report.moves == []
+    assert (
+        "Seat 2 (human:ann) failed to start: its page was not opened in time."
+        in (json.loads(path.read_text())["outcome"]["reason"])
+    )
+
+
 def test_bad_requests_get_one_sentence(tmp_path: Path) -> None:
     with human_game("mandala", 2, tmp_path, seat=0, gone_s=3) as running:
         asked = until(lambda: running.call("/api/state")[1]["asked"])

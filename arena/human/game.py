@@ -102,6 +102,10 @@ def play_human_game(
     server.start()
     try:
         on_open(server.url)
+        # The bots start once the page is open: their start-up deadline is not the human's.
+        if not desk.wait_for_page(time.monotonic() + table.clock.open_s):
+            human = players[seat]  # not opened: its start fails now, with the reason
+            human.limits = replace(human.limits, startup_ms=0)
         spec = GameSpec("g0001", table.seed, table.game, table.config)
         report = play_game(spec, players)
         report.players = labels

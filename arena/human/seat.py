@@ -80,9 +80,7 @@ class HumanSeat(Player):
         deadline = started + self.limits.startup_ms / 1000
         if not self.desk.wait_for_page(deadline):
             self._open = False
-            raise BotStartupError(
-                f"its page was not opened within {self.limits.startup_ms / 1000:,.0f} s."
-            )
+            raise BotStartupError("its page was not opened in time.")
         self._greeted = game
 
     def ready_for(self, game: str) -> bool:
