@@ -25,6 +25,9 @@ from arena.games.takenoko.state import TakenokoState
 
 __all__ = ["TakenokoDeterminizer", "determinize", "redeal"]
 
+OPTIONS = ("chibis", "redraw_met_objectives")
+"""The options a configuration may set over the view's."""
+
 
 def _board(shown: View) -> Board:
     board = Board(tiles={}, channels=set())
@@ -207,8 +210,5 @@ class TakenokoDeterminizer(Sampler[TakenokoState, Sizes]):
         state.shared_streams = frozenset()
         state._legal = state._index = None
 
-
-OPTIONS = ("chibis", "redraw_met_objectives")
-"""The options a configuration may set over the view's."""
 
 _SAMPLER = TakenokoDeterminizer()
