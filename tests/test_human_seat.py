@@ -19,10 +19,12 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
+from arena import protocol
 from arena.cli.main import main
 from arena.game_sources import get_game
 from arena.html.replay_page import replay_data
 from arena.human.narration import move_words
+from arena.human.seat import asked_of
 from arena.record import start, walk
 from tests.human_support import RunningGame, human_game, until
 
@@ -119,6 +121,35 @@ def test_the_page_never_receives_a_hidden_card(game: str, seats: int, tmp_path: 
             assert [entry["move"] for entry in snapshot["asked"]["legal"]] == legal
             for card in others:
                 assert not re.search(rf"\b{card}\b", text), card
+
+
+@pytest.mark.parametrize(("game", "seats"), [("mandala", 2), ("flowers", 3), ("takenoko", 4)])
+def test_positions_differing_only_in_hidden_cards_give_the_page_the_same_data(
+    game: str, seats: int
+) -> None:
+    """As the views are tested (R14, F27): a position and another dealt again where the
+    deciding seat cannot see (its determinization) give the page the same decision data."""
+    rules = get_game(game)
+    config = rules.config({})
+    determinizer = rules.determinizer()
+    assert determinizer is not None
+    codec = protocol.MoveCodec(cached=rules.stable_action_codes)
+    words = rules.new_state(0, config, num_players=seats)
+    state, chooser, checked = rules.new_state(13, config, num_players=seats), random.Random(5), 0
+    while (decision := state.decision()) is not None:
+        if chooser.random() < 0.25:
+            seat = decision.seat
+            other = determinizer.determinize(state.view(seat), chooser, config)
+            pages = [
+                asked_of(json.loads(protocol.encode_request(
+                    position, seat, decision.kind, position.legal_actions(), codec, "g1", 1, 1000, "i"
+                )), words)
+                for position in (state, other)
+            ]  # fmt: skip
+            assert pages[0] == pages[1]
+            checked += state.spectator_view() != other.spectator_view()  # hidden cards differ
+        state.apply_action(chooser.choice(state.legal_actions()))
+    assert checked > 5
 
 
 def test_another_seats_hidden_choice_is_told_without_it() -> None:

@@ -10,6 +10,7 @@ seconds was closed, and that is the seat's fault like a crashed bot's, with its 
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +34,20 @@ def human_name(text: str) -> str | None:
     if text.startswith(HUMAN + ":") and text[len(HUMAN) + 1 :].strip():
         return text
     return None
+
+
+def asked_of(request: Mapping[str, Any], words: GameState | None) -> dict[str, Any]:
+    """What the page is told of a `decide` request: its number, its kind, the view and the
+    legal moves exactly as sent, and each move in words (`describe_move` reads the move
+    alone); nothing else."""
+    legal = request["legal_moves"]
+    texts = [str(move) if words is None else words.describe_move(move) for move in legal]
+    return {
+        "request": request["request"],
+        "kind": request["decision"],
+        "view": request["view"],
+        "legal": [{"move": m, "text": t} for m, t in zip(legal, texts, strict=True)],
+    }
 
 
 class Narrator:
@@ -95,16 +110,8 @@ class HumanSeat(Player):
 
     def request(self, data: bytes, deadline: float) -> bytes:
         request = json.loads(data)
-        words = self.narrator.words
         legal = request["legal_moves"]
-        texts = [str(move) if words is None else words.describe_move(move) for move in legal]
-        asked = {
-            "request": request["request"],
-            "kind": request["decision"],
-            "view": request["view"],
-            "legal": [{"move": m, "text": t} for m, t in zip(legal, texts, strict=True)],
-        }
-        self.desk.ask(asked, deadline)
+        self.desk.ask(asked_of(request, self.narrator.words), deadline)
         answer = self.desk.wait_answer(self.gone_s)
         self.desk.withdraw()
         if answer == "clock":
