@@ -10,6 +10,7 @@ from typing import Any
 
 import click
 
+from arena.cli.game_line import game_line
 from arena.cli.match_stats import format_elo, format_sprt, parse_sprt, sprt_stop, sprt_test
 from arena.cli.options import game_options, limit_options
 from arena.cli.play_human import HumanOptions, human_options, play_human
@@ -266,26 +267,6 @@ def format_table_sprt(test: Sprt, counts: Ahead, labels: list[str]) -> str:
         f"after {counts.games} games ({first} ahead {counts.wins}, level {counts.draws}, "
         f"behind {counts.losses}): {said}."
     )
-
-
-def game_line(index: int, report: GameReport) -> str:
-    """One game in one line: who sat where, the scores, how it ended."""
-    outcome = report.outcome
-    names = report.players
-    result = "draw" if outcome.is_draw else f"{names[outcome.winners[0]]} wins"
-    if len(outcome.winners) > 1 and not outcome.is_draw:
-        result = " and ".join(names[seat] for seat in outcome.winners) + " share first"
-    if len(names) == 2:
-        table = f"{names[0]} {outcome.scores[0]} - {outcome.scores[1]} {names[1]}"
-    else:
-        table = ", ".join(
-            f"{name} {score}" for name, score in zip(names, outcome.scores, strict=True)
-        )
-    ending = outcome.end or outcome.termination.value
-    line = f"game {index + 1:>3} (seed {report.spec.seed}): {table}  {result}, {ending}"
-    if outcome.faulty_seat is not None:
-        line += f"\n    {outcome.reason}"
-    return line
 
 
 def _cpu(value: float | None) -> str:

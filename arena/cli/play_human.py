@@ -12,6 +12,7 @@ from typing import Any, TypeVar
 
 import click
 
+from arena.cli.game_line import game_line
 from arena.human.game import HumanClock, HumanTable, play_human_game
 from arena.human.seat import human_name
 from arena.players.limits import Limits
@@ -123,8 +124,6 @@ def play_human(
         click.echo(f"Your seat's page (keep it to yourself, it holds your seat's key): {url}")
         if human.open_page and not webbrowser.open(url):
             click.echo("No browser could be opened: open the address above yourself.")
-
-    from arena.cli.play import game_line
 
     report, path = play_human_game(table, out_dir, on_open)
     click.echo(game_line(0, report))
