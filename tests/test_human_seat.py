@@ -233,6 +233,8 @@ def test_bad_requests_get_one_sentence(tmp_path: Path) -> None:
 def test_the_command_prints_the_address_and_the_result(tmp_path: Path) -> None:
     command = [sys.executable, "-c", "from arena.cli.main import main; main()", "play", "human:ann", "random",
                "--game", "mandala", "--no-open", "--seed", "3", "--out", str(tmp_path / "out")]  # fmt: skip
+    (tmp_path / "out").mkdir()
+    (tmp_path / "out" / "g0001.json").write_text("{}")
     with subprocess.Popen(command, stdout=subprocess.PIPE, text=True) as process:
         assert process.stdout is not None
         first = process.stdout.readline()
@@ -244,7 +246,8 @@ def test_the_command_prints_the_address_and_the_result(tmp_path: Path) -> None:
         rest = process.stdout.read()
         assert process.wait(60) == 0
     assert "human:ann" in rest and "record: " in rest
-    assert (tmp_path / "out" / "g0001.json").exists()
+    assert (tmp_path / "out" / "g0001.json").read_text() == "{}"  # an earlier game's, kept
+    assert json.loads((tmp_path / "out" / "g0002.json").read_text())["players"][0] == "human:ann"
 
 
 def test_one_human_per_table() -> None:

@@ -106,7 +106,7 @@ def play_human_game(
         if not desk.wait_for_page(time.monotonic() + table.clock.open_s):
             human = players[seat]  # not opened: its start fails now, with the reason
             human.limits = replace(human.limits, startup_ms=0)
-        spec = GameSpec("g0001", table.seed, table.game, table.config)
+        spec = GameSpec(_free_id(out_dir), table.seed, table.game, table.config)
         report = play_game(spec, players)
         report.players = labels
         desk.finish(report.outcome.to_json())
@@ -130,3 +130,12 @@ def _linger(server: SeatServer, desk: Desk, clock: HumanClock) -> None:
         if server.replay_served.wait(0.2):
             time.sleep(0.5)  # let the replay's response finish
             return
+
+
+def _free_id(out_dir: Path) -> str:
+    """The first game id gNNNN whose record is not in `out_dir` yet (games played into one
+    --out folder one after another keep each other's records)."""
+    number = 1
+    while (out_dir / f"g{number:04d}.json").exists():
+        number += 1
+    return f"g{number:04d}"
