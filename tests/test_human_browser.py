@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -27,6 +28,11 @@ if (document.getElementById("replay-link")) return ["over"];
 return null;
 """
 
+FIND = """
+return [...document.querySelectorAll("#board .clickable")]
+  .filter((node) => node.getAttribute("data-target") === arguments[0]);
+"""
+
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
@@ -39,25 +45,26 @@ def _asked(browser: Any, request: str) -> bool:
     return bool(now) and now[0] == "asked" and now[1] == request and now[2] != request
 
 
-def _click_board(browser: Any, targets: list[str], request: str) -> int:
-    """Click the move's targets on the board while its decision is still asked."""
+def _click_board(browser: Any, targets: list[str], request: str, kinds: Counter[str]) -> int:
+    """Click the move's targets on the board while its decision is still asked (`kinds`
+    counts the kinds clicked: hand, mountain, hex, edge, action...)."""
     from selenium.common.exceptions import WebDriverException
-    from selenium.webdriver.common.by import By
 
     clicks = 0
     for target in targets:
-        found = browser.find_elements(By.CSS_SELECTOR, f'#board [data-target="{target}"].clickable')
+        found = browser.execute_script(FIND, target)
         if not found or not _asked(browser, request):
             break
         try:
             found[0].click()
             clicks += 1
+            kinds[target.split(":")[0]] += 1
         except WebDriverException:  # covered by another element: the list is there
             break
     return clicks
 
 
-def _play_by_clicking(browser: Any, game: str, seed: int) -> dict[str, int]:
+def _play_by_clicking(browser: Any, game: str, seed: int, kinds: Counter[str]) -> dict[str, int]:
     from selenium.webdriver.common.by import By
 
     chooser, counts = random.Random(seed), {"decisions": 0, "board": 0, "list": 0, "shot": 0}
@@ -80,7 +87,7 @@ def _play_by_clicking(browser: Any, game: str, seed: int) -> dict[str, int]:
             counts["shot"] = 1
         choice = chooser.randrange(len(items))
         targets = (items[choice].get_attribute("data-targets") or "").split()
-        counts["board"] += _click_board(browser, targets, request)
+        counts["board"] += _click_board(browser, targets, request, kinds)
         if _asked(browser, request):
             browser.find_elements(By.CSS_SELECTOR, "#legal li")[choice].click()
             counts["list"] += 1
@@ -96,7 +103,8 @@ def test_a_whole_game_by_clicking_only(browser: Any, game: str, seats: int, tmp_
     with human_game(game, seats, tmp_path, seat=1, seed=21) as running:
         browser.get(running.url)
         assert "#key=" not in browser.current_url  # the key leaves the address bar
-        counts = _play_by_clicking(browser, game, seed=4)
+        kinds: Counter[str] = Counter()
+        counts = _play_by_clicking(browser, game, seed=4, kinds=kinds)
         browser.save_screenshot(str(SCREENSHOTS / f"human-{game}-over.png"))
         assert "Game over" in browser.find_element(By.ID, "asked").text
         browser.find_element(By.ID, "replay-link").click()
@@ -110,6 +118,9 @@ def test_a_whole_game_by_clicking_only(browser: Any, game: str, seats: int, tmp_
     assert record["outcome"]["termination"] in ("normal", "turn_limit")
     assert report.decisions[1] == counts["decisions"] > 0
     assert counts["board"] > 0  # moves were chosen on the board, not only in the list
+    board = {"mandala": {"hand", "mountain"}, "flowers": {"hand", "mandala"},
+             "takenoko": {"hex", "action", "plot"}}[game]  # fmt: skip
+    assert board <= set(kinds), kinds
 
 
 def test_a_closed_page_loses_with_its_reason(browser: Any, tmp_path: Path) -> None:

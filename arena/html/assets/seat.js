@@ -20,6 +20,9 @@
   let sending = false;
   let quick = 0;  // after a move: ask again soon this many times, for the next decision
 
+  // Takenoko's moves of these keys alone are buttons above the board: an action, a deck, a
+  // weather face, a chip kind from the clouds.
+  const BUTTON_KEYS = ["action", "deck", "face", "kind"];
   // What a move may be chosen by on the board (the targets the drawing marks).
   function targets(move) {
     const colour = move.colour || move.color;
@@ -37,7 +40,8 @@
       if (move.plot) found.push("plot:" + move.plot);
       if (typeof move.card === "string") found.push("card:" + move.card);
       if (Array.isArray(move.to)) found.push("hex:" + move.to.join(","));
-      if (keys.length === 1 && keys[0] === "action") found.push("action:" + move.action);
+      if (Array.isArray(move.edge)) found.push("edge:" + move.edge.map((c) => c.join(",")).join("|"));
+      if (!found.length && keys.every((k) => BUTTON_KEYS.includes(k))) found.push("action:" + JSON.stringify(move));
       return found;
     }
     return [];
@@ -45,6 +49,10 @@
   function matching(chosen) {
     const legal = state.asked ? state.asked.legal : [];
     return legal.map((m, i) => i).filter((i) => chosen.every((t) => targets(legal[i].move).includes(t)));
+  }
+  function sides(asked) {  // Takenoko: the sides a channel may go on
+    if (!asked || page.game !== "takenoko") return [];
+    return asked.legal.map(({ move }) => move.edge).filter((edge) => Array.isArray(edge));
   }
   function spots(asked) {  // Takenoko: the empty cells a plot may go to
     if (!asked || page.game !== "takenoko") return [];
@@ -105,13 +113,13 @@
       asked.legal.forEach(({ move, text }) => {
         if (!targets(move).some((t) => t.startsWith("action:"))) return;
         const button = add(actions, el("button", "action", text)).lastChild;
-        button.setAttribute("data-target", "action:" + move.action);
+        button.setAttribute("data-target", targets(move)[0]);
       });
       if (actions.childNodes.length) add(board, actions);
     }
     if (state.view === null) return add(board, el("p", "none", "Your first decision has not come yet."));
     let drawn = null;
-    try { drawn = drawing.draw[page.game](state.view, spots(asked)); } catch (error) { drawn = null; }
+    try { drawn = drawing.draw[page.game](state.view, spots(asked), sides(asked)); } catch (error) { drawn = null; }
     add(board, drawn || drawTree(state.view));
   }
   function drawInfo() {

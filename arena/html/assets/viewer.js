@@ -206,8 +206,9 @@ window.ArenaDrawing = function (names, CARDS) {
   }
   const TILE_LABELS = { kami_garden: "Kami", cabin: "Cabin", sacred_hill: "hill" };
 
-  // `spots`: empty cells to draw too (where the human seat may place a plot), [q, r] each.
-  function drawTakenoko(view, spots) {
+  // `spots`: empty cells to draw too (where the human seat may place a plot), [q, r] each;
+  // `sides`: sides of hexes where it may place a channel, [[q, r], [q, r]] each.
+  function drawTakenoko(view, spots, sides) {
     const board = el("div");
     const size = 26;
     const centre = ([q, r]) => [size * Math.sqrt(3) * (q + r / 2), size * 1.5 * r];
@@ -252,11 +253,16 @@ window.ArenaDrawing = function (names, CARDS) {
       picture.appendChild(svg("text", { x, y: y + 3, "text-anchor": "middle", "font-size": 7, fill: "#666",
         "pointer-events": "none" }, at.join(",")));
     }
-    for (const [a, b] of view.board.channels) {
+    const edge = ([a, b], attrs) => {  // the side two hexes share
       const [ax, ay] = centre(a), [bx, by] = centre(b);
       const mx = (ax + bx) / 2, my = (ay + by) / 2, dx = (by - ay) / 2.2, dy = -(bx - ax) / 2.2;
-      picture.appendChild(svg("line", { x1: mx - dx / Math.sqrt(3), y1: my - dy / Math.sqrt(3),
-        x2: mx + dx / Math.sqrt(3), y2: my + dy / Math.sqrt(3), stroke: "#0288d1", "stroke-width": 4 }));
+      return svg("line", { x1: mx - dx / Math.sqrt(3), y1: my - dy / Math.sqrt(3),
+        x2: mx + dx / Math.sqrt(3), y2: my + dy / Math.sqrt(3), ...attrs });
+    };
+    for (const channel of view.board.channels) picture.appendChild(edge(channel, { stroke: "#0288d1", "stroke-width": 4 }));
+    for (const side of sides || []) {  // where the human seat may place a channel
+      picture.appendChild(edge(side, { stroke: "#0288d1", "stroke-width": 6, "stroke-opacity": 0.35,
+        "stroke-dasharray": "3 2", "data-target": "edge:" + side.map((c) => c.join(",")).join("|"), class: "side" }));
     }
     const figures = [["G", view.board.gardener, "#5d4037", -9, -4], ["P", view.board.panda, "#000", 9, 8]];
     if (view.board.miss_panda) figures.push(["M", view.board.miss_panda, "#d81b60", 0, -14]);
