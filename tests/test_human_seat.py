@@ -184,7 +184,7 @@ def test_a_closed_page_loses_the_game_with_its_reason_and_frees_the_seat(
 
 
 def test_the_clock_running_out_loses_the_game(tmp_path: Path) -> None:
-    with human_game("mandala", 2, tmp_path, seat=0, move_s=1.0) as running:
+    with human_game("mandala", 2, tmp_path, seat=0, move_s=1.0, gone_s=2) as running:
         until(lambda: running.call("/api/state")[1]["asked"])
         until(lambda: running.call("/api/state")[1]["over"], 30)  # the page is open, idle
         report, _ = running.finished(60)
