@@ -256,3 +256,9 @@ def test_one_human_per_table() -> None:
     )
     assert result.exit_code == 2
     assert "One human per table" in result.output
+
+
+def test_a_humans_name_follows_the_rule_of_names() -> None:
+    result = CliRunner().invoke(main, ["play", "human:</b>", "random"])
+    assert result.exit_code == 2
+    assert "The NAME of human:NAME must be a string of 1 to 40 ASCII letters" in result.output

@@ -15,6 +15,7 @@ import click
 from arena.cli.game_line import game_line
 from arena.human.game import HumanClock, HumanTable, play_human_game
 from arena.human.seat import human_name
+from arena.names import name_problem
 from arena.players.limits import Limits
 from arena.players.manifest import BotManifest, game_refusal, plays, resolve_bot
 
@@ -84,6 +85,8 @@ def _seats(bots: tuple[str, ...], seats: int, game: str) -> list[BotManifest | s
     for bot in bots:
         name = human_name(bot)
         if name is not None:
+            if problem := name_problem(name.partition(":")[2], "The NAME of human:NAME"):
+                raise click.UsageError(problem)
             chosen.append(name)
             continue
         manifest = resolve_bot(bot)

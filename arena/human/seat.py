@@ -31,9 +31,7 @@ def human_name(text: str) -> str | None:
     """The player's name `human:NAME` for a BOT argument that seats a person, else None."""
     if text == HUMAN:
         return f"{HUMAN}:you"
-    if text.startswith(HUMAN + ":") and text[len(HUMAN) + 1 :].strip():
-        return text
-    return None
+    return text if text.startswith(HUMAN + ":") else None
 
 
 def asked_of(request: Mapping[str, Any], words: GameState | None) -> dict[str, Any]:
