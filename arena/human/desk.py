@@ -128,10 +128,12 @@ class Desk:
             self._asked = None
             self._outcome = dict(outcome)
 
-    def publish(self, record: Mapping[str, Any]) -> None:
-        """The game's record, written: the page may now open the whole replay."""
+    def publish(self, record: Mapping[str, Any], final_view: Any) -> None:
+        """The game's record, written: the page may now open the whole replay, and shows
+        the seat's view of the final position."""
         with self._changed:
             self._record = record
+            self._view = final_view
 
     @property
     def record(self) -> Mapping[str, Any] | None:

@@ -20,6 +20,7 @@ from arena.players.limits import Limits
 from arena.players.manifest import BotManifest
 from arena.players.player import Player
 from arena.players.ready import make_ready
+from arena.record import start, walk
 from arena.referee import GameReport, GameSpec, play_game
 
 
@@ -114,7 +115,7 @@ def play_human_game(
         path = out_dir / f"{spec.game_id}.json"
         path.write_text(json.dumps(record, indent=1))
         path.with_suffix(".html").write_text(replay_html(record), encoding="utf-8")
-        desk.publish(record)
+        desk.publish(record, _final_view(record, seat))
         _linger(server, desk, table.clock)
     finally:
         for player in players:
@@ -139,3 +140,11 @@ def _free_id(out_dir: Path) -> str:
     while (out_dir / f"g{number:04d}.json").exists():
         number += 1
     return f"g{number:04d}"
+
+
+def _final_view(record: Mapping[str, Any], seat: int) -> Any:
+    """The seat's view of the position the record ends in (the game is over: no secret)."""
+    state = start(record)
+    for _ in walk(record, state):
+        pass
+    return state.view(seat)
