@@ -1,9 +1,10 @@
 """A coarse abstraction of Mandala's decisions, computed from what a bot is sent.
 
 Tabular MCCFR on Mandala's perfect-recall OpenSpiel game keys its tables by the information
-state: every deal gives seat 0 a first information state of its own (its hand, Cup and the
-Mountains), and perfect recall keeps every later one apart too, so in the minutes of a
-training run a table keyed so holds nothing for the games a bot then plays. This module
+state: a seat's first one (its hand, Cup and the Mountains) is one of millions, and perfect
+recall keeps every later one apart too, so in the minutes of a training run a table keyed
+so holds nothing for the games a bot then plays (and a bot, sent its view at its own
+decisions only, could not rebuild the perfect-recall string, which records every change). This module
 gives the run (`arena.ecosystem.mccfr_policy`) and the bot that plays its policy
 (`bots/mccfr-mandala`) one coarser key they can both compute from a decision's view and
 legal moves alone (a `decide` message carries them; the OpenSpiel state gives the same view
