@@ -31,12 +31,13 @@ def content_security_policy() -> str:
     )
 
 
-def seat_html(game: str, players: list[str], seat: int) -> str:
-    """The page (it learns the rest from /api/state, with the key of its address's #)."""
+def seat_html(game: str, players: list[str], seat: int, base: str = "") -> str:
+    """The page (it learns the rest from BASE/api/state, with the key of its address's #
+    or its tab's sessionStorage); `base` is the table's path on a server of many tables."""
     title = html.escape(f"{game}: you are seat {seat} ({players[seat]})")
     styles = "".join(f"<style>{asset(name)}</style>" for name in STYLES)
     scripts = "".join(f"<script>{asset(name)}</script>" for name in SCRIPTS)
-    data: dict[str, Any] = {"game": game, "players": players, "seat": seat}
+    data: dict[str, Any] = {"game": game, "players": players, "seat": seat, "base": base}
     if game == "takenoko":  # the objective cards' meanings: the box's contents, no secret
         data["cards"] = card_table()
     return f"""<!DOCTYPE html>

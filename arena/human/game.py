@@ -95,33 +95,50 @@ def play_human_game(
     for bot in {who.folder: who for who in table.seats if isinstance(who, BotManifest)}.values():
         make_ready(bot)
     out_dir.mkdir(parents=True, exist_ok=True)
-    labels = _labels(table.seats)
-    seat = human_seat(table.seats)
-    desk = Desk(table.game, labels, seat, int(table.clock.move_s * 1000))
-    players = _players(table, desk, out_dir)
+    desk = table_desk(table)
     server = SeatServer(desk, table.port)
     server.start()
     try:
         on_open(server.url)
-        # The bots start once the page is open: their start-up deadline is not the human's.
-        if not desk.wait_for_page(time.monotonic() + table.clock.open_s):
-            human = players[seat]  # not opened: its start fails now, with the reason
-            human.limits = replace(human.limits, startup_ms=0)
-        spec = GameSpec(_free_id(out_dir), table.seed, table.game, table.config)
-        report = play_game(spec, players)
-        report.players = labels
-        desk.finish(report.outcome.to_json())
-        record = report.record()
-        path = out_dir / f"{spec.game_id}.json"
+        game_id = _free_id(out_dir)
+        report, record = play_at_desk(table, desk, game_id, out_dir)
+        path = out_dir / f"{game_id}.json"
         path.write_text(json.dumps(record, indent=1))
         path.with_suffix(".html").write_text(replay_html(record), encoding="utf-8")
-        desk.publish(record, _final_view(record, seat))
         _linger(server, desk, table.clock)
+    finally:
+        server.stop()
+    return report, path
+
+
+def table_desk(table: HumanTable) -> Desk:
+    """The desk of `table`'s human seat (ValueError with a sentence unless one human)."""
+    seat = human_seat(table.seats)
+    return Desk(table.game, _labels(table.seats), seat, int(table.clock.move_s * 1000))
+
+
+def play_at_desk(
+    table: HumanTable, desk: Desk, game_id: str, out_dir: Path
+) -> tuple[GameReport, dict[str, Any]]:
+    """The game `game_id` at `table`, the human on `desk` (its page served by the caller),
+    the bots ready to launch (their logs in `out_dir`/logs): its report and record, which the
+    desk publishes once the game is over."""
+    players = _players(table, desk, out_dir)
+    try:
+        # The bots start once the page is open: their start-up deadline is not the human's.
+        if not desk.wait_for_page(time.monotonic() + table.clock.open_s):
+            human = players[desk.seat]  # not opened: its start fails now, with the reason
+            human.limits = replace(human.limits, startup_ms=0)
+        spec = GameSpec(game_id, table.seed, table.game, table.config)
+        report = play_game(spec, players)
+        report.players = list(desk.players)
+        desk.finish(report.outcome.to_json())
+        record = report.record()
+        desk.publish(record, _final_view(record, desk.seat))
     finally:
         for player in players:
             player.close()
-        server.stop()
-    return report, path
+    return report, record
 
 
 def _linger(server: SeatServer, desk: Desk, clock: HumanClock) -> None:

@@ -22,6 +22,20 @@ from arena.human.desk import Desk
 MAX_BODY = 1024
 """The most a move's body may hold (it needs some 30 bytes)."""
 KEY_HEADER = "X-Seat-Key"
+MOVE_REFUSAL = 'A move is {"request": N, "move": I}, two whole numbers.'
+
+
+def move_fields(data: bytes) -> dict[str, int] | None:
+    """A move's body, {"request": N, "move": I} of two whole numbers, or None."""
+    try:
+        fields = json.loads(data)
+    except ValueError:
+        return None
+    if not isinstance(fields, dict) or set(fields) != {"request", "move"}:
+        return None
+    if not all(type(value) is int for value in fields.values()):
+        return None
+    return fields
 
 
 class SeatServer(ThreadingHTTPServer):
@@ -121,16 +135,9 @@ class _Handler(BaseHTTPRequestHandler):
             self.close_connection = True
             self._json(400, {"error": f"A move is a JSON body of at most {MAX_BODY} bytes."})
             return None
-        try:
-            data = json.loads(self.rfile.read(length))
-        except ValueError:
-            data = None
-        fields = data if isinstance(data, dict) else {}
-        if set(fields) != {"request", "move"} or not all(
-            type(value) is int for value in fields.values()
-        ):
-            self._json(400, {"error": 'A move is {"request": N, "move": I}, two whole numbers.'})
-            return None
+        fields = move_fields(self.rfile.read(length))
+        if fields is None:
+            self._json(400, {"error": MOVE_REFUSAL})
         return fields
 
     def _host_ok(self) -> bool:

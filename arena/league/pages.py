@@ -58,6 +58,7 @@ $("token").addEventListener("change", () => {
       if (answer.error) $("who").textContent = answer.error;
       else { me = answer; $("who").textContent = "You are " + me.author + (me.admin ? " (admin)." : "."); }
       redraw();
+      if (chosen) show(chosen);
     });
 });
 const SVG = "http://www.w3.org/2000/svg";
@@ -139,8 +140,28 @@ function show(label) {
       t.lower + ", " + t.upper + "] after " + t.games + " games)" : "");
     chart(bot.history || []);
     games(label);
+    $("play-box").hidden = !(me !== null && bot.status === "active");  // the server checks too
+    humanGames(label);
   });
 }
+function humanGames(label) {  // the games people played against it (not rated)
+  fetch("/api/play/games?bot=" + encodeURIComponent(label)).then((r) => r.json()).then((rows) => {
+    const list = $("human-games"); list.replaceChildren();
+    rows.forEach((g) => { const li = document.createElement("li"); const a = document.createElement("a");
+      a.href = g.replay; a.textContent = g.game_id; li.append(a, " " + g.author + ": " + (g.reason || ""));
+      list.append(li); });
+    $("human-box").hidden = rows.length === 0;
+  });
+}
+$("play").addEventListener("click", () => {
+  fetch("/api/play", {method: "POST", body: JSON.stringify({bot: chosen}),
+    headers: {"Authorization": "Bearer " + $("token").value.trim(), "Content-Type": "application/json"}})
+    .then((r) => r.json()).then((answer) => {
+      if (answer.error) { $("play-answer").textContent = answer.error; return; }
+      sessionStorage.setItem("arena-seat-key", answer.key);  // the seat's page reads it: in no address
+      location.assign(answer.page);
+    });
+});
 function act(path) {
   fetch(path, {method: "POST", headers: {"Authorization": "Bearer " + $("token").value}})
     .then((r) => r.json()).then((answer) => {
@@ -199,6 +220,9 @@ how it fared against each other bot, from each seat, and its games.</p>
 <table id="seats-table" hidden><thead><tr><th>seat</th><th>games</th><th>mean place</th>
 <th>first</th></tr></thead><tbody id="seats"></tbody></table>
 <p id="verdict"></p>
+<p id="play-box" hidden><button id="play">play this bot</button> in your browser (not rated;
+one game at a time; closing its page loses the game) <span id="play-answer"></span></p>
+<div id="human-box" hidden><p>Its games against people (not rated):</p><ul id="human-games"></ul></div>
 <table id="versions-table" hidden><thead><tr><th>version</th><th>status</th><th>games</th>
 <th>its test</th><th>LLR (bounds)</th></tr></thead><tbody id="versions"></tbody></table>
 <div id="chart-box" hidden><p>TrueSkill mu after each of its games (the band: ± sigma)</p>

@@ -30,6 +30,8 @@ step and streams server-sent events out of the box; uvicorn is its usual server.
     POST /api/invites               the admin makes an invite link (one author, 7 days)
     GET  /join#CODE                 the invite's page: choose a name, get a token
     POST /api/join                  {"invite": CODE, "name": NAME}: a new author and token
+    POST /api/play, GET /play/GID   an author plays a bot in the browser, not rated
+                                    (arena/league/routes/human.py)
 
 Handlers that read the store are plain functions, which Starlette runs in its thread pool,
 so a slow database (PostgreSQL over a network) never holds up the event loop; the two that
@@ -64,6 +66,7 @@ from arena.league.exposure import StrictHeaders
 from arena.league.league import League
 from arena.league.routes.accounts import Accounts
 from arena.league.routes.bots import DOWNLOAD_PREFIX, Bots
+from arena.league.routes.human import Human
 from arena.league.routes.leaderboard import Leaderboard
 from arena.league.routes.pages import Pages
 from arena.league.routes.site import RouteGroup, Site
@@ -78,6 +81,7 @@ ROUTE_GROUPS: tuple[Callable[[Site], RouteGroup], ...] = (
     Bots,
     Submissions,
     Accounts,
+    Human,
 )
 """Every group of routes the application serves (arena/league/routes/), in the order their
 routes are matched; a new group is one more line here."""

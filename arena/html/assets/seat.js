@@ -13,6 +13,7 @@
     window.history.replaceState(null, "", window.location.pathname);  // the key off the address bar
   }
   const key = window.sessionStorage.getItem(KEY_NAME) || "";
+  const base = page.base || "";  // the table's address: "" on `arena play`'s own server
   let shown = "";  // the last state drawn (as JSON text, without its clock)
   let state = null;
   let askedAt = 0;  // when the state's clock was read
@@ -74,7 +75,7 @@
     sending = true;
     document.body.setAttribute("data-sent", state.asked.request);
     const body = JSON.stringify({ request: state.asked.request, move: index });
-    fetch("/api/move", { method: "POST", headers: { "X-Seat-Key": key, "Content-Type": "application/json" }, body })
+    fetch(base + "/api/move", { method: "POST", headers: { "X-Seat-Key": key, "Content-Type": "application/json" }, body })
       .then((response) => response.json().then((data) => {
         if (!response.ok) say(data.error || "The move was not taken.", true);
         else say("Move sent; waiting for the other seats...");
@@ -133,7 +134,7 @@
         drawing.who(s) + ": " + score + " points, place " + (outcome.ranks[s] + 1))));
       if (state.replay) {
         const link = add(box, el("a", "replay", "The whole game's replay, every seat's view")).lastChild;
-        link.href = "/replay";
+        link.href = base + "/replay";
         link.id = "replay-link";
       }
     } else if (asked) {
@@ -177,7 +178,7 @@
     tick();
   }
   function poll() {  // one request at a time: the next is asked once this one is answered
-    return fetch("/api/state", { headers: { "X-Seat-Key": key }, cache: "no-store" })
+    return fetch(base + "/api/state", { headers: { "X-Seat-Key": key }, cache: "no-store" })
       .then((response) => response.json().then((data) => {
         if (!response.ok) say(data.error || "The table refused this page.", true);
         else {

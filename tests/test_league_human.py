@@ -1,0 +1,189 @@
+"""Playing a league bot in the browser (issue 36, "In the league"): an author's table over
+the league's HTTP API on the loopback (arena/league/routes/human.py, human_tables.py). Every
+request loop here is bounded by a deadline."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import re
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from arena.html.embed import asset
+from arena.human.game import HumanClock
+from arena.league import human_tables
+from arena.league.pages import PAGE, PAGE_SCRIPT
+from arena.record import load_record
+from tests.league_support import Site, bot_archive, served
+
+CLOCK = HumanClock(move_s=30.0, open_s=3.0, gone_s=2.0, linger_s=0.0)
+"""Short times: a page not opened in 3 s, or silent for 2 s, has left."""
+
+
+@pytest.fixture
+def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Site]:
+    monkeypatch.setattr(human_tables, "CLOCK", CLOCK)
+    with served(tmp_path) as running:
+        status, _ = running.call(
+            "POST", "/api/bots", running.ada, bot_archive(tmp_path, "random", "alpha").read_bytes()
+        )
+        assert status == 202
+        running.wait_status("alpha", "active")
+        yield running
+
+
+def seat_call(
+    site: Site, path: str, key: str | None, body: Any = None, raw: bytes | None = None
+) -> tuple[int, Any]:
+    """(status, JSON) of one request of the seat's page, its key in the header."""
+    data = raw if raw is not None else None if body is None else json.dumps(body).encode()
+    headers = {} if key is None else {"X-Seat-Key": key}
+    request = urllib.request.Request(site.url + path, data=data, headers=headers)
+    try:
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            return answer.status, json.loads(answer.read())
+    except urllib.error.HTTPError as refused:
+        return refused.code, json.loads(refused.read())
+
+
+def start(site: Site, token: str, bot: str = "alpha") -> tuple[int, Any]:
+    return site.call("POST", "/api/play", token, json.dumps({"bot": bot}).encode())
+
+
+def finished(site: Site, game_id: str, seconds: float = 60) -> dict[str, Any]:
+    """The kept line of human game `game_id`, once it ended."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        lines = site.call("GET", "/api/play/games")[1]
+        found: list[dict[str, Any]] = [line for line in lines if line["game_id"] == game_id]
+        if found:
+            return found[0]
+        time.sleep(0.2)
+    raise AssertionError(f"{game_id} did not end within {seconds} s")
+
+
+def play_to_the_end(site: Site, game: dict[str, Any]) -> dict[str, Any]:
+    """Poll the seat's state as its page does and take the first legal move each time."""
+    deadline = time.monotonic() + 180
+    while time.monotonic() < deadline:
+        status, state = seat_call(site, game["page"] + "/api/state", game["key"])
+        assert status == 200, state
+        if state["over"]:
+            return dict(state)
+        asked = state["asked"]
+        if asked:
+            status, answer = seat_call(
+                site,
+                game["page"] + "/api/move",
+                game["key"],
+                {"request": asked["request"], "move": 0},
+            )
+            assert status == 200 or "no longer asked" in answer["error"], answer
+        else:
+            time.sleep(0.05)
+    raise AssertionError("the human game did not end in time")
+
+
+def test_an_author_plays_a_bot_to_its_end_unrated_one_game_at_a_time(site: Site) -> None:
+    board = site.call("GET", "/api/leaderboard")[1]
+    status, game = start(site, site.ada)
+    assert status == 201 and game["page"] == f"/play/{game['game']}" and game["seat"] == 0
+    assert game["key"] not in game["page"] and site.ada not in json.dumps(game)
+    # one game at a time per author: the second is refused in one sentence
+    status, again = start(site, site.ada)
+    assert status == 409 and "one game at a time" in again["error"]
+    assert again["error"].count(". ") == 0 and game["game"] in again["error"]
+    # a second author takes the league's other table; a third finds them all taken
+    status, bobs = start(site, site.bob)
+    assert status == 201 and bobs["key"] != game["key"]
+    status, full = start(site, site.admin)
+    assert status == 503 and "at most 2 human games" in full["error"]
+    state = play_to_the_end(site, game)
+    assert state["outcome"]["termination"] == "normal" and state["replay"] is True
+    line = finished(site, game["game"])
+    assert line["author"] == "ada" and line["bot"] == "alpha" and line["human_seat"] == 0
+    assert line["players"] == ["human:ada", "alpha"]  # a human is a named player
+    # kept and linked: an ordinary record, its replay, and the bot's own list of them
+    record = load_record(site.league.folder / "human" / "records" / f"{game['game']}.json.gz")
+    assert record["players"] == ["human:ada", "alpha"] and record["outcome"]["scores"]
+    status, replay = site.call("GET", line["replay"])
+    assert status == 200 and "replay-data" in replay
+    assert [g["game_id"] for g in site.call("GET", "/api/play/games?bot=alpha")[1]][-1:] == [
+        game["game"]
+    ]
+    # not rated: nothing in the league's store, ratings or leaderboard
+    assert site.league.store.game_count() == 0 and site.league.played == []
+    assert site.call("GET", "/api/leaderboard")[1] == board
+    assert site.call("GET", "/api/bots/alpha")[1]["games"] == []
+    # bob never opened his page: he lost with the reason, and his slot is free again
+    bobs_line = finished(site, bobs["game"])
+    assert "page was not opened" in bobs_line["reason"]
+    assert bobs_line["termination"] == "startup_failure"
+
+
+def test_a_page_that_stops_asking_loses_with_its_reason_and_frees_the_seat(site: Site) -> None:
+    status, game = start(site, site.ada)
+    assert status == 201
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:  # the page opens and is asked a decision, then closes
+        state = seat_call(site, game["page"] + "/api/state", game["key"])[1]
+        if state["asked"]:
+            break
+        time.sleep(0.1)
+    assert state["asked"], state
+    line = finished(site, game["game"])  # nobody asks again: gone after 2 s
+    assert "the human left: their page was closed" in line["reason"]
+    assert line["termination"] == "crash" and line["ranks"][0] == 1  # the human lost
+    status, answer = seat_call(site, game["page"] + "/api/state", game["key"])
+    assert status == 200 and answer["over"] and "the human left" in answer["outcome"]["reason"]
+    status, next_game = start(site, site.ada)  # the author's slot is free
+    assert status == 201
+    assert "page was not opened" in finished(site, next_game["game"])["reason"]
+
+
+def test_refusals_keys_and_the_page_never_carries_a_token(site: Site) -> None:
+    assert start(site, "")[0] == 401  # no token
+    status, wrong = start(site, "arena_not-a-token")
+    assert status == 401 and "not one of this league's" in wrong["error"]
+    assert start(site, site.ada, "nobody")[0] == 404
+    status, bad = site.call("POST", "/api/play", site.ada, b"[1, 2")
+    assert status == 400 and '{"bot"' in bad["error"]
+    status, game = start(site, site.ada)
+    assert status == 201
+    state_path = game["page"] + "/api/state"
+    assert seat_call(site, state_path, None)[0] == 403
+    assert seat_call(site, state_path, "guess")[0] == 403
+    assert seat_call(site, "/play/H9999999/api/state", game["key"])[0] == 404
+    status, moved = seat_call(site, game["page"] + "/api/move", game["key"], raw=b'{"move": "x"}')
+    assert status == 400 and "two whole numbers" in moved["error"]
+    # the seat's page: served under the league's policy, which allows its scripts by hash
+    request = urllib.request.Request(site.url + game["page"])
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        page, policy = answer.read().decode(), answer.headers["Content-Security-Policy"]
+    for script in re.findall(r"<script>(.*?)</script>", page, re.S):
+        digest = base64.b64encode(hashlib.sha256(script.encode()).digest()).decode()
+        assert f"'sha256-{digest}'" in policy
+    assert '"base":"/play/' in page.replace(" ", "") and game["key"] not in page
+    # the token goes in a header only; the seat's key through sessionStorage, in no address
+    before = [
+        PAGE_SCRIPT[: found.start()].rsplit("\n", 1)[-1]
+        for found in re.finditer(r'\$\("token"\)\.value', PAGE_SCRIPT)
+    ]
+    assert len(before) == 4 and all(
+        text.endswith(('"Authorization": "Bearer " + ', "const token = ")) for text in before
+    ), before
+    assert 'Bearer " + token}' in PAGE_SCRIPT  # `token`'s one use: a header
+    addresses = re.findall(r"fetch\(([^,)]*)|location\.assign\(([^)]*)|href = ([^;]*)", PAGE_SCRIPT)
+    assert len(addresses) > 8 and not any("token" in "".join(found) for found in addresses)
+    assert 'sessionStorage.setItem("arena-seat-key", answer.key)' in PAGE_SCRIPT
+    assert "location.assign(answer.page)" in PAGE_SCRIPT and 'id="play"' in PAGE
+    assert "Authorization" not in asset("seat.js") and "token" not in asset("seat.js")
+    assert "page was not opened" in finished(site, game["game"])["reason"]
