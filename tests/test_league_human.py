@@ -22,6 +22,7 @@ from arena.human.game import HumanClock
 from arena.league import human_tables
 from arena.league.pages import PAGE, PAGE_SCRIPT
 from arena.record import load_record
+from tests.browser_support import chromium, needs_chromium, until
 from tests.league_support import Site, bot_archive, served
 
 CLOCK = HumanClock(move_s=30.0, open_s=3.0, gone_s=2.0, linger_s=0.0)
@@ -187,3 +188,55 @@ def test_refusals_keys_and_the_page_never_carries_a_token(site: Site) -> None:
     assert "location.assign(answer.page)" in PAGE_SCRIPT and 'id="play"' in PAGE
     assert "Authorization" not in asset("seat.js") and "token" not in asset("seat.js")
     assert "page was not opened" in finished(site, game["game"])["reason"]
+
+
+CLICK_BOT = """
+const name = [...document.querySelectorAll("#bots span.bot")]
+  .find((node) => node.textContent.startsWith(arguments[0] + " "));
+if (name) name.click();
+return Boolean(name) && document.getElementById("play-box").hidden === false;
+"""
+
+NOW = """
+if (document.getElementById("replay-link")) return ["over"];
+const legal = document.getElementById("legal");
+if (legal && legal.getAttribute("data-request") !== document.body.getAttribute("data-sent"))
+  return ["asked", legal.getAttribute("data-request")];
+return null;
+"""
+
+
+@needs_chromium
+def test_the_play_button_in_chromium_plays_a_whole_game_by_clicking(site: Site) -> None:
+    from selenium.webdriver.common.by import By
+
+    with chromium() as browser:
+        browser.get(site.url + "/")
+        assert not browser.find_element(By.ID, "play-box").is_displayed()  # not signed in
+        browser.find_element(By.ID, "token").send_keys(site.ada + "\t")
+        until(lambda: "You are ada" in browser.find_element(By.ID, "who").text, 30)
+        # the bot's page, from the list of bots (with no game yet it is on no leaderboard)
+        until(lambda: browser.execute_script(CLICK_BOT, "alpha"), 30)
+        until(lambda: browser.find_element(By.ID, "play-box").is_displayed(), 30)
+        browser.find_element(By.ID, "play").click()
+        until(lambda: "/play/H" in browser.current_url, 30)
+        addresses = [browser.current_url]
+        decisions = 0
+        while True:
+            now = until(lambda: browser.execute_script(NOW), 60)
+            addresses.append(browser.current_url)
+            if now[0] == "over":
+                break
+            browser.find_element(By.CSS_SELECTOR, "#legal li").click()
+            decisions += 1
+        assert decisions > 5
+        game_id = addresses[0].rsplit("/", 1)[1]
+        key = browser.execute_script('return sessionStorage.getItem("arena-seat-key")')
+        assert key and all(key not in a and site.ada not in a and "#" not in a for a in addresses)
+        browser.find_element(By.ID, "replay-link").click()
+        until(lambda: browser.find_elements(By.ID, "replay-data"), 30)
+        assert browser.current_url.endswith(f"/play/{game_id}/replay")
+        errors = [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+        assert not errors, errors  # a script or style the policy refused would be one
+    line = finished(site, game_id)
+    assert line["players"] == ["human:ada", "alpha"] and site.league.store.game_count() == 0

@@ -10,7 +10,7 @@ from arena.league.uploads import MAX_UPLOAD_BYTES
 PAGE_STYLE = """
 body{font-family:system-ui,sans-serif;margin:2em;max-width:70em}
 table{border-collapse:collapse}td,th{padding:.3em .7em;border-bottom:1px solid #ddd;text-align:left}
-tr{cursor:pointer}#error{color:#036}tr.chosen{background:#fff3c4}
+tr,span.bot{cursor:pointer}#error{color:#036}tr.chosen{background:#fff3c4}
 """
 
 PAGE_SCRIPT = """
@@ -33,8 +33,9 @@ function draw(rows) {
   });
   fetch("/api/bots").then((r) => r.json()).then((bots) => {
     const list = $("bots"); list.replaceChildren();
-    bots.forEach((b) => { const li = document.createElement("li");
-      li.textContent = b.bot + " (" + b.author + "): " + b.status + (b.message ? ", " + b.message : "") + " ";
+    bots.forEach((b) => { const li = document.createElement("li"); const name = document.createElement("span");
+      name.textContent = b.bot + " (" + b.author + "): " + b.status + (b.message ? ", " + b.message : "") + " ";
+      name.className = "bot"; name.addEventListener("click", () => show(b.bot)); li.append(name);  // its page
       const mine = me !== null && (me.admin || me.author === b.author);  // the server checks too
       const verbs = !mine ? [] : b.status === "active" ? ["retire", "remove"]
         : (b.status === "retired" || b.status === "failed") ? ["remove"] : [];
