@@ -110,9 +110,12 @@ class HumanTables:
             if len(playing) >= self.tables:
                 raise Refused(503, f"The league seats at most {self.tables} human games at once "
                               "and all are taken; try again in a few minutes.")  # fmt: skip
+            try:
+                manifest = self.league.manifest(bot)
+            except ArenaError:  # its folder gone or damaged since its check
+                raise Refused(409, f"{bot.label} cannot be started now; try another bot.") from None
             game_id = f"H{self._next:07d}"
             self._next += 1
-            manifest = self.league.manifest(bot)
             seats: list[Any] = [f"{HUMAN}:{author}"] + [manifest] * (self.league.seats - 1)
             table = HumanTable(
                 seats, self.league.game, dict(self.league.game_options),

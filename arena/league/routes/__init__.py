@@ -6,4 +6,5 @@ routes, and arena/league/web.py's `ROUTE_GROUPS` names every group the applicati
 - bots.py: reading the bots: the list, one bot's page, its games, its games as a download;
 - submissions.py: an author's acts on their bots: submit, retire, remove, read its stderr;
 - accounts.py: who a token is, invites and joining, the admin's pause and resume.
+- human.py: an author plays a bot in the browser (not rated; human_tables.py).
 """
