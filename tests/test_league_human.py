@@ -150,6 +150,26 @@ def test_a_page_that_stops_asking_loses_with_its_reason_and_frees_the_seat(site:
     assert "page was not opened" in finished(site, next_game["game"])["reason"]
 
 
+def test_a_league_that_stops_ends_its_human_tables_at_once(site: Site) -> None:
+    status, game = start(site, site.ada)
+    assert status == 201
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:  # the page keeps asking, as an open page does
+        state = seat_call(site, game["page"] + "/api/state", game["key"])[1]
+        if state["asked"]:
+            break
+        time.sleep(0.1)
+    site.league.stop.set()
+    begun = time.monotonic()
+    while time.monotonic() - begun < 30 and not state["over"]:
+        state = seat_call(site, game["page"] + "/api/state", game["key"])[1]
+        time.sleep(0.1)
+    assert state["over"] and time.monotonic() - begun < CLOCK.gone_s  # not left to time out
+    assert "the table was stopped: the league stopped" in finished(site, game["game"])["reason"]
+    status, refused = start(site, site.bob)
+    assert status == 503 and "stopping" in refused["error"]
+
+
 def test_refusals_keys_and_the_page_never_carries_a_token(site: Site) -> None:
     assert start(site, "")[0] == 401  # no token
     status, wrong = start(site, "arena_not-a-token")

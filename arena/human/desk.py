@@ -35,6 +35,7 @@ class Desk:
         self._record: Mapping[str, Any] | None = None
         self._first_seen: float | None = None
         self._last_seen = time.monotonic()
+        self._stopped: str | None = None
 
     # The page's side.
     def seen(self) -> None:
@@ -86,12 +87,12 @@ class Desk:
     def wait_for_page(self, deadline: float) -> bool:
         """Wait until the page has been opened (True), or `deadline` (False)."""
         with self._changed:
-            while self._first_seen is None:
+            while self._first_seen is None and self._stopped is None:
                 left = deadline - time.monotonic()
                 if left <= 0:
                     return False
                 self._changed.wait(min(left, 0.5))
-            return True
+            return self._stopped is None
 
     def ask(self, asked: dict[str, Any], deadline: float) -> None:
         """Put a decision before the human: request, kind, view, legal moves in words."""
@@ -101,10 +102,12 @@ class Desk:
             self._changed.notify_all()
 
     def wait_answer(self, gone_s: float) -> int | str:
-        """The index chosen, or why none came: 'clock' (the deadline passed) or 'gone' (the
-        page has not asked for `gone_s` seconds: it was closed)."""
+        """The index chosen, or why none came: 'clock' (the deadline passed), 'gone' (the
+        page has not asked for `gone_s` seconds: it was closed) or 'stopped' (`stop`)."""
         with self._changed:
             while self._answer is None:
+                if self._stopped is not None:
+                    return "stopped"
                 now = time.monotonic()
                 if now >= self._deadline:
                     return "clock"
@@ -113,6 +116,18 @@ class Desk:
                 self._changed.wait(min(self._deadline - now, 0.25))
             answer, self._asked = self._answer, None
             return answer
+
+    def stop(self, why: str) -> None:
+        """The table is stopped from outside (its server stops): no answer will come."""
+        with self._changed:
+            self._stopped = why
+            self._changed.notify_all()
+
+    @property
+    def stopped(self) -> str | None:
+        """Why the table was stopped, else None."""
+        with self._changed:
+            return self._stopped
 
     def withdraw(self) -> None:
         """No decision is asked any more (answered, timed out, or the game ended)."""

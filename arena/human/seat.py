@@ -93,7 +93,9 @@ class HumanSeat(Player):
         deadline = started + self.limits.startup_ms / 1000
         if not self.desk.wait_for_page(deadline):
             self._open = False
-            raise BotStartupError("its page was not opened in time.")
+            stopped = self.desk.stopped
+            raise BotStartupError(f"the table was stopped: {stopped}." if stopped
+                                  else "its page was not opened in time.")  # fmt: skip
         self._greeted = game
 
     def ready_for(self, game: str) -> bool:
@@ -114,6 +116,8 @@ class HumanSeat(Player):
         self.desk.withdraw()
         if answer == "clock":
             raise BotTimeoutError("the human's clock ran out.")
+        if answer == "stopped":
+            raise BotCrashError(f"the table was stopped: {self.desk.stopped}.")
         if answer == "gone":
             raise BotCrashError(
                 f"the human left: their page was closed (no word from it for {self.gone_s:g} s)."

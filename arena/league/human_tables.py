@@ -16,7 +16,8 @@ latest `KEPT_GAMES` of them (the oldest go first: a visitor never costs unbounde
 
 A page that stops asking for news for `CLOCK.gone_s` seconds was closed: the human loses the
 game with that reason (the seat's fault, as a crashed bot's) and the author's slot is free;
-so is a decision not made within the clock. A finished table stays in memory `KEPT_S`
+so is a decision not made within the clock. When the league stops, every table playing ends
+at once with that reason (its bots' processes closed). A finished table stays in memory `KEPT_S`
 seconds (its page shows the outcome), then only its record remains.
 """
 
@@ -95,10 +96,13 @@ class HumanTables:
         self._lock = threading.Lock()
         self._games: dict[str, HumanGame] = {}
         self._next = 1 + max((_number(line["game_id"]) for line in self.games()), default=0)
+        threading.Thread(target=self._stop_with_league, daemon=True, name="human-stop").start()
 
     def start(self, author: str, bot: Bot) -> HumanGame:
         """A new table: the author's human seat (0) and `bot` at every other seat; Refused
         with one sentence when the author plays already or the league's tables are full."""
+        if self.league.stop.is_set():
+            raise Refused(503, "The league is stopping; try again once it is back.")
         with self._lock:
             self._forget_old()
             playing = [game for game in self._games.values() if game.finished is None]
@@ -174,6 +178,15 @@ class HumanTables:
         finally:
             with self._lock:
                 game.finished = time.monotonic()
+
+    def _stop_with_league(self) -> None:
+        """When the league stops, every table playing ends now (its bots' processes with it),
+        with that reason, rather than wait for its human's clock."""
+        self.league.stop.wait()
+        with self._lock:
+            playing = [game for game in self._games.values() if game.finished is None]
+        for game in playing:
+            game.desk.stop("the league stopped")
 
     def _keep(self, summary: dict[str, Any]) -> None:
         """Add a game's line to the index; the oldest records beyond KEPT_GAMES go."""
