@@ -141,10 +141,6 @@ class HumanTables:
             self._forget_old()
             return self._games.get(game_id)
 
-    def playing(self) -> int:
-        with self._lock:
-            return sum(1 for game in self._games.values() if game.finished is None)
-
     def record_path(self, game_id: str) -> Path:
         return self.folder / "records" / f"{game_id}.json.gz"
 
