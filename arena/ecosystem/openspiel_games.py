@@ -4,34 +4,37 @@
     import arena.ecosystem.openspiel_games  # registers arena_mandala, arena_flowers, arena_takenoko
     game = pyspiel.load_game("arena_takenoko", {"players": 3, "chibis": True})
 
-Each is a sequential, imperfect-information, zero-sum game with **explicit chance**: one
-chance node at the root deals the game, its outcome is the deal's seed (one of `DEALS`
-equally likely seeds), and every later shuffle (a Mandala reshuffle, a Flowers tile stack, a
-Takenoko die) follows from that seed, exactly as in an arena game. We chose one explicit
-chance node over a sampled-stochastic game because then a state is a pure function of its
-history: `serialize`, `clone`, undo and the random simulation tests work unchanged, and
-search algorithms (ISMCTS, MCTS over determinizations) see the chance node they expect. No
-seat ever observes the seed; what a seat knows is its view.
+Each is a sequential, imperfect-information, zero-sum game with **explicit chance as the
+physical game has it**: a chance node wherever a card, a tile or a plot is dealt or drawn
+(its outcomes: the items still in that pile, each with its probability by count), a die is
+rolled or a thing is picked at random (arena/games/chance.py; each game says where it
+draws in arena/games/<game>/chance.py). Nothing is decided before it is drawn, so no
+seat's information identifies a future draw or another seat's hidden card beyond what the
+rules reveal, and an algorithm that reasons over the declared chance model (CFR, exact
+belief updates, determinization from the model) reasons over the real game. A state is a
+pure function of its history (chance outcomes and actions): `serialize`, `clone` and
+OpenSpiel's tests work as for any game. The arena itself still deals a game from a seed
+(records, tournaments): its engines and seeds are unchanged.
 
 - Actions are the engine's own codes, sorted ascending as OpenSpiel wants (Takenoko's code
   is an index into the state's legal moves, as in the arena); `action_to_string` is the move
-  as the JSON a bot would send.
-- The information-state and observation strings are the seat's view as the referee sends it
-  (`GameState.view_json`): exactly what a bot sees, no more. The view is the seat's whole
-  knowledge in the arena, so both strings are the same; it is not perfect recall (the view
-  keeps what the rules let a player remember, not the move history).
-- The observation and information-state tensors are the same view in numbers (`tensors`).
-- `resample_from_infostate` deals what the seat cannot see with the game's own determinizer.
+  as the JSON a bot would send; a chance outcome's string names the item drawn.
+- The observation (string and tensor) is the seat's view as the referee sends it
+  (`GameState.view_json`, `tensors`): exactly what a bot sees now.
+- The information state is perfect recall (recall.py): the seat's own actions and every
+  change of its view, in order; its tensor the view and the sequence of actions.
+- `resample_from_infostate` deals again, from the chance model, what the seat has not seen,
+  replaying the game's history (resample.py): the state it returns has a full `history()`.
 - Returns: `returns.rank_returns` (2 seats: win 1, draw 0, loss -1).
-- Parameters: `players` and the game's own options (`turn_limit`, `max_rounds`, `chibis`...).
+- Parameters: `players` and the game's own options (`turn_limit`, `max_rounds`, `chibis`...);
+  a value the game refuses is a `pyspiel.SpielError` with the game's own sentence.
 
-Serialization is OpenSpiel's own for Python games (the history, and the state pickled):
-deserialize only strings you made.
+Serialization is OpenSpiel's own for Python games (the history): deserialize only strings
+you made.
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -41,23 +44,12 @@ import pyspiel
 from arena import compact_json
 from arena.ecosystem import tensors
 from arena.ecosystem.actions import NUM_ACTIONS, legal
+from arena.ecosystem.recall import Recall
 from arena.ecosystem.returns import rank_returns
-from arena.game_sources import get_game, table_seats
+from arena.errors import GameError
+from arena.game_sources import BUILT_IN, get_game, table_seats
 from arena.games import Game, GameState
-
-DEALS = 1 << 16
-"""How many deals the root chance node chooses from (each a seed of the arena's engine)."""
-
-_CHANCE_OUTCOMES = [(seed, 1.0 / DEALS) for seed in range(DEALS)]
-
-
-def _max_length(name: str, config: Mapping[str, Any], players: int) -> int:
-    """A bound on the decisions in one game: the games end by their own turn or round limit."""
-    if name == "mandala":
-        return 7 * int(config["turn_limit"])  # a turn, then at most six claims
-    if name == "flowers":
-        return 2 * int(config["turn_limit"])  # a turn, then at most a tile choice
-    return 64 * players * int(config["max_rounds"])  # a Takenoko turn's steps, generously
+from arena.games.chance import ChanceNode, ChanceRules, Draws, NeedChance, drawing
 
 
 class ArenaGame(pyspiel.Game):  # type: ignore[misc]
@@ -70,42 +62,105 @@ class ArenaGame(pyspiel.Game):  # type: ignore[misc]
         game_type = self.game_type
         arena_game = get_game(game_type.short_name.removeprefix("arena_"))
         settings = dict(params or {})
-        players = table_seats(arena_game, int(settings.pop("players", 0)) or None)
+        try:
+            players = table_seats(arena_game, int(settings.pop("players", 0)) or None)
+            self.config: dict[str, Any] = arena_game.config(settings)
+            arena_game.new_state(0, self.config, players)  # the game's own checks of values
+        except GameError as error:
+            raise pyspiel.SpielError(f"{game_type.short_name}: {error}") from None
         self.arena_game: Game = arena_game
         self.players = players
-        self.config: dict[str, Any] = arena_game.config(settings)
+        coding = arena_game.learning()
+        chance = _chance_of(arena_game)
+        assert coding is not None and chance is not None
+        self.chance = chance
+        self.max_length = coding.max_length(self.config, players)
         info = pyspiel.GameInfo(
             num_distinct_actions=NUM_ACTIONS[arena_game.name],
-            max_chance_outcomes=DEALS,
+            max_chance_outcomes=self.chance.max_outcomes,
             num_players=players,
             min_utility=-1.0,
             max_utility=1.0,
             utility_sum=0.0,
-            max_game_length=_max_length(arena_game.name, self.config, players),
+            max_game_length=self.max_length,
         )
         super().__init__(game_type, info, dict(params or {}))
-        self.tensor_size = tensors.size(arena_game.name, players)
+        self.view_size = tensors.size(arena_game.name, players)
 
     def new_initial_state(self) -> ArenaState:
         return ArenaState(self)
 
-    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> ViewObserver:
-        return ViewObserver(self, iig_obs_type, params)
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Observer | None:
+        """The view (the default), or perfect recall; None for the observation types the
+        games do not provide (public only, private only), as OpenSpiel's games do."""
+        if params:
+            raise ValueError(f"The arena's games take no observation parameters, not {params}.")
+        if iig_obs_type is None:
+            return ViewObserver(self)
+        if (
+            iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER
+            or not iig_obs_type.public_info
+        ):
+            return None
+        return RecallObserver(self) if iig_obs_type.perfect_recall else ViewObserver(self)
 
 
 class ArenaState(pyspiel.State):  # type: ignore[misc]
-    """A position: the deal to make (the root chance node), then the engine's state."""
+    """A position: the engine after the last whole step, and the step under way (a
+    player's action, or the deal) with the chance outcomes it has drawn so far."""
 
-    def __init__(self, game: ArenaGame, position: GameState | None = None) -> None:
+    def __init__(self, game: ArenaGame) -> None:
         super().__init__(game)
         self.arena_game = game.arena_game
+        self.chance = game.chance
         self.config = game.config
         self.players = game.players
-        self.position = position
+        self._engine = _Engine(None)
+        self.pending: int | None = None
+        """The player action under way (None: none, or the deal when `position` is None)."""
+        self.drawn: list[int] = []
+        self.drawn_nodes: tuple[ChanceNode, ...] = ()
+        """The chance nodes `drawn` answered."""
+        self.node: ChanceNode | None = None
+        """The chance node to answer before the step under way can finish."""
+        self.recall = Recall(game.players)
+        self.steps = Steps()
+        """Each whole step (`Step`)."""
+        self._advance()
+
+    @property
+    def position(self) -> GameState | None:
+        """The engine after the last whole step; None before the deal."""
+        return self._engine.position
+
+    @position.setter
+    def position(self, position: GameState | None) -> None:
+        self._engine = _Engine(position)
+
+    def _advance(self) -> None:
+        """Run the step under way with the outcomes drawn so far: done, or a chance node."""
+        draws = Draws(self.drawn)
+        try:
+            with drawing(draws):
+                if self.position is None:
+                    position = self.chance.deal(self.config, self.players)
+                else:
+                    position = self.position.copy()
+                    assert self.pending is not None
+                    position.apply_action(self.pending)
+        except NeedChance as need:
+            self.node, self.drawn_nodes = need.node, tuple(draws.nodes)
+            return
+        move = None if self.position is None else self.position.action_to_move(self.pending or 0)
+        self.steps.append((move, tuple(self.drawn), tuple(draws.nodes), tuple(draws.forced)))
+        self.position, self.pending, self.drawn, self.node = position, None, [], None
+        self.drawn_nodes = ()
+        self.recall.see([position.view(seat) for seat in range(self.players)])
 
     def current_player(self) -> int:
-        if self.position is None:
+        if self.node is not None:
             return int(pyspiel.PlayerId.CHANCE)
+        assert self.position is not None
         decision = self.position.decision()
         return int(pyspiel.PlayerId.TERMINAL) if decision is None else decision.seat
 
@@ -114,24 +169,31 @@ class ArenaState(pyspiel.State):  # type: ignore[misc]
         return legal(self.arena_game.name, self.position.legal_actions())
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        return _CHANCE_OUTCOMES
+        assert self.node is not None
+        return list(self.node.outcomes)
 
     def _apply_action(self, action: int) -> None:
-        if self.position is None:
-            self.position = self.arena_game.new_state(action, self.config, self.players)
+        if self.node is None:
+            assert self.position is not None
+            seat = self.current_player()
+            self.recall.act(seat, action, compact_json.dumps(self.position.action_to_move(action)))
+            self.pending = action
         else:
-            self.position.apply_action(action)
+            self.drawn.append(action)
+        self._advance()
 
     def _action_to_string(self, player: int, action: int) -> str:
-        if player == pyspiel.PlayerId.CHANCE or self.position is None:
-            return f"deal {action}"
+        if player == pyspiel.PlayerId.CHANCE:
+            what = self.node.what if self.node is not None else "chance"
+            return self.chance.describe(what, action)
+        assert self.position is not None
         try:
             return compact_json.dumps(self.position.action_to_move(action))
         except (IndexError, KeyError, ValueError):
             return f"action {action}"  # a code that names no move in this position
 
     def is_terminal(self) -> bool:
-        return self.position is not None and self.position.is_over()
+        return self.node is None and self.position is not None and self.position.is_over()
 
     def returns(self) -> list[float]:
         if not self.is_terminal():
@@ -140,15 +202,11 @@ class ArenaState(pyspiel.State):  # type: ignore[misc]
         return rank_returns(self.position.outcome().ranks)
 
     def resample_from_infostate(self, player: int, sampler: Callable[[], float]) -> ArenaState:
-        """A state `player` cannot tell from this one, its hidden part dealt afresh."""
-        if self.position is None:
-            return self.clone()  # type: ignore[no-any-return]
-        determinizer = self.arena_game.determinizer()
-        assert determinizer is not None, f"{self.arena_game.name} has no determinizer"
-        rng = random.Random(int(float(sampler()) * (1 << 53)))
-        view = self.position.view(player)
-        position = determinizer.determinize(view, rng, self.config)
-        return ArenaState(self.get_game(), position)
+        """A state `player` cannot tell from this one, what it has not seen dealt again from
+        the chance model, with the history that leads to it (resample.py)."""
+        from arena.ecosystem.resample import resample
+
+        return resample(self, player, sampler)
 
     def __str__(self) -> str:
         if self.position is None:
@@ -156,23 +214,37 @@ class ArenaState(pyspiel.State):  # type: ignore[misc]
         return compact_json.dumps(self.position.spectator_view())
 
 
+class _Engine:
+    """The engine's position, copied by its own `copy` when OpenSpiel clones a state."""
+
+    __slots__ = ("position",)
+
+    def __init__(self, position: GameState | None) -> None:
+        self.position = position
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Engine:
+        return _Engine(None if self.position is None else self.position.copy())
+
+
+Step = tuple[Any, tuple[int, ...], tuple[ChanceNode, ...], tuple[tuple[int, ChanceNode], ...]]
+"""A whole step: the move (None: the deal), its chance outcomes, their nodes, and its draws
+with one possible outcome (each after how many of the nodes)."""
+
+
+class Steps(list[Step]):
+    """The whole steps of a game; a clone shares them (they are never changed in place)."""
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Steps:
+        return Steps(self)
+
+
 class ViewObserver:
     """A seat's view: the string is the referee's JSON, the tensor its numbers."""
 
-    def __init__(self, game: ArenaGame, iig_obs_type: Any, params: Any) -> None:
-        if params:
-            raise ValueError(f"The arena's games take no observation parameters, not {params}.")
-        if iig_obs_type is not None and (
-            iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER
-            or not iig_obs_type.public_info
-        ):
-            raise ValueError(
-                "The arena's games observe as one seat does (its own private information and "
-                "the public one); other observation types are not provided."
-            )
+    def __init__(self, game: ArenaGame) -> None:
         self.game_name = game.arena_game.name
-        self.tensor = np.zeros(game.tensor_size, np.float32)
-        self.dict = {"view": self.tensor}
+        self.tensor = np.zeros(game.view_size, np.float32)
+        self.dict = {"observation": self.tensor}
 
     def set_from(self, state: ArenaState, player: int) -> None:
         if state.position is None:
@@ -184,6 +256,35 @@ class ViewObserver:
         if state.position is None:
             return ""
         return state.position.view_json(player)
+
+
+class RecallObserver(ViewObserver):
+    """A seat's information state with perfect recall (recall.py)."""
+
+    def __init__(self, game: ArenaGame) -> None:
+        super().__init__(game)
+        self.view_size = game.view_size
+        self.tensor = np.zeros(game.view_size + 2 * game.max_length, np.float32)
+        self.dict = {"info_state": self.tensor}
+
+    def set_from(self, state: ArenaState, player: int) -> None:
+        view = self.tensor[: self.view_size]
+        if state.position is None:
+            view.fill(0.0)
+        else:
+            view[:] = tensors.encode(self.game_name, state.position.view(player))
+        state.recall.tensor(player, self.tensor, self.view_size)
+
+    def string_from(self, state: ArenaState, player: int) -> str:
+        return state.recall.text[player]
+
+
+Observer = ViewObserver
+
+
+def _chance_of(game: Game) -> ChanceRules | None:
+    coding = game.learning()
+    return None if coding is None else coding.chance()
 
 
 def _register(name: str) -> None:
@@ -211,6 +312,7 @@ def _register(name: str) -> None:
     pyspiel.register_game(game_type, cls)
 
 
-GAMES = ("mandala", "flowers", "takenoko")
+GAMES = tuple(name for name, make in BUILT_IN.items() if _chance_of(make()) is not None)
+"""The built-in games with a coding for learners and their chance (all three)."""
 for _name in GAMES:
     _register(_name)

@@ -10,7 +10,10 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from arena.games.chance import ChanceRules
 
 View = Mapping[str, Any]
 
@@ -24,6 +27,14 @@ class Learning(ABC):
     @abstractmethod
     def encode(self, view: View, players: int) -> list[float]:
         """The view as numbers, the same length for every view at `players` seats."""
+
+    @abstractmethod
+    def max_length(self, config: Mapping[str, Any], players: int) -> int:
+        """A bound on the decisions of one game with `config` at `players` seats."""
+
+    def chance(self) -> ChanceRules | None:
+        """Where the game deals and draws, as explicit chance (None: not provided)."""
+        return None
 
 
 class Vector:

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
+from arena.games.chance import ChanceRules
 from arena.games.learning import Learning, View
 from arena.games.takenoko import tensor
 
@@ -15,3 +19,11 @@ class TakenokoLearning(Learning):
 
     def encode(self, view: View, players: int) -> list[float]:
         return tensor.encode(view, players)
+
+    def max_length(self, config: Mapping[str, Any], players: int) -> int:
+        return 64 * players * int(config["max_rounds"])  # a turn's steps, generously (T14)
+
+    def chance(self) -> ChanceRules:
+        from arena.games.takenoko.chance import TakenokoChance
+
+        return TakenokoChance()
