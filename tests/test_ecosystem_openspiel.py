@@ -13,7 +13,7 @@ pyspiel = pytest.importorskip("pyspiel", reason="open_spiel is not installed (th
 import numpy as np  # noqa: E402
 from open_spiel.python.algorithms import evaluate_bots, ismcts, mcts  # noqa: E402
 
-from arena.ecosystem import openspiel_games, tensors  # noqa: E402
+from arena.ecosystem import openspiel_games, tensors  # noqa: E402, F401
 from arena.ecosystem.returns import rank_returns  # noqa: E402
 from arena.game_sources import get_game  # noqa: E402
 
@@ -27,6 +27,15 @@ TABLES = [
     ("takenoko", {"players": 4}),
     ("takenoko", {"players": 3, "chibis": True}),
 ]
+
+
+def _deal(state: pyspiel.State, seed: int) -> pyspiel.State:
+    """Answer the chance nodes of the deal (outcomes by their probabilities)."""
+    rng = random.Random(seed)
+    while state.is_chance_node():
+        outcomes, probabilities = zip(*state.chance_outcomes(), strict=True)
+        state.apply_action(rng.choices(outcomes, probabilities)[0])
+    return state
 
 
 class _ISMCTSBot(ismcts.ISMCTSBot):  # type: ignore[misc]
@@ -63,32 +72,20 @@ def test_openspiel_ismcts_plays_takenoko_with_short_rollouts() -> None:
     rng = np.random.RandomState(4)
     evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
     bot = _ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=3, random_state=rng)
-    state = game.new_initial_state()
-    state.apply_action(11)
+    state = _deal(game.new_initial_state(), 11)
     for _ in range(30):  # a few decisions of a real game: the search resamples each time
         action = bot.step(state)
         assert action in state.legal_actions()
         state.apply_action(action)
+        _deal(state, len(state.history()))  # the draws that follow
         if state.is_terminal():
             break
-
-
-def test_a_state_is_the_engine_dealt_from_the_chance_outcome() -> None:
-    game = pyspiel.load_game("arena_mandala")
-    state = game.new_initial_state()
-    assert state.is_chance_node() and len(state.chance_outcomes()) == openspiel_games.DEALS
-    state.apply_action(42)
-    engine = get_game("mandala").new_state(42, None, 2)
-    assert state.information_state_string(0) == engine.view_json(0)
-    assert state.observation_string(1) == engine.view_json(1)
-    assert state.legal_actions() == sorted(engine.legal_actions())
 
 
 def test_no_seat_observes_what_its_view_hides() -> None:
     """The strings are the seat's view: the other hand and the deck order stay hidden."""
     game = pyspiel.load_game("arena_mandala")
-    state = game.new_initial_state()
-    state.apply_action(5)
+    state = _deal(game.new_initial_state(), 5)
     seen = json.loads(state.observation_string(0))
     assert "hands" not in seen and "deck" not in seen and "hand" in seen
     other = state.resample_from_infostate(0, pyspiel.UniformProbabilitySampler(0.0, 1.0))
@@ -98,14 +95,13 @@ def test_no_seat_observes_what_its_view_hides() -> None:
 
 def test_mandala_observation_tensor_holds_the_view_in_numbers() -> None:
     game = pyspiel.load_game("arena_mandala")
-    state = game.new_initial_state()
-    state.apply_action(7)
+    state = _deal(game.new_initial_state(), 7)
     tensor = state.observation_tensor(0)
     assert len(tensor) == tensors.size("mandala", 2) == game.observation_tensor_size()
     view = json.loads(state.observation_string(0))
     hand = [view["hand"][c] for c in ("black", "green", "orange", "purple", "red", "yellow")]
     assert tensor[7:13] == hand
-    assert state.information_state_tensor(1) == tensors.encode(
+    assert state.observation_tensor(1) == tensors.encode(
         "mandala", json.loads(state.observation_string(1))
     )
 
@@ -148,8 +144,7 @@ def test_returns_are_rank_returns() -> None:
 def test_options_travel_as_parameters() -> None:
     game = pyspiel.load_game("arena_takenoko", {"players": 4, "chibis": True})
     assert game.num_players() == 4
-    state = game.new_initial_state()
-    state.apply_action(1)
+    state = _deal(game.new_initial_state(), 1)
     assert json.loads(state.observation_string(0))["options"]["chibis"] is True
     with pytest.raises(pyspiel.SpielError):
         pyspiel.load_game("arena_mandala", {"players": 2, "colours": 7})
