@@ -109,7 +109,10 @@ class ArenaState(pyspiel.State):  # type: ignore[misc]
     """A position: the engine after the last whole step, and the step under way (a
     player's action, or the deal) with the chance outcomes it has drawn so far."""
 
-    def __init__(self, game: ArenaGame) -> None:
+    def __init__(self, game: ArenaGame, position: GameState | None = None) -> None:
+        """The game's root; or, given an arena `position` (a search bot's determinized
+        sample, bots/openspiel-ismcts), a state at it without a history, whose later draws
+        are the engine's own (its seed's) and whose resample is the game's determinizer."""
         super().__init__(game)
         self.arena_game = game.arena_game
         self.chance = game.chance
@@ -126,7 +129,13 @@ class ArenaState(pyspiel.State):  # type: ignore[misc]
         self.recall = Recall(game.players)
         self.steps = Steps()
         """Each whole step (`Step`)."""
-        self._advance()
+        self.sample = position is not None
+        """A state made from an arena position (no history, no chance nodes)."""
+        if position is None:
+            self._advance()
+        else:
+            self.position = position
+            self.recall.see([position.view(seat) for seat in range(self.players)])
 
     @property
     def position(self) -> GameState | None:
@@ -204,9 +213,9 @@ class ArenaState(pyspiel.State):  # type: ignore[misc]
     def resample_from_infostate(self, player: int, sampler: Callable[[], float]) -> ArenaState:
         """A state `player` cannot tell from this one, what it has not seen dealt again from
         the chance model, with the history that leads to it (resample.py)."""
-        from arena.ecosystem.resample import resample
+        from arena.ecosystem.resample import redeal, resample
 
-        return resample(self, player, sampler)
+        return redeal(self, player, sampler) if self.sample else resample(self, player, sampler)
 
     def __str__(self) -> str:
         if self.position is None:
@@ -261,7 +270,10 @@ class ViewObserver:
 class RecallObserver(ViewObserver):
     """A seat's information state with perfect recall (recall.py)."""
 
-    def __init__(self, game: ArenaGame) -> None:
+    def __init__(self, game: ArenaGame, position: GameState | None = None) -> None:
+        """The game's root; or, given an arena `position` (a search bot's determinized
+        sample, bots/openspiel-ismcts), a state at it without a history, whose later draws
+        are the engine's own (its seed's) and whose resample is the game's determinizer."""
         super().__init__(game)
         self.view_size = game.view_size
         self.tensor = np.zeros(game.view_size + 2 * game.max_length, np.float32)

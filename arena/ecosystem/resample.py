@@ -99,6 +99,18 @@ def _finished(state: ArenaState) -> GameState:
             outcomes.append(need.node.outcomes[0][0])
 
 
+def redeal(state: ArenaState, seat: int, sampler: Callable[[], float]) -> ArenaState:
+    """For a state made from an arena position (no history): a new position from the game's
+    determinizer and `seat`'s view, as a search bot samples."""
+    from arena.ecosystem.openspiel_games import ArenaState
+
+    determinizer = state.arena_game.determinizer()
+    assert state.position is not None and determinizer is not None
+    rng = random.Random(int(float(sampler()) * (1 << 53)))
+    position = determinizer.determinize(state.position.view(seat), rng, state.config)
+    return ArenaState(state.get_game(), position)
+
+
 def resample(state: ArenaState, seat: int, sampler: Callable[[], float]) -> ArenaState:
     """A state with `seat`'s information state, drawn as the module says."""
     rng = random.Random(int(float(sampler()) * (1 << 53)))
