@@ -27,7 +27,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, SupportsIndex, TypeVar
 
-from arena.games.base import GameState
+from arena.games.states import GameState
 
 T = TypeVar("T")
 
