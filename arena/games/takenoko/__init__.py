@@ -17,6 +17,7 @@ from typing import Any, ClassVar
 from arena.errors import GameError
 from arena.games.base import Determinizer, Game
 from arena.games.learning import Learning
+from arena.games.takenoko.legal import DECISION_KINDS
 from arena.games.takenoko.state import TakenokoState
 
 __all__ = ["TakenokoGame", "TakenokoState"]
@@ -43,10 +44,7 @@ class TakenokoGame(Game):
         "holds goes back and the action is refunded (T11)",
     }
     stable_action_codes: ClassVar[bool] = False
-    decision_kinds: ClassVar[tuple[str, ...]] = (
-        "turn", "weather", "rain", "storm", "clouds", "plot", "return", "gardener", "panda",
-        "objective", "eat", "cabin", "baby", "bonus",
-    )  # fmt: skip
+    decision_kinds: ClassVar[tuple[str, ...]] = DECISION_KINDS
 
     def config_notes(self, config: Mapping[str, Any]) -> list[str]:
         """§8: a Chibis game says it plays the base game's objectives."""

@@ -19,6 +19,11 @@ from arena.games.takenoko.objectives import card_met
 from arena.games.takenoko.position import Position
 
 ACTIONS = ("plot", "irrigation", "gardener", "panda", "objective")
+DECISION_KINDS: Final = (
+    "turn", "weather", "rain", "storm", "clouds", "plot", "return", "gardener", "panda",
+    "objective", "eat", "cabin", "baby", "bonus",
+)  # fmt: skip
+"""Every kind of decision a seat can be asked for (`TakenokoGame.decision_kinds`)."""
 """The five action kinds (§4)."""
 
 

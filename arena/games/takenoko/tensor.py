@@ -12,15 +12,15 @@ the Cabin's cards, and the plots and cards this seat put back, in deck order.
 from __future__ import annotations
 
 from arena.games.learning import Vector, View
-from arena.games.takenoko import TakenokoGame, components
+from arena.games.takenoko import components
 from arena.games.takenoko.cards import DECKS, OBJECTIVES
 from arena.games.takenoko.hexes import DIRECTIONS
-from arena.games.takenoko.legal import ACTIONS
+from arena.games.takenoko.legal import ACTIONS, DECISION_KINDS
 
 _TILE_IDS = tuple(tile.id for tile in components.PLOTS + components.CHIBIS_TILES)
 _KIND = components.Kind
 _KINDS = (_KIND.PLOT, _KIND.SACRED_HILL, _KIND.KAMI_GARDEN, _KIND.CABIN, _KIND.POND)
-_TAKENOKO_KINDS = TakenokoGame.decision_kinds
+_TAKENOKO_KINDS = DECISION_KINDS
 _CARDS = tuple(OBJECTIVES)
 _TAKENOKO_ENDS = ("all_objectives", "turn_limit")
 
