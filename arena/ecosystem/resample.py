@@ -117,7 +117,8 @@ def resample(state: ArenaState, seat: int, sampler: Callable[[], float]) -> Aren
     for attempt in range(ATTEMPTS):
         redealt = set()
         if state.position is not None:
-            redealt = _redealt(state, seat, rng if attempt % 2 else None)
+            shuffled = attempt % 2 and not state.chance.unique_items
+            redealt = _redealt(state, seat, rng if shuffled else None)
         try:
             return _replay(state, seat, redealt, rng)
         except _Mismatch:
