@@ -35,6 +35,7 @@ you made.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -45,6 +46,7 @@ from arena import compact_json
 from arena.ecosystem import tensors
 from arena.ecosystem.actions import NUM_ACTIONS, legal
 from arena.ecosystem.recall import Recall
+from arena.ecosystem.resample import Steps, resample
 from arena.ecosystem.returns import rank_returns
 from arena.errors import GameError
 from arena.game_sources import BUILT_IN, get_game, table_seats
@@ -213,9 +215,18 @@ class ArenaState(pyspiel.State):  # type: ignore[misc]
     def resample_from_infostate(self, player: int, sampler: Callable[[], float]) -> ArenaState:
         """A state `player` cannot tell from this one, what it has not seen dealt again from
         the chance model, with the history that leads to it (resample.py)."""
-        from arena.ecosystem.resample import redeal, resample
+        if self.sample:
+            return self._redeal(player, sampler)
+        return resample(self, player, sampler)
 
-        return redeal(self, player, sampler) if self.sample else resample(self, player, sampler)
+    def _redeal(self, seat: int, sampler: Callable[[], float]) -> ArenaState:
+        """For a state made from an arena position (no history): a new position from the
+        game's determinizer and `seat`'s view, as a search bot samples."""
+        determinizer = self.arena_game.determinizer()
+        assert self.position is not None and determinizer is not None
+        rng = random.Random(int(float(sampler()) * (1 << 53)))
+        position = determinizer.determinize(self.position.view(seat), rng, self.config)
+        return ArenaState(self.get_game(), position)
 
     def __str__(self) -> str:
         if self.position is None:
@@ -233,18 +244,6 @@ class _Engine:
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Engine:
         return _Engine(None if self.position is None else self.position.copy())
-
-
-Step = tuple[Any, tuple[int, ...], tuple[ChanceNode, ...], tuple[tuple[int, ChanceNode], ...]]
-"""A whole step: the move (None: the deal), its chance outcomes, their nodes, and its draws
-with one possible outcome (each after how many of the nodes)."""
-
-
-class Steps(list[Step]):
-    """The whole steps of a game; a clone shares them (they are never changed in place)."""
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> Steps:
-        return Steps(self)
 
 
 class ViewObserver:

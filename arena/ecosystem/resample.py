@@ -22,16 +22,50 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import Any, Protocol, TypeVar
 
 import pyspiel
 
+from arena.ecosystem.recall import Recall
 from arena.errors import ArenaError
 from arena.games import GameState
-from arena.games.chance import ChanceNode, Draws, NeedChance, drawing
+from arena.games.chance import ChanceNode, ChanceRules, Draws, NeedChance, drawing
 
-if TYPE_CHECKING:
-    from arena.ecosystem.openspiel_games import ArenaState
+Step = tuple[Any, tuple[int, ...], tuple[ChanceNode, ...], tuple[tuple[int, ChanceNode], ...]]
+"""A whole step: the move (None: the deal), its chance outcomes, their nodes, and its draws
+with one possible outcome (each after how many of the nodes)."""
+
+
+class Steps(list[Step]):
+    """The whole steps of a game; a clone shares them (they are never changed in place)."""
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Steps:
+        return Steps(self)
+
+
+class Replayable(Protocol):
+    """What a resample reads of an OpenSpiel state of ours (openspiel_games.ArenaState)."""
+
+    chance: ChanceRules
+    pending: int | None
+    drawn: list[int]
+    drawn_nodes: tuple[ChanceNode, ...]
+    node: ChanceNode | None
+    recall: Recall
+    steps: Steps
+
+    @property
+    def position(self) -> GameState | None: ...
+
+    def get_game(self) -> Any: ...
+
+    def current_player(self) -> int: ...
+
+    def apply_action(self, action: int) -> None: ...
+
+
+State = TypeVar("State", bound=Replayable)
+
 
 ATTEMPTS = 200
 """Replays tried before giving up (each is the whole history)."""
@@ -44,7 +78,7 @@ class _Mismatch(Exception):
     """This replay cannot give the seat its information state."""
 
 
-def _redealt(state: ArenaState, seat: int, rng: random.Random | None) -> set[Event]:
+def _redealt(state: Replayable, seat: int, rng: random.Random | None) -> set[Event]:
     """The draw events `seat` did not see whose item it has still not seen, as many of each
     item (and seat that saw it) as `hidden_from` finds: the latest ones, or with `rng` any
     of them (a hand whose cards also came back face up, F27, does not say which draw of a
@@ -85,7 +119,7 @@ def _item(node: ChanceNode, outcome: int) -> tuple[str, int, int]:
     return node.what, holder, outcome
 
 
-def _finished(state: ArenaState) -> GameState:
+def _finished(state: Replayable) -> GameState:
     """The position after the move under way, its draws to come taken as they fall."""
     assert state.position is not None and state.pending is not None
     outcomes = list(state.drawn)
@@ -99,19 +133,7 @@ def _finished(state: ArenaState) -> GameState:
             outcomes.append(need.node.outcomes[0][0])
 
 
-def redeal(state: ArenaState, seat: int, sampler: Callable[[], float]) -> ArenaState:
-    """For a state made from an arena position (no history): a new position from the game's
-    determinizer and `seat`'s view, as a search bot samples."""
-    from arena.ecosystem.openspiel_games import ArenaState
-
-    determinizer = state.arena_game.determinizer()
-    assert state.position is not None and determinizer is not None
-    rng = random.Random(int(float(sampler()) * (1 << 53)))
-    position = determinizer.determinize(state.position.view(seat), rng, state.config)
-    return ArenaState(state.get_game(), position)
-
-
-def resample(state: ArenaState, seat: int, sampler: Callable[[], float]) -> ArenaState:
+def resample(state: State, seat: int, sampler: Callable[[], float]) -> State:
     """A state with `seat`'s information state, drawn as the module says."""
     rng = random.Random(int(float(sampler()) * (1 << 53)))
     for attempt in range(ATTEMPTS):
@@ -129,7 +151,7 @@ def resample(state: ArenaState, seat: int, sampler: Callable[[], float]) -> Aren
     )
 
 
-def _replay(state: ArenaState, seat: int, redealt: set[Event], rng: random.Random) -> ArenaState:
+def _replay(state: State, seat: int, redealt: set[Event], rng: random.Random) -> State:
     """One replay of `state`'s history for `seat` (raises _Mismatch)."""
     kept_later = Counter(
         _source(nodes[place], outcomes[place])
@@ -141,7 +163,7 @@ def _replay(state: ArenaState, seat: int, redealt: set[Event], rng: random.Rando
         _source(node, node.outcomes[0][0]) for step in state.steps for _, node in step[3]
     )
     renamed: dict[tuple[str, int], int] = {}
-    new: ArenaState = state.get_game().new_initial_state()
+    new: State = state.get_game().new_initial_state()
     target = state.recall.text[seat]
     for step, (move, outcomes, _, _) in enumerate(state.steps):
         if move is not None:
@@ -179,7 +201,7 @@ def _replay(state: ArenaState, seat: int, redealt: set[Event], rng: random.Rando
     return new
 
 
-def _play(new: ArenaState, move: object) -> None:
+def _play(new: Replayable, move: object) -> None:
     """Play `move` (JSON) in the replay, or _Mismatch when it is not legal there."""
     assert new.position is not None
     try:
