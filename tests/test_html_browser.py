@@ -291,7 +291,7 @@ def test_a_takenoko_replay_shows_what_cards_mean_and_names_hexes_as_moves_do(
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
 
-    from arena.html.takenoko_cards import card_table
+    from arena.games.takenoko.card_words import card_table
 
     state, record = _takenoko_record(7, {}, 200)
     assert any(tile.improvement for tile in state.board.tiles.values())

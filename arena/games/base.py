@@ -103,6 +103,11 @@ class Game(ABC):
         as numbers, its chance); None for a game without one."""
         return None
 
+    def card_meanings(self) -> Mapping[str, Any] | None:
+        """What the pages that draw this game show of its cards by id (Takenoko: each
+        objective's kind, points and what it asks); None for a game whose pages need none."""
+        return None
+
     def config_notes(self, config: Mapping[str, Any]) -> list[str]:
         """What a reader of a tournament's log and report must know about this
         configuration (written at the start of the log, and in the reports)."""

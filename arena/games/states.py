@@ -74,6 +74,11 @@ class GameState(ABC):
         """Everything, hidden information included (every hand, the deck): for replays and
         the replay viewer, never for a bot."""
 
+    def cards_met(self) -> list[list[str]] | None:
+        """For a page that draws the game: each seat's cards met as the position stands
+        (Takenoko's objectives), or None for a game without such cards."""
+        return None
+
     def view_json(self, seat: int) -> str:
         """`view(seat)` as compact JSON text; games may override it with a faster encoder."""
         return compact_json.dumps(self.view(seat))

@@ -10,8 +10,8 @@ import html
 from collections.abc import Mapping
 from typing import Any
 
+from arena.game_sources import get_game
 from arena.html.embed import asset, script_json
-from arena.html.takenoko_cards import card_table, met
 from arena.record import start, unanswered, unanswered_words, walk
 
 
@@ -41,7 +41,7 @@ def replay_data(record: Mapping[str, Any]) -> dict[str, Any]:
                 "view": position.view(seat),
             }
         )
-        if (hands_met := met(position)) is not None:
+        if (hands_met := position.cards_met()) is not None:
             steps[-1]["met"] = hands_met
     last = unanswered(record, state)  # the decision its bot did not answer, if kept
     if last is not None:
@@ -68,9 +68,9 @@ def replay_data(record: Mapping[str, Any]) -> dict[str, Any]:
         "steps": steps,
         "final": {"spectator": state.spectator_view(), "scores": list(state.scores())},
     }
-    if (hands_met := met(state)) is not None:  # Takenoko: its cards' meanings, met or not
+    if (hands_met := state.cards_met()) is not None:  # Takenoko: its cards' meanings, met or not
         data["final"]["met"] = hands_met
-        data["cards"] = card_table()
+        data["cards"] = get_game(str(record.get("game"))).card_meanings()
         if last is not None:  # the unanswered decision was asked in the final position
             steps[-1]["met"] = hands_met
     return data

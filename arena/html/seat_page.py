@@ -8,8 +8,8 @@ import hashlib
 import html
 from typing import Any
 
+from arena.game_sources import get_game
 from arena.html.embed import asset, script_json
-from arena.html.takenoko_cards import card_table
 
 SCRIPTS = ("viewer.js", "seat.js")
 STYLES = ("viewer.css", "seat.css")
@@ -38,8 +38,8 @@ def seat_html(game: str, players: list[str], seat: int, base: str = "") -> str:
     styles = "".join(f"<style>{asset(name)}</style>" for name in STYLES)
     scripts = "".join(f"<script>{asset(name)}</script>" for name in SCRIPTS)
     data: dict[str, Any] = {"game": game, "players": players, "seat": seat, "base": base}
-    if game == "takenoko":  # the objective cards' meanings: the box's contents, no secret
-        data["cards"] = card_table()
+    if (cards := get_game(game).card_meanings()) is not None:  # the box's contents, no secret
+        data["cards"] = cards
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">

@@ -62,6 +62,11 @@ class TakenokoGame(Game):
 
         return TakenokoLearning()
 
+    def card_meanings(self) -> Mapping[str, Any]:
+        from arena.games.takenoko.card_words import card_table
+
+        return card_table()
+
     def new_state(
         self, seed: int, config: Mapping[str, Any] | None = None, num_players: int = 3
     ) -> TakenokoState:

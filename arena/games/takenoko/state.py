@@ -227,6 +227,14 @@ class TakenokoState(GameState):
         board = self.board
         return board.memo("garden", lambda: Garden(board.tiles))
 
+    def cards_met(self) -> list[list[str]]:
+        """The cards of each seat's hand that are met as the position stands."""
+        garden = self.garden()
+        return [
+            [card for card in hand if self.met(card, seat, garden)]
+            for seat, hand in enumerate(self.hands)
+        ]
+
     def met(self, card: str, seat: int, garden: Garden | None = None) -> bool:
         """Whether the condition of `card` holds now for `seat` (§6)."""
         return card_met(card, self.stomachs[seat], self.board.tiles if garden is None else garden)

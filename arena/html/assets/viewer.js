@@ -2,7 +2,7 @@
 // Every text from the record goes into the page with textContent, never as HTML.
 "use strict";
 // ArenaDrawing(names, cards) gives el, add, who, row, drawTree and draw[game](view, spots);
-// `cards` are Takenoko's objective cards by id (arena/html/takenoko_cards.py).
+// `cards` are Takenoko's objective cards by id (Game.card_meanings: arena/games/takenoko/card_words.py).
 window.ArenaDrawing = function (names, CARDS) {
   const COLOURS = {
     black: "#222", grey: "#8a8a8a", purple: "#7b3fa0", red: "#c62828",

@@ -1,8 +1,9 @@
-"""What the replay viewer needs to show Takenoko's objective cards by their meaning.
+"""Takenoko's objective cards by their meaning, for the pages that draw a game (the replay
+viewer, the human seat's page), reached through `Game.card_meanings`.
 
-The tables are made from `arena.games.takenoko.components` (never written again by hand in
-the page's script): each card's kind, points, colours, a sentence saying what it asks, and
-for a plot card its shape's cells. `met` says which cards of each hand are met in a position.
+The tables are made from `components` (never written again by hand in the pages' script):
+each card's kind, points, colours, a sentence saying what it asks, and for a plot card its
+shape's cells. Which cards of each hand are met is `TakenokoState.cards_met`.
 """
 
 from __future__ import annotations
@@ -17,7 +18,6 @@ from arena.games.takenoko.components import (
     PANDA_OBJECTIVES,
     PLOT_OBJECTIVES,
 )
-from arena.games.takenoko.state import TakenokoState
 
 
 def _plot_cards() -> dict[str, dict[str, Any]]:
@@ -71,14 +71,3 @@ def card_table() -> dict[str, dict[str, Any]]:
     """Every objective card by id: kind, points, colours, `text`, and `cells` (q, r, colour)
     of a plot card's shape, or the `count`, `height` and `improvement` of a gardener card."""
     return {**_plot_cards(), **_gardener_cards(), **_panda_cards()}
-
-
-def met(position: Any) -> list[list[str]] | None:
-    """The cards of each seat's hand that are met in `position` (None for another game)."""
-    if not isinstance(position, TakenokoState):
-        return None
-    garden = position.garden()
-    return [
-        [card for card in hand if position.met(card, seat, garden)]
-        for seat, hand in enumerate(position.hands)
-    ]
