@@ -32,7 +32,6 @@ import threading
 import uuid
 from collections import defaultdict
 from collections.abc import Callable, Mapping
-from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
 
@@ -42,7 +41,6 @@ from arena.execution import (
     TableResult,
     WorkerContext,
     make_executor,
-    play_table,
     write_record,
 )
 from arena.game_sources import get_game
@@ -55,6 +53,7 @@ from arena.league.paths import PathError, bot_folders
 from arena.league.standings import Standings
 from arena.league.store import CUT_SHORT, Author, Bot, Store, StoreError
 from arena.league.table import made_line, settle
+from arena.league.table_loop import LeagueSteps, play_tables
 from arena.players.limits import Limits
 from arena.players.manifest import BotManifest, default_bots_dir, game_refusal, written_for
 from arena.players.ready import fingerprint, read
@@ -383,56 +382,14 @@ class League:
                          verdict.previous, verdict.verdict, verdict.games, verdict.llr)  # fmt: skip
 
     def play_forever(self) -> None:
-        """Keep the executor busy until `stop` is set (run it in a thread)."""
+        """Keep the executor busy until `stop` is set (run it in a thread; table_loop.py)."""
         executor = self.executor_factory(self.workers)
         self.remote = executor.remote
-        shipped: set[str] = set()  # bot versions the remote workers have
-        running: dict[Future[Any], TableTask] = {}
-        unstored: list[TableResult] = []  # played while the database could not be written
-        try:
-            while not self.stop.is_set():
-                try:
-                    while unstored:
-                        self.record(unstored[0])
-                        unstored.pop(0)
-                    while len(running) < 2 * max(1, self.workers) and not self.paused():
-                        ready = self._next_task()
-                        if ready is None:
-                            break
-                        task, context = ready
-                        if self.remote:
-                            self._ship(executor, context, shipped)
-                        running[executor.submit(play_table, context, task)] = task
-                except Exception as error:  # the database away (a restart), a worker refusing
-                    self.outage.failed("the league could not store or hand out a table", error)
-                    self.stop.wait(1.0)
-                if not running:
-                    self.stop.wait(0.5)
-                    continue
-                done, _ = executor.wait_any(list(running))
-                for future in done:
-                    running.pop(future)
-                    try:
-                        result = future.result()
-                    except Exception:  # an arena fault in one table: log it, play on
-                        log.exception("a league table failed")
-                        continue
-                    try:
-                        self.record(result)
-                    except Exception as error:
-                        unstored.append(result)
-                        self.outage.failed("the league cannot store its games (they wait)", error)
-        finally:
-            executor.terminate()  # its workers and their bots (it shuts the pool down itself)
-
-    def _ship(self, executor: Executor, context: WorkerContext, shipped: set[str]) -> None:
-        """Bots of the table the remote workers do not have yet: shipped to them (remote.py)."""
-        from arena.league.remote import ship
-
-        for bot in context.bots:
-            if bot.name not in shipped:
-                ship(executor, bot)
-                shipped.add(bot.name)
+        steps = LeagueSteps(
+            self._next_task, self.record, self.paused, self.outage, self.stop,
+            in_flight=2 * max(1, self.workers),
+        )  # fmt: skip
+        play_tables(executor, steps)
 
     def start(self) -> None:
         """Play in a thread. One league process plays a league folder at a time (a second
