@@ -27,21 +27,13 @@ pyspiel = pytest.importorskip("pyspiel", reason="open_spiel is not installed (th
 from arena.ecosystem import mccfr_policy  # noqa: E402
 from arena.game_sources import get_game  # noqa: E402
 from arena.games.mandala.abstraction import abstract, move_label  # noqa: E402
+from tests.test_ecosystem_openspiel import TABLES as OPENSPIEL_TABLES  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 MCCFR_BOT = ROOT / "bots" / "mccfr-mandala"
 
 
-TABLES = [
-    ("mandala", {"players": 2}),
-    ("flowers", {"players": 2}),
-    ("flowers", {"players": 3}),
-    ("flowers", {"players": 4}),
-    ("takenoko", {"players": 2}),
-    ("takenoko", {"players": 3}),
-    ("takenoko", {"players": 4}),
-    ("takenoko", {"players": 3, "chibis": True}),
-]
+TABLES = OPENSPIEL_TABLES  # every game and table size
 """Every game at every table size (and Takenoko with the Chibis)."""
 
 
