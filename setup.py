@@ -14,17 +14,21 @@ bot's hash reads is what ships.
 from __future__ import annotations
 
 import sys
+import warnings
 from pathlib import Path
 
-from setuptools import find_packages, setup
+from setuptools import find_namespace_packages, setup
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))  # arena/players/bot_files.py needs nothing but the standard library
 
 from arena.players.bot_files import source_files  # noqa: E402
 
+# A bot's folder whose name could be a module's (bots/greedy) is data, not a package.
+warnings.filterwarnings("ignore", r"Package 'arena\.bundled_bots\..*' is absent")
+
 setup(
-    packages=[*find_packages(include=["arena", "arena.*"]), "arena.bundled_bots"],
+    packages=[*find_namespace_packages(include=["arena", "arena.*"]), "arena.bundled_bots"],
     package_dir={"arena.bundled_bots": "bots"},
     package_data={
         "arena.html": ["assets/*"],
