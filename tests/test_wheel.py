@@ -34,6 +34,8 @@ ROOT = Path(__file__).resolve().parents[1]
 SOURCES = ("pyproject.toml", "setup.py", "README.md", "arena", "bots")
 """What a wheel is built from (setup.py and pyproject.toml name nothing else)."""
 LEFT_BEHIND = shutil.ignore_patterns("__pycache__", "*.egg-info", ".*")
+NEEDS_CC = pytest.mark.skipif(shutil.which("cc") is None, reason="no C compiler (starter-c)")
+NEEDS_NODE = pytest.mark.skipif(shutil.which("node") is None, reason="no node (starter-js)")
 
 
 def _run(*argv: str | Path, cwd: Path | None = None, env: dict[str, str] | None = None) -> str:
@@ -116,6 +118,8 @@ def test_the_wheel_carries_the_bundled_bots_and_imports_from_the_environment(
     assert {"arena/html/assets/seat.js", "arena/html/assets/report.css"} <= set(names)
 
 
+@NEEDS_CC
+@NEEDS_NODE
 def test_a_tournament_in_an_empty_folder(venv: Path, folder: tuple[Path, dict[str, str]]) -> None:
     here, env = folder
     before = _installed_files(venv)
@@ -130,6 +134,7 @@ def test_a_tournament_in_an_empty_folder(venv: Path, folder: tuple[Path, dict[st
     assert sorted(p.name for p in here.iterdir()) == ["results"]
 
 
+@NEEDS_CC
 def test_a_new_bot_from_a_starter_passes_its_check(
     venv: Path, folder: tuple[Path, dict[str, str]]
 ) -> None:

@@ -26,9 +26,8 @@ from arena.players.bot_files import MANIFEST, bot_hash, copy_bot
 PACKAGE = "arena.bundled_bots"
 """The package whose data are the bundled bots (setup.py maps bots/ to it)."""
 GUIDE = "README.md"
-"""The guide for bot authors, beside the bots."""
-SCHEMA = "protocol.schema.json"
-"""The JSON Schema of the protocol's messages, beside the bots."""
+"""The guide for bot authors, beside the bots (and the protocol's JSON Schema,
+`protocol.schema.json`, which the guide names)."""
 STARTER_PREFIX = "starter-"
 """A bundled bot whose folder is named `starter-<language>` is that language's starter."""
 CACHE_FOLDER = "mandala-arena"
