@@ -72,7 +72,7 @@ def venv(tmp_path_factory: pytest.TempPathFactory) -> Path:
         _run(new_python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])").strip()
     )
     (site / "dependencies-from-dot-venv.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
-    _run(*pip, "--python", new_python, "install", "--no-deps", "--no-index", wheel)
+    _run(*pip, "--python", new_python, "install", "--no-deps", "--no-index", "--no-compile", wheel)
     return base / "venv"
 
 
