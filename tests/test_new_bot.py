@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from arena.cli.main import main
 from arena.errors import BotManifestError
 from arena.players import bundled
-from arena.players.bot_files import source_files
+from arena.players.bot_files import copy_bot, source_files
 from arena.players.manifest import load_manifest, resolve_bot
 
 BOTS = Path(__file__).resolve().parents[1] / "bots"
@@ -122,3 +122,19 @@ def test_a_cache_that_cannot_be_written_is_named(
     monkeypatch.setenv("XDG_CACHE_HOME", str(here / "a-file"))
     with pytest.raises(BotManifestError, match="set XDG_CACHE_HOME to a folder you can write"):
         resolve_bot("random")
+
+
+def test_a_copy_of_a_bot_leaves_its_build_outputs_behind(tmp_path: Path) -> None:
+    built = tmp_path / "built"
+    shutil.copytree(BOTS / "starter-c", built)
+    (built / "bot").write_bytes(b"\x7fELF" + bytes(60))  # what `cc -o bot` leaves
+    (built / "bot").chmod(0o755)
+    for left in ("node_modules/x/index.js", "__pycache__/bot.cpython-311.pyc", "logs/a.log"):
+        (built / left).parent.mkdir(parents=True, exist_ok=True)
+        (built / left).write_text("x")
+    (built / "run.sh").write_text("#!/bin/sh\n")
+    (built / "run.sh").chmod(0o755)
+    copy_bot(built, tmp_path / "copy")
+    assert source_files(tmp_path / "copy") == ["bot.c", "bot.toml", "run.sh"]
+    assert sorted(p.name for p in (tmp_path / "copy").iterdir()) == ["bot.c", "bot.toml", "run.sh"]
+    assert (tmp_path / "copy" / "run.sh").stat().st_mode & 0o111  # still executable
