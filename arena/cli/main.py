@@ -17,9 +17,9 @@ COMMANDS: dict[str, str] = {
     "play": "arena.cli.play:play",
     "replay": "arena.cli.replay:replay",
     "games": "arena.cli.games:games",
-    "new": "arena.cli.new:new",
     "serve": "arena.cli.serve:serve",
     "submit": "arena.cli.serve:submit",
+    "new": "arena.cli.new:new",
 }
 
 
