@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from arena.errors import ArenaError
+from arena.players.bot_files import MANIFEST, source_files
 from arena.players.bundled import guide
 from arena.players.starters import bundled_starters, new_bot
 
@@ -29,9 +30,9 @@ def new(language: str | None, folder: Path | None, listing: bool) -> None:
         where = guide()
     except ArenaError as error:
         raise click.ClickException(str(error)) from None
-    sources = ", ".join(sorted(p.name for p in folder.iterdir() if p.name != "bot.toml"))
+    sources = ", ".join(name for name in source_files(folder) if name != MANIFEST)
     click.echo(f"Made {folder} from the {starter.word} starter: a bot named {bot.name!r}.")
-    click.echo(f"Next: make {sources} smarter, then")
+    click.echo(f"Next: make it smarter (its files: {sources}), then")
     for step in (f"check {folder}", f"play {folder} greedy", f"run --add {folder}"):
         click.echo(f"  arena {step}")
     click.echo(f"The guide for bot authors: {where}")
