@@ -19,6 +19,7 @@ COMMANDS: dict[str, str] = {
     "games": "arena.cli.games:games",
     "serve": "arena.cli.serve:serve",
     "submit": "arena.cli.serve:submit",
+    "new": "arena.cli.new:new",
 }
 
 

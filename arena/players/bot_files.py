@@ -12,10 +12,14 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shutil
 import stat
 from pathlib import Path
 
 from arena.errors import BotManifestError
+
+MANIFEST = "bot.toml"
+"""The file that makes a folder a bot (players/manifest.py reads it)."""
 
 DEFAULT_BOT_SIZE_MB = 256
 """The most a bot's source files (what its hash reads) may total, by default."""
@@ -54,6 +58,28 @@ def bot_hash(folder: Path, cap_mb: int = DEFAULT_BOT_SIZE_MB) -> str:
             digest.update(relative.encode("utf-8", "surrogateescape") + b"\0")
             digest.update(part)
     return digest.hexdigest()
+
+
+def source_files(folder: Path) -> list[str]:
+    """The regular files of a bot's folder that its hash reads, as paths relative to `folder`
+    (`/`-separated, sorted): what a copy of the bot needs (its sources, no build outputs,
+    logs, hidden files or compiled executables). The bundled bots travel in the wheel and are
+    copied to a working folder by this list (setup.py, players/bundled.py)."""
+    return [
+        relative
+        for relative, info in _sources(folder)
+        if stat.S_ISREG(info.st_mode) and _hash_of(folder / relative, info) is not None
+    ]
+
+
+def copy_bot(source: Path, target: Path) -> None:
+    """Copy the files of `source` that `source_files` lists into folder `target` (made if
+    needed), with their permission bits (a script stays executable), nothing else."""
+    for relative in source_files(source):
+        into = target / relative
+        into.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(source / relative, into)
+        shutil.copymode(source / relative, into)
 
 
 def _sources(folder: Path) -> list[tuple[str, os.stat_result]]:

@@ -14,10 +14,11 @@ from pathlib import Path
 from typing import Any
 
 from arena.errors import BotManifestError
-from arena.names import name_key, name_problem
+from arena.names import is_name, name_key, name_problem
+from arena.players.bot_files import MANIFEST as MANIFEST
+from arena.players.bundled import bundled_bot, bundled_bots
 from arena.players.limits import manifest_limits
 
-MANIFEST = "bot.toml"
 _PYTHONS = ("python3", "python")
 
 
@@ -245,15 +246,17 @@ def discover_bots(directory: Path) -> list[BotManifest]:
 
 
 def default_bots_dir() -> Path:
-    """`bots/` in the current folder if there is one, else the repository's own bots/."""
+    """`bots/` in the current folder if there is one, else a working copy of the bundled
+    bots (players/bundled.py)."""
     here = Path("bots")
     if here.is_dir():
         return here
-    return Path(__file__).resolve().parents[2] / "bots"
+    return bundled_bots()
 
 
 def resolve_bot(spec: str, bots_dir: Path | None = None) -> BotManifest:
-    """A bot given as a folder path or as the name of a bot in `bots_dir`."""
+    """A bot given as a folder path, as the name of a bot in `bots_dir` (default: bots/ here,
+    else the bundled bots), or as the name of a bundled bot."""
     path = Path(spec)
     if (path / MANIFEST).is_file() or (path.name == MANIFEST and path.is_file()):
         return load_manifest(path)
@@ -264,8 +267,11 @@ def resolve_bot(spec: str, bots_dir: Path | None = None) -> BotManifest:
     for bot in known:
         if bot.name == spec:
             return bot
+    bundled = bundled_bot(spec) if is_name(spec) else None
+    if bundled is not None:
+        return load_manifest(bundled)
     names = ", ".join(bot.name for bot in known) or "none"
     raise BotManifestError(
         f"No bot {spec!r}: it is neither a folder with a {MANIFEST} nor a bot in {directory} "
-        f"(known: {names})."
+        f"(known: {names}) nor a bundled bot."
     )

@@ -1,0 +1,140 @@
+"""Issue 47: `arena new LANG FOLDER` (a bot made from a bundled starter) and the bundled
+bots' working copies in the user's cache folder (arena/players/bundled.py)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from arena.cli.main import main
+from arena.errors import BotManifestError
+from arena.players import bundled
+from arena.players.bot_files import copy_bot, source_files
+from arena.players.manifest import load_manifest, resolve_bot
+
+BOTS = Path(__file__).resolve().parents[1] / "bots"
+
+
+@pytest.fixture
+def here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """An empty current folder, and a cache folder of the test's own."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    (tmp_path / "here").mkdir()
+    monkeypatch.chdir(tmp_path / "here")
+    return tmp_path / "here"
+
+
+def _new(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(main, ["new", *args])
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    return result.exit_code, result.output
+
+
+def test_the_list_is_every_starter_folder(here: Path) -> None:
+    code, said = _new()
+    assert code == 0
+    folders = [p.name for p in BOTS.iterdir() if (p / "bot.toml").is_file()]
+    words = sorted(name.removeprefix("starter-") for name in folders if name.startswith("starter-"))
+    assert [line.split()[0] for line in said.splitlines()[1:-1]] == words
+    assert said.splitlines()[-1] == f"The guide for bot authors: {BOTS / 'README.md'}"
+    assert _new("--list") == (code, said)
+    assert list(here.iterdir()) == []
+
+
+def test_a_starter_added_to_the_bundled_bots_is_offered_at_once(
+    here: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    shipped = tmp_path / "shipped"
+    shutil.copytree(BOTS / "starter-c", shipped / "starter-c")
+    shutil.copytree(BOTS / "random", shipped / "starter-zz")
+    monkeypatch.setattr(bundled, "bundled_folder", lambda: shipped)
+    code, said = _new()
+    assert code == 0 and [line.split()[0] for line in said.splitlines()[1:3]] == ["c", "zz"]
+    code, said = _new("zz", "mine")
+    assert code == 0, said
+    assert load_manifest(here / "mine").name == "mine"
+    assert (here / "mine" / "bot.py").read_bytes() == (BOTS / "random" / "bot.py").read_bytes()
+
+
+def test_a_new_bot_is_the_starter_renamed_after_its_folder(here: Path) -> None:
+    code, said = _new("javascript", "bots/mine")  # the bot.toml's language finds starter-js
+    assert code == 0, said
+    assert "Made bots/mine from the js starter: a bot named 'mine'." in said
+    assert "arena check bots/mine" in said
+    made, starter = load_manifest(here / "bots" / "mine"), load_manifest(BOTS / "starter-js")
+    assert made.name == "mine" and made.command == starter.command
+    assert source_files(here / "bots" / "mine") == source_files(BOTS / "starter-js")
+    assert (here / "bots" / "mine" / "bot.js").read_text() == (
+        BOTS / "starter-js" / "bot.js"
+    ).read_text()
+
+
+@pytest.mark.parametrize(
+    ("args", "sentence"),
+    [
+        (("cobol", "mine"), "No starter for 'cobol'; the starters are: c, "),
+        (
+            ("c", "my bot"),
+            "The folder's name ('my bot') is the bot's name: it must be a string of 1 to 40",
+        ),
+        (("c",), "Give the bot's folder too: arena new LANG FOLDER."),
+    ],
+)
+def test_a_wrong_request_gets_one_sentence(
+    here: Path, args: tuple[str, ...], sentence: str
+) -> None:
+    code, said = _new(*args)
+    assert code != 0 and sentence in said, said
+    assert list(here.iterdir()) == []
+
+
+def test_a_folder_in_use_is_left_alone(here: Path) -> None:
+    (here / "mine").mkdir()
+    (here / "mine" / "notes.txt").write_text("mine")
+    code, said = _new("c", "mine")
+    assert code == 1 and "mine already exists; give a new folder for the bot." in said
+    assert [p.name for p in (here / "mine").iterdir()] == ["notes.txt"]
+    (here / "empty").mkdir()
+    assert _new("c", "empty")[0] == 0
+
+
+def test_a_bundled_bot_plays_from_a_working_copy_in_the_cache(here: Path, tmp_path: Path) -> None:
+    (here / "bots" / "mine").mkdir(parents=True)  # a bots/ without random: still found
+    (here / "bots" / "mine" / "bot.toml").write_text('name = "mine"\ncommand = ["./bot"]\n')
+    bot = resolve_bot("random")
+    assert bot.folder.is_relative_to(tmp_path / "cache" / "mandala-arena")
+    assert bot.folder.name == "random" and bot.folder.parent.name.startswith("bots-")
+    assert source_files(bot.folder) == source_files(BOTS / "random")
+    assert resolve_bot("random").folder == bot.folder  # made once, then reused
+    assert sorted(p.name for p in bot.folder.parent.iterdir()) == ["random"]
+    with pytest.raises(BotManifestError, match="nor a bundled bot"):
+        resolve_bot("no-such-bot")
+    assert bundled.bundled_bot("../random") is None
+
+
+def test_a_cache_that_cannot_be_written_is_named(
+    here: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (here / "a-file").write_text("")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(here / "a-file"))
+    with pytest.raises(BotManifestError, match="set XDG_CACHE_HOME to a folder you can write"):
+        resolve_bot("random")
+
+
+def test_a_copy_of_a_bot_leaves_its_build_outputs_behind(tmp_path: Path) -> None:
+    built = tmp_path / "built"
+    shutil.copytree(BOTS / "starter-c", built)
+    (built / "bot").write_bytes(b"\x7fELF" + bytes(60))  # what `cc -o bot` leaves
+    (built / "bot").chmod(0o755)
+    for left in ("node_modules/x/index.js", "__pycache__/bot.cpython-311.pyc", "logs/a.log"):
+        (built / left).parent.mkdir(parents=True, exist_ok=True)
+        (built / left).write_text("x")
+    (built / "run.sh").write_text("#!/bin/sh\n")
+    (built / "run.sh").chmod(0o755)
+    copy_bot(built, tmp_path / "copy")
+    assert source_files(tmp_path / "copy") == ["bot.c", "bot.toml", "run.sh"]
+    assert sorted(p.name for p in (tmp_path / "copy").iterdir()) == ["bot.c", "bot.toml", "run.sh"]
+    assert (tmp_path / "copy" / "run.sh").stat().st_mode & 0o111  # still executable
