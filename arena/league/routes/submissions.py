@@ -1,5 +1,5 @@
 """An author's acts on their bots: submit an archive, retire or remove a bot, read its
-stderr. Each needs the author's token."""
+stderr; the admin's unretire. Each needs the author's token."""
 
 from __future__ import annotations
 
@@ -30,8 +30,8 @@ def unread(status: int, sentence: str) -> Response:
 
 
 class Submissions(RouteGroup):
-    """POST /api/bots, /api/bots/LABEL/retire, /api/bots/LABEL/remove;
-    GET /api/bots/LABEL/stderr."""
+    """POST /api/bots, /api/bots/LABEL/retire, /api/bots/LABEL/remove,
+    /api/bots/LABEL/unretire (the admin's); GET /api/bots/LABEL/stderr."""
 
     def __init__(self, site: Site) -> None:
         super().__init__(site)
@@ -43,6 +43,7 @@ class Submissions(RouteGroup):
             Route("/api/bots", self.submit, methods=["POST"]),
             Route("/api/bots/{label}/retire", self.retire_or_remove, methods=["POST"]),
             Route("/api/bots/{label}/remove", self.retire_or_remove, methods=["POST"]),
+            Route("/api/bots/{label}/unretire", self.retire_or_remove, methods=["POST"]),
             Route("/api/bots/{label}/stderr", self.stderr),
         ]
 
@@ -78,9 +79,10 @@ class Submissions(RouteGroup):
     def retire_or_remove(self, request: Request) -> Response:
         author = self.site.author_of(request)
         if author is None:
-            return self.site.unknown(request, "Retiring or removing a bot")
+            return self.site.unknown(request, "Retiring, removing or unretiring a bot")
         league = self.league
-        act = league.remove if request.url.path.endswith("/remove") else league.retire
+        acts = {"retire": league.retire, "remove": league.remove, "unretire": league.unretire}
+        act = acts[request.url.path.rsplit("/", 1)[1]]
         try:
             bot = act(author, request.path_params["label"])
         except ArenaError as refused:
