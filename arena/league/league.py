@@ -406,7 +406,7 @@ class League:
         self.remote = executor.remote
         steps = LeagueSteps(
             self._next_task, self.record, self.paused, self.outage, self.stop,
-            in_flight=2 * max(1, self.workers),
+            in_flight=2 * max(1, self.workers), building=self.checking,
         )  # fmt: skip
         play_tables(executor, steps)
 
