@@ -106,8 +106,9 @@ the audit log of admin actions (audit.py)."""
 
 STATUSES = ("building", "checking", "active", "failed", "retired", "removed")
 """A bot version's life: built, checked by conformance games, then playing, or failed; an
-active bot can be retired (kept on the leaderboard with its games, but no longer matched),
-any checked one removed (off the leaderboards and lists; its games stay for the others)."""
+active bot can be retired (kept on the leaderboard with its games, but no longer matched)
+and a retired one made active again by the admin (unretired), any checked one removed (off
+the leaderboards and lists; its games stay for the others)."""
 
 
 CUT_SHORT = "the league stopped during its check; submit it again"
@@ -216,7 +217,7 @@ class Store:
 
     def add_author(self, name: str, admin: bool = False, *, who: str | None = None) -> str:
         """A new author; returns their token (shown once: only its hash is kept). `who`:
-        the admin who made them, for the audit log (None: not logged, as tests do)."""
+        the admin who made them, for the audit log (None: not logged: tests, the bench)."""
         with self.db.transaction():
             token = self._insert_author(name, admin)[1]
             if who is not None:
