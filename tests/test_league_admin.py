@@ -248,7 +248,7 @@ def test_a_token_revoked_at_the_console_stops_working_at_once_and_the_bots_play_
     assert site.call("GET", "/api/me", site.ada)[0] == 200
     revoked = _serve(folder, None, "--revoke", "ada")
     assert revoked.exit_code == 0, revoked.output
-    assert "their 1 active bots (alpha) keep playing" in revoked.output
+    assert "their active bot (alpha) plays on: the admin retires it to stop it" in (revoked.output)
     for method, path in (("GET", "/api/me"), ("POST", "/api/bots"), ("POST", "/api/play")):
         status, answer = site.call(method, path, site.ada, b"" if method == "POST" else None)
         assert status == 401 and WRONG in answer["error"], (path, answer)

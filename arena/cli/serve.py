@@ -269,15 +269,10 @@ def _at_console(store: Store, act: tuple[str, str], address: str) -> str:
         return _invite(store, address, who)
     if verb == "revoke":
         author = store.revoke(name, who)
-        active = [bot.label for bot in store.bots("active") if bot.author == author.name]
-        playing = (
-            f"their {len(active)} active bots ({', '.join(active[:5])}{', ...' if len(active) > 5 else ''}) "
-            "keep playing: retire them with the admin's token to stop them"
-            if active else "they have no active bot"
-        )  # fmt: skip
         return (
-            f"Author {author.name}'s token is revoked: it no longer works; {playing}. "
-            f"`arena serve --reissue {author.name}` gives them a new one."
+            f"Author {author.name}'s token is revoked: it no longer works; "
+            f"{_still_playing(store, author.name)}. `arena serve --reissue {author.name}` "
+            "gives them a new one."
         )
     if verb == "reissue":
         author, token = store.reissue(name, who)
@@ -353,6 +348,16 @@ def _serve_league(
     finally:
         league.close()
         listening.close()
+
+
+def _still_playing(store: Store, author: str) -> str:
+    """What a revocation leaves as it was: the author's active bots, which play on."""
+    active = [bot.label for bot in store.bots("active") if bot.author == author]
+    if not active:
+        return "they have no active bot"
+    shown = ", ".join(active[:5]) + (f" and {len(active) - 5} more" if len(active) > 5 else "")
+    bots, play, them = ("bot", "plays", "it") if len(active) == 1 else (f"{len(active)} bots", "play", "them")  # fmt: skip
+    return f"their active {bots} ({shown}) {play} on: the admin retires {them} to stop {them}"
 
 
 def _public_url(text: str | None) -> str | None:
