@@ -41,9 +41,9 @@ class Submissions(RouteGroup):
     def routes(self) -> list[Route]:
         return [
             Route("/api/bots", self.submit, methods=["POST"]),
-            Route("/api/bots/{label}/retire", self.retire_or_remove, methods=["POST"]),
-            Route("/api/bots/{label}/remove", self.retire_or_remove, methods=["POST"]),
-            Route("/api/bots/{label}/unretire", self.retire_or_remove, methods=["POST"]),
+            Route("/api/bots/{label}/retire", self.act_on_bot, methods=["POST"]),
+            Route("/api/bots/{label}/remove", self.act_on_bot, methods=["POST"]),
+            Route("/api/bots/{label}/unretire", self.act_on_bot, methods=["POST"]),
             Route("/api/bots/{label}/stderr", self.stderr),
         ]
 
@@ -76,7 +76,8 @@ class Submissions(RouteGroup):
                 return error(400, str(failed))
         return JSONResponse(bot_json(bot), status_code=202)
 
-    def retire_or_remove(self, request: Request) -> Response:
+    def act_on_bot(self, request: Request) -> Response:
+        """Retire, remove or unretire the bot the path names, as the token's author may."""
         author = self.site.author_of(request)
         if author is None:
             return self.site.unknown(request, "Retiring, removing or unretiring a bot")
