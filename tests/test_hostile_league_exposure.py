@@ -207,6 +207,7 @@ def test_a_leaderboards_times_are_read_with_their_time_zone(site: Site) -> None:
         ("GET", "/api/bots/alpha%C2%B2/stderr"),
         ("POST", "/api/bots/alpha%C2%B2/retire"),
         ("POST", "/api/bots/%D9%A3/remove"),
+        ("POST", "/api/bots/alpha%C2%B2/unretire"),
     ],
 )
 def test_digit_look_alikes_in_a_path_are_no_bot_and_no_game(

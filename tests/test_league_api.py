@@ -174,6 +174,8 @@ def test_api_me_says_whose_token_it_is_and_a_wrong_token_is_called_wrong(site: S
         ("GET", "/api/bots/alpha/stderr"),
         ("POST", "/api/pause"),
         ("POST", "/api/invites"),
+        ("POST", "/api/bots/alpha/unretire"),
+        ("GET", "/api/audit"),
     ):
         status, answer = site.call(method, path, forged, b"" if method == "POST" else None)
         assert status == 401 and WRONG in answer["error"], (path, answer)

@@ -1,7 +1,8 @@
 """The league's page in a real browser (Debian's chromium through Selenium; issue 24): a bot
 submitted through the page appears on the live leaderboard, clicked it is highlighted with
 its results against the others, one of its replays opens, an author cannot retire another
-author's bot, no text from a bot runs as script, and an invite link gives a token."""
+author's bot, the admin unretires one, no text from a bot runs as script, and an invite link
+gives a token."""
 
 from __future__ import annotations
 
@@ -108,6 +109,15 @@ def _run(browser: Any, site: Site, tmp_path: Path, by: Any) -> None:
     assert [button.get_attribute("data-bot") for button in buttons] == ["alpha"]
     assert site.call("POST", "/api/bots/beta/retire", site.ada)[0] == 403  # the server checks
     assert site.call("GET", "/api/bots/beta")[1]["status"] == "active"
+    # ada retires alpha; the admin is shown unretire on it (ada is not), and it plays again
+    assert site.call("POST", "/api/bots/alpha/retire", site.ada)[0] == 200
+    browser.find_element(by.ID, "token").clear()
+    browser.find_element(by.ID, "token").send_keys(site.admin + "\t")
+    until(lambda: "You are admin (admin)" in browser.find_element(by.ID, "who").text)
+    buttons = until(lambda: browser.find_elements(by.CSS_SELECTOR, "button.unretire"))
+    assert [button.get_attribute("data-bot") for button in buttons] == ["alpha"]
+    buttons[0].click()
+    until(lambda: site.call("GET", "/api/bots/alpha")[1]["status"] == "active")
 
 
 def test_an_invite_link_opened_in_the_browser_gives_a_token(browser: Any, tmp_path: Path) -> None:

@@ -14,11 +14,12 @@ import pytest
 from click.testing import CliRunner
 
 from arena.cli.main import main
+from arena.league.checking import CheckPolicy
 from arena.league.league import League
 from arena.league.store import Author, StoreError
 from arena.league.uploads import UploadError, archive_folder
 from arena.players.limits import Limits
-from tests.league_support import bot_archive
+from tests.league_support import BOTS, bot_archive
 from tests.postgres_support import fresh_database
 
 LIMITS = Limits(move_ms=5000, startup_ms=20_000)
@@ -202,9 +203,15 @@ def test_a_league_keeps_its_game_and_may_change_its_table_size(tmp_path: Path) -
 
 
 @contextmanager
-def _remote_league(tmp_path: Path, bots: list[tuple[str, str]]) -> Iterator[tuple[Any, League]]:
+def _remote_league(
+    tmp_path: Path,
+    bots: list[tuple[str, str]],
+    checking: CheckPolicy | None = None,
+    archives: tuple[Path, ...] = (),
+) -> Iterator[tuple[Any, League]]:
     """A Dask LocalCluster reached by its address, as another machine's would be, and a
-    league on it with `bots` (bundled source, name) submitted by ada and checked."""
+    league on it (building under `checking`) with `bots` (bundled source, name) and
+    `archives` submitted by ada and checked."""
     from distributed import LocalCluster
 
     from arena.cluster import DaskExecutor
@@ -215,9 +222,12 @@ def _remote_league(tmp_path: Path, bots: list[tuple[str, str]]) -> Iterator[tupl
         executor = DaskExecutor(address=cluster.scheduler_address)
         assert executor.remote
         league = League(
-            tmp_path / "league", workers=1, limits=LIMITS, executor_factory=lambda n: executor
-        )
-        _submit_as_ada(league, tmp_path, bots)
+            tmp_path / "league", workers=1, limits=LIMITS, executor_factory=lambda n: executor,
+            checking=checking,
+        )  # fmt: skip
+        ada = _submit_as_ada(league, tmp_path, bots)
+        for archive in archives:
+            assert league.submit(ada, archive, wait=True).status == "active"
         try:
             yield cluster, league
         finally:
@@ -278,3 +288,61 @@ def test_a_bot_that_cannot_be_shipped_loses_its_games_and_the_league_plays_on(
         assert game.faulty_seat == game.players.index("gamma")
         assert "cannot be installed on worker" in game.reason, game.reason
     assert all(game.termination == "normal" for game in without)
+
+
+SECOND_BUILD_HEAVY = """if [ -f built-once ]; then
+  for n in 1 2 3; do head -c 600000 /dev/zero > data$n.bin; done
+else
+  touch built-once
+fi
+"""
+"""A build light the first time (the league's check), 1.8 MB the second (on a worker)."""
+
+
+def test_remote_workers_build_and_play_under_the_leagues_limits_not_the_defaults(
+    tmp_path: Path,
+) -> None:
+    """Issue 42, point 6: a worker's build keeps to the league's quota (1 MiB here; the
+    defaults have none), so a version whose build there outgrows it loses its games there,
+    saying why; and the players there have the league's playing limits (5 s a move, 20 s to
+    start; the defaults: 1 s, 10 s)."""
+    from distributed import Client
+
+    folder = tmp_path / "src" / "heavy"
+    folder.mkdir(parents=True)
+    (folder / "bot.py").write_text((BOTS / "random" / "bot.py").read_text())
+    (folder / "build.sh").write_text(SECOND_BUILD_HEAVY)
+    (folder / "bot.toml").write_text(
+        'name = "heavy"\ncommand = ["python3", "bot.py"]\ngames = ["mandala"]\n'
+        'build = ["sh", "build.sh"]\n'
+    )
+    heavy = archive_folder(folder, tmp_path)
+    policy = CheckPolicy(bot_disk_mb=1)
+    bots = [("random", "alpha"), ("greedy", "beta")]
+
+    def worker_limits() -> dict[str, tuple[int, int]]:  # run on the worker: its players
+        from arena import execution
+
+        return {
+            name: (player.limits.move_ms, player.limits.startup_ms)
+            for name, player in execution._players.items()
+        }
+
+    with _remote_league(tmp_path, bots, policy, (heavy,)) as (cluster, league):
+        league.start()
+        deadline = time.monotonic() + 240
+        while league.store.game_count() < 12 and time.monotonic() < deadline:
+            time.sleep(0.2)
+        with Client(cluster.scheduler_address) as client:  # while they play
+            played = next(iter(client.run(worker_limits).values()))
+        league.stop.set()
+        for thread in league.threads:
+            thread.join(timeout=60)
+        games = league.store.games()
+    assert played and set(played.values()) == {(LIMITS.move_ms, LIMITS.startup_ms)}, played
+    with_heavy = [g for g in games if "heavy" in g.players]
+    assert with_heavy and any("heavy" not in g.players for g in games)
+    for game in with_heavy:
+        assert game.faulty_seat == game.players.index("heavy")
+        assert "holds 2 MiB after its build; a bot version may hold at most 1 MiB" in game.reason
+    assert all(g.termination == "normal" for g in games if "heavy" not in g.players)

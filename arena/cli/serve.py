@@ -90,11 +90,30 @@ ADDRESS_SETTING = "address"
     metavar="NAME",
     help="Make an author, print their token, and stop.",
 )
-@click.option("--admin", is_flag=True, help="With --add-author: the author may pause the league.")
+@click.option(
+    "--admin",
+    is_flag=True,
+    help="With --add-author: the author is the league's admin (README: the roles).",
+)
 @click.option(
     "--invite",
     is_flag=True,
     help="Print an invite link (one author joins with it, within 7 days), and stop.",
+)
+@click.option(
+    "--revoke",
+    default=None,
+    metavar="AUTHOR",
+    help="Make AUTHOR's token stop working at once (their bots stay as they are), and stop.",
+)
+@click.option(
+    "--reissue",
+    default=None,
+    metavar="AUTHOR",
+    help="Give AUTHOR a new token, printed once (the old one stops working), and stop.",
+)
+@click.option(
+    "--audit", "show_audit", is_flag=True, help="Print the log of admin actions, and stop."
 )
 @click.option(
     "--sprt",
@@ -153,7 +172,7 @@ def serve(
     folder: Path, db: str | None, game: str, game_options: dict[str, Any], seats: int | None, workers: int, host: str, port: int,
     public_url: str | None,
     cluster: str | None, scheduler: str | None, add_author: str | None, admin: bool, invite: bool,
-    bounds: tuple[float, float], export_to: Path | None, checks: int, build_cpu_s: int,
+    revoke: str | None, reissue: str | None, show_audit: bool, bounds: tuple[float, float], export_to: Path | None, checks: int, build_cpu_s: int,
     build_timeout_s: int, bot_disk_mb: int, move_ms: int, time_bank_ms: int, cpu_ms: int | None,
 ) -> None:  # fmt: skip
     """Run a league: bots submitted over the web page or `arena submit` are checked, then
@@ -170,8 +189,10 @@ def serve(
         click.echo(warning, err=True)
     given = click.get_current_context().get_parameter_source("game") != ParameterSource.DEFAULT
     game_asked, options_asked = (game if given else None), (game_options or None)
-    if add_author is not None or invite:  # beside a playing league too: its store alone
-        click.echo(_in_store(folder, db, (game_asked, seats, options_asked), add_author, admin, public_url, host, port))  # fmt: skip
+    at_console = _console_act(add_author, admin, invite, revoke, reissue, show_audit)
+    if at_console is not None:  # beside a playing league too: its store alone
+        making = add_author is not None or invite  # these may make the league; the others not
+        click.echo(_in_store(folder, db, (game_asked, seats, options_asked), at_console, making, public_url, host, port))  # fmt: skip
         return
     league = _open_league(
         folder, db, (game_asked, seats, options_asked), workers, bounds, export_to,
@@ -184,28 +205,83 @@ def serve(
 
 def _in_store(
     folder: Path, db: str | None, table_asked: tuple[str | None, int | None, dict[str, Any] | None],
-    add_author: str | None, admin: bool, public_url: str | None, host: str, port: int,
+    act: tuple[str, str], making: bool, public_url: str | None, host: str, port: int,
 ) -> str:  # fmt: skip
-    """--add-author or --invite, done in the league's store alone: what to print."""
+    """An act at the console (`_console_act`), done in the league's store alone: what to
+    print. Only --add-author and --invite may make a new league."""
     from arena.league.league import DEFAULT_DB
     from arena.league.store import Store
     from arena.league.table import made_line, settle
 
     try:
+        if not making and db is None and not (folder / DEFAULT_DB).is_file():
+            raise ArenaError(f"There is no league in {folder}; give its folder with --league.")
         folder.mkdir(parents=True, exist_ok=True)
         store = Store(folder / DEFAULT_DB if db is None else db)
         try:
             table = settle(store, *table_asked)  # as serving
-            if add_author is not None:
-                done = _add_author(store, add_author, admin)
-            else:
-                done = _invite(store, public_url or _address_to_invite(store, host, port))
+            done = _at_console(store, act, public_url or _address_to_invite(store, host, port))
             made = made_line(table, folder)  # a new league: its game and seats, said
             return done if made is None else f"{made}\n{done}"
         finally:
             store.close()
     except (ArenaError, OSError) as error:
         raise click.ClickException(str(error)) from None
+
+
+CONSOLE_ACTS = ("--add-author", "--invite", "--revoke", "--reissue", "--audit")
+"""What `arena serve` does in the league's store and stops, one at a time."""
+
+
+def _console_act(
+    add_author: str | None, admin: bool, invite: bool, revoke: str | None, reissue: str | None,
+    show_audit: bool,
+) -> tuple[str, str] | None:  # fmt: skip
+    """The one console act asked for, as (verb, author): `add-author`, `add-admin`,
+    `revoke`, `reissue` with an author's name, `invite` and `audit` with none; None when
+    none is (serve the league)."""
+    asked = [
+        None if add_author is None else ("add-admin" if admin else "add-author", add_author),
+        ("invite", "") if invite else None,
+        None if revoke is None else ("revoke", revoke),
+        None if reissue is None else ("reissue", reissue),
+        ("audit", "") if show_audit else None,
+    ]
+    given = [act for act in asked if act is not None]
+    if len(given) > 1:
+        raise click.UsageError(f"Give one of {', '.join(CONSOLE_ACTS)} at a time.")
+    if admin and add_author is None:
+        raise click.UsageError("--admin goes with --add-author NAME: the author made admin.")
+    return given[0] if given else None
+
+
+def _at_console(store: Store, act: tuple[str, str], address: str) -> str:
+    """Do the console act `act` (`_console_act`) in `store`, each in the audit log as the
+    console's: what to print."""
+    from arena.league.audit import console
+
+    verb, name = act
+    who = console()
+    if verb in ("add-author", "add-admin"):
+        token = store.add_author(name, admin=verb == "add-admin", who=who)
+        return f"Author {name} added. Their token (shown once, keep it): {token}"
+    if verb == "invite":
+        return _invite(store, address, who)
+    if verb == "revoke":
+        author = store.revoke(name, who)
+        return (
+            f"Author {author.name}'s token is revoked: it no longer works; "
+            f"{_still_playing(store, author.name)}. `arena serve --reissue {author.name}` "
+            "gives them a new one."
+        )
+    if verb == "reissue":
+        author, token = store.reissue(name, who)
+        return (
+            f"Author {author.name}'s new token (shown once, keep it; the old one no longer "
+            f"works): {token}"
+        )
+    lines = store.audit_lines()
+    return "\n".join(str(line) for line in lines) if lines else "No admin action yet."
 
 
 def _open_league(
@@ -274,9 +350,14 @@ def _serve_league(
         listening.close()
 
 
-def _add_author(store: Store, name: str, admin: bool) -> str:
-    token = store.add_author(name, admin=admin)
-    return f"Author {name} added. Their token (shown once, keep it): {token}"
+def _still_playing(store: Store, author: str) -> str:
+    """What a revocation leaves as it was: the author's active bots, which play on."""
+    active = [bot.label for bot in store.bots("active") if bot.author == author]
+    if not active:
+        return "they have no active bot"
+    shown = ", ".join(active[:5]) + (f" and {len(active) - 5} more" if len(active) > 5 else "")
+    bots, play, them = ("bot", "plays", "it") if len(active) == 1 else (f"{len(active)} bots", "play", "them")  # fmt: skip
+    return f"their active {bots} ({shown}) {play} on: the admin retires {them} to stop {them}"
 
 
 def _public_url(text: str | None) -> str | None:
@@ -322,10 +403,10 @@ def _log_to_output() -> None:
     league_log.propagate = False
 
 
-def _invite(store: Store, address: str) -> str:
+def _invite(store: Store, address: str, who: str) -> str:
     from arena.league.accounts import INVITE_DAYS
 
-    code = store.add_invite()
+    code = store.add_invite(who=who)
     return (
         f"Invite link (one author, valid {INVITE_DAYS:g} days; shown once): {address}/join#{code}"
     )

@@ -59,3 +59,9 @@ def author_name(name: str) -> str:
     if problem is not None:
         raise AccountError(problem)
     return name
+
+
+def revoked_mark() -> str:
+    """What a revoked author's token hash becomes: unique, and never a SHA-256 hex digest,
+    so no token matches it."""
+    return "revoked:" + secrets.token_hex(16)

@@ -259,29 +259,48 @@ class League:
         Its games stay, for the other bots' ratings and replays. Its author or an admin."""
         return self._set_status(author, label, "removed", "remove")
 
+    def unretire(self, author: Author, label: str) -> Bot:
+        """Bring a retired bot back: matched again, its games and any test going on where
+        they stopped. The admin's alone (a bot the admin retired stays retired)."""
+        return self._set_status(author, label, "active", "unretire")
+
     def _set_status(self, author: Author, label: str, status: str, verb: str) -> Bot:
+        """The act `verb` (retire, remove, unretire) of `author` on bot `label`: its author or
+        an admin may retire or remove it, an admin alone unretire it; an admin's act is in the
+        audit log."""
         with self.lock:
             bot = self.store.bot(label)
             if bot is None or bot.status == "removed":
                 raise StoreError(f"There is no bot {label} in this league.")
+            if verb == "unretire" and not author.admin:
+                raise StoreError(
+                    f"Only the league's admin may unretire a bot; ask them for {label}."
+                )
             if bot.author != author.name and not author.admin:
                 raise StoreError(f"{label} belongs to {bot.author}; you may {verb} only yours.")
             if bot.status in ("building", "checking"):
                 raise StoreError(f"{label} is being checked; {verb} it once its check is done.")
-            if status == "retired" and bot.status != "active":
-                raise StoreError(
-                    f"{label} is {bot.status}, not playing; there is nothing to retire."
-                )
-            return self.store.set_status(bot, status)
+            wanted = {"retire": "active", "unretire": "retired"}.get(verb)
+            if wanted is not None and bot.status != wanted:
+                doing = "not playing" if verb == "retire" else "not retired"
+                raise StoreError(f"{label} is {bot.status}, {doing}; there is nothing to {verb}.")
+            with self.store.db.transaction():
+                if author.admin:
+                    self.store.audit(author.name, f"{verb}d {label} ({bot.author}'s)")
+                return self.store.set_status(bot, status)
 
     # --- play ---
 
     def paused(self) -> bool:
         return self._paused
 
-    def set_paused(self, paused: bool) -> None:
-        with self.lock:
+    def set_paused(self, paused: bool, by: Author | None = None) -> None:
+        """Matchmaking stopped or started again; `by`: the admin who did it, for the audit
+        log (None: not logged)."""
+        with self.lock, self.store.db.transaction():
             self.store.set_setting(PAUSED, "1" if paused else "0")
+            if by is not None:
+                self.store.audit(by.name, "paused the league" if paused else "resumed the league")
             self._paused = paused
 
     def verdict(self, bot: Bot, bots: list[Bot] | None = None) -> Verdict | None:
@@ -387,7 +406,7 @@ class League:
         self.remote = executor.remote
         steps = LeagueSteps(
             self._next_task, self.record, self.paused, self.outage, self.stop,
-            in_flight=2 * max(1, self.workers),
+            in_flight=2 * max(1, self.workers), building=self.checking,
         )  # fmt: skip
         play_tables(executor, steps)
 

@@ -38,7 +38,8 @@ function draw(rows) {
       name.className = "bot"; name.addEventListener("click", () => show(b.bot)); li.append(name);  // its page
       const mine = me !== null && (me.admin || me.author === b.author);  // the server checks too
       const verbs = !mine ? [] : b.status === "active" ? ["retire", "remove"]
-        : (b.status === "retired" || b.status === "failed") ? ["remove"] : [];
+        : b.status === "retired" ? (me.admin ? ["unretire", "remove"] : ["remove"])
+        : b.status === "failed" ? ["remove"] : [];
       verbs.forEach((verb) => {
         const button = document.createElement("button"); button.textContent = verb;
         button.className = verb; button.dataset.bot = b.bot;

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from arena.errors import ArenaError
 from arena.league import accounts
+from arena.league import audit as audit_log
 from arena.league.database import Database, DatabaseError, open_database
 from arena.names import name_key, name_problem
 from arena.results.log import GameLine
@@ -82,6 +83,15 @@ MIGRATIONS: Sequence[str] = (
     """
     ALTER TABLE bots ADD COLUMN source_hash TEXT;
     """,
+    """
+    ALTER TABLE authors ADD COLUMN revoked {float};
+    CREATE TABLE audit (
+        id {serial},
+        at {float} NOT NULL,
+        who TEXT NOT NULL,
+        what TEXT NOT NULL
+    );
+    """,
 )
 """The schema, one step per version (version 0 is an empty database); `{serial}` and
 `{float}` are the dialect's words (database.py). Step 3 keys names (`names.name_key`) so
@@ -90,12 +100,15 @@ processes at once: the names an older arena stored are ASCII, whose key is `lowe
 names it let in twice so (`Greedy` beside `greedy`), the first keeps the key and the
 others none (they stay, but no new name or version can take theirs). Step 4 keeps each
 version's source hash (`bot_files.bot_hash`, before its build): an upload identical to an
-earlier version is refused; versions stored before it have none (never called identical)."""
+earlier version is refused; versions stored before it have none (never called identical).
+Step 5 marks an author whose token the admin revoked (when; `revoke`, `reissue`) and keeps
+the audit log of admin actions (audit.py)."""
 
 STATUSES = ("building", "checking", "active", "failed", "retired", "removed")
 """A bot version's life: built, checked by conformance games, then playing, or failed; an
-active bot can be retired (kept on the leaderboard with its games, but no longer matched),
-any checked one removed (off the leaderboards and lists; its games stay for the others)."""
+active bot can be retired (kept on the leaderboard with its games, but no longer matched)
+and a retired one made active again by the admin (unretired), any checked one removed (off
+the leaderboards and lists; its games stay for the others)."""
 
 
 CUT_SHORT = "the league stopped during its check; submit it again"
@@ -202,9 +215,14 @@ class Store:
 
     # --- authors ---
 
-    def add_author(self, name: str, admin: bool = False) -> str:
-        """A new author; returns their token (shown once: only its hash is kept)."""
-        return self._insert_author(name, admin)[1]
+    def add_author(self, name: str, admin: bool = False, *, who: str | None = None) -> str:
+        """A new author; returns their token (shown once: only its hash is kept). `who`:
+        the admin who made them, for the audit log (None: not logged: tests, the bench)."""
+        with self.db.transaction():
+            token = self._insert_author(name, admin)[1]
+            if who is not None:
+                self.audit(who, f"added author {name}" + (" (admin)" if admin else ""))
+        return token
 
     def _insert_author(self, name: str, admin: bool) -> tuple[int, str]:
         """A new author's id and token; one sentence for a bad or taken name (taken: the
@@ -233,22 +251,77 @@ class Store:
         except accounts.AccountError:
             return None
         row = self.db.execute(
-            "SELECT id, name, admin, token_hash FROM authors WHERE token_hash = ?", (digest,)
+            "SELECT id, name, admin, token_hash FROM authors "
+            "WHERE token_hash = ? AND revoked IS NULL",
+            (digest,),
         ).fetchone()
         if row is None or not accounts.same_token(token, row[3]):
             return None
         return Author(int(row[0]), str(row[1]), bool(row[2]))
 
-    def add_invite(self, days: float = accounts.INVITE_DAYS) -> str:
+    def revoke(self, name: str, who: str) -> Author:
+        """The author `name`'s token made to stop working at once (its hash replaced by a
+        mark no token hashes to, the moment kept); their bots and games stay as they are.
+        `who`: the admin, for the audit log."""
+        with self.db.transaction():
+            author = self._author_named(name)
+            self.db.execute(
+                "UPDATE authors SET token_hash = ?, revoked = ? WHERE id = ?",
+                (accounts.revoked_mark(), time.time(), author.id),
+            )
+            self.audit(who, f"revoked {author.name}'s token")
+        return author
+
+    def reissue(self, name: str, who: str) -> tuple[Author, str]:
+        """The author `name` and a new token of theirs (shown once: only its hash is kept);
+        the old one, or a revocation, ends. `who`: the admin, for the audit log."""
+        token = accounts.new_token()
+        with self.db.transaction():
+            author = self._author_named(name)
+            self.db.execute(
+                "UPDATE authors SET token_hash = ?, revoked = NULL WHERE id = ?",
+                (accounts.token_hash(token), author.id),
+            )
+            self.audit(who, f"reissued {author.name}'s token")
+        return author, token
+
+    def _author_named(self, name: str) -> Author:
+        """The author called `name` (whatever its case); one sentence when there is none."""
+        accounts.author_name(name)
+        row = self.db.execute(
+            "SELECT id, name, admin FROM authors WHERE name_key = ?", (name_key(name),)
+        ).fetchone()
+        if row is None:
+            raise StoreError(
+                f"There is no author called {name} in this league; check the name "
+                "(`arena serve --audit` lists who was added)."
+            )
+        return Author(int(row[0]), str(row[1]), bool(row[2]))
+
+    def add_invite(self, days: float = accounts.INVITE_DAYS, *, who: str | None = None) -> str:
         """A new invite code, good for one author within `days` (shown once: only its hash
-        is kept)."""
+        is kept). `who`: the admin who made it, for the audit log (None: not logged)."""
         code = accounts.new_invite()
         now = time.time()
-        self.db.execute(
-            "INSERT INTO invites (code_hash, created, expires) VALUES (?, ?, ?)",
-            (accounts.token_hash(code), now, now + days * 86400.0),
-        )
+        with self.db.transaction():
+            self.db.execute(
+                "INSERT INTO invites (code_hash, created, expires) VALUES (?, ?, ?)",
+                (accounts.token_hash(code), now, now + days * 86400.0),
+            )
+            if who is not None:
+                self.audit(who, "made an invite link")
         return code
+
+    # --- the audit log (audit.py) ---
+
+    def audit(self, who: str, what: str) -> None:
+        """A line in the audit log: `who` did `what`, now. Call it inside the act's own
+        transaction (`self.db.transaction()`)."""
+        audit_log.append(self.db, who, what)
+
+    def audit_lines(self, newest: int = audit_log.KEEP) -> list[audit_log.AuditLine]:
+        """The audit log's latest `newest` lines, oldest first."""
+        return audit_log.lines(self.db, newest)
 
     def join(self, code: str, name: str) -> str:
         """The author `name` made with an invite code, which is then used up; their token.

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from arena.execution import Executor, TableResult, WorkerContext, play_table
+from arena.league.checking import CheckPolicy
 from arena.league.database import Outage
 from arena.schedule import TableTask
 
@@ -31,6 +32,8 @@ class LeagueSteps:
     stop: threading.Event
     in_flight: int
     """Tables kept running at once."""
+    building: CheckPolicy
+    """The league's build limits and disk quota, kept by remote workers' builds too."""
 
 
 def play_tables(executor: Executor, steps: LeagueSteps) -> None:
@@ -51,7 +54,7 @@ def play_tables(executor: Executor, steps: LeagueSteps) -> None:
                         break
                     task, context = ready
                     if executor.remote:
-                        _ship(executor, context, shipped)
+                        _ship(executor, context, shipped, steps.building)
                     running[executor.submit(play_table, context, task)] = task
             except Exception as error:  # the database away (a restart), a worker refusing
                 steps.outage.failed("the league could not store or hand out a table", error)
@@ -81,11 +84,14 @@ def _store(future: Future[Any], steps: LeagueSteps, unstored: list[TableResult])
         steps.outage.failed("the league cannot store its games (they wait)", error)
 
 
-def _ship(executor: Executor, context: WorkerContext, shipped: set[str]) -> None:
-    """Bots of the table the remote workers do not have yet: shipped to them (remote.py)."""
+def _ship(
+    executor: Executor, context: WorkerContext, shipped: set[str], building: CheckPolicy
+) -> None:
+    """Bots of the table the remote workers do not have yet: shipped to them, built there
+    under the league's `building` policy (remote.py)."""
     from arena.league.remote import ship
 
     for bot in context.bots:
         if bot.name not in shipped:
-            ship(executor, bot)
+            ship(executor, bot, building)
             shipped.add(bot.name)

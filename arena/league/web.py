@@ -22,12 +22,15 @@ step and streams server-sent events out of the box; uvicorn is its usual server.
     GET  /api/events                server-sent events: the leaderboard each time it changes
     GET  /replay/GAME_ID            the replay viewer of one league game
     POST /api/bots                  submit: the body is a .zip or .tar.gz of a bot folder
-    POST /api/bots/LABEL/retire     stop matching your bot (its games stay)
+    POST /api/bots/LABEL/retire     stop matching your bot (its games stay); the admin: any
     POST /api/bots/LABEL/remove     take your bot out: off the leaderboards and lists (its
-                                    games stay for the others; its folder goes at restart)
-    GET  /api/bots/LABEL/stderr     your bot's stderr log (the end of it)
+                                    games stay for the others; its folder goes at restart);
+                                    the admin: any
+    POST /api/bots/LABEL/unretire   the admin matches a retired bot again
+    GET  /api/bots/LABEL/stderr     your bot's stderr log (the end of it); the admin: any
     POST /api/pause, /api/resume    the admin stops and restarts matchmaking
     POST /api/invites               the admin makes an invite link (one author, 7 days)
+    GET  /api/audit                 the admin's audit log, newest first (audit.py)
     GET  /join#CODE                 the invite's page: choose a name, get a token
     POST /api/join                  {"invite": CODE, "name": NAME}: a new author and token
     POST /api/play, GET /play/GID   an author plays a bot in the browser, not rated

@@ -12,7 +12,8 @@
 check` (conformance.py: 3 and 4 for a bot with a build and for its opponent; `Player`: 5),
 the league (league.py: 1, 2 at a submission; checking.py: 3 and the first half of 4 in its
 check, the sandbox refusing a missing program at 5; its workers: 5) and its remote workers
-(remote.py: 3, 4; 5) take these steps, each where it needs it, in this order. Each step
+(remote.py: 3 and 4 as its check takes them, under the league's build limits and disk quota;
+5) take these steps, each where it needs it, in this order. Each step
 calls down into its own room (a module below this one), and none calls back up.
 """
 

@@ -1,5 +1,5 @@
 """Who a token is, the admin's invites and the joining they allow, the admin's pause and
-resume of matchmaking."""
+resume of matchmaking, the admin's audit log."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from arena.errors import ArenaError
-from arena.league import accounts, server
+from arena.league import accounts, audit, server
 from arena.league.routes.site import RouteGroup, Site, error
 from arena.league.server import BodyRefused, RateLimit, client_of, read_body
 
@@ -19,7 +19,7 @@ JOIN_BODY_BYTES = 4096
 
 
 class Accounts(RouteGroup):
-    """GET /api/me; POST /api/invites, /api/join, /api/pause, /api/resume."""
+    """GET /api/me, /api/audit; POST /api/invites, /api/join, /api/pause, /api/resume."""
 
     def __init__(self, site: Site) -> None:
         super().__init__(site)
@@ -32,6 +32,7 @@ class Accounts(RouteGroup):
             Route("/api/resume", self.set_paused, methods=["POST"]),
             Route("/api/invites", self.invite, methods=["POST"]),
             Route("/api/join", self.join, methods=["POST"]),
+            Route("/api/audit", self.audit),
         ]
 
     def me(self, request: Request) -> Response:
@@ -46,7 +47,7 @@ class Accounts(RouteGroup):
             return self.site.unknown(request, "Pausing or resuming the league")
         if not author.admin:
             return error(403, "Only the league's admin may pause or resume it.")
-        self.league.set_paused(request.url.path.endswith("pause"))
+        self.league.set_paused(request.url.path.endswith("pause"), by=author)
         return JSONResponse({"paused": self.league.paused()})
 
     def invite(self, request: Request) -> Response:
@@ -55,9 +56,21 @@ class Accounts(RouteGroup):
             return self.site.unknown(request, "Making an invite link")
         if not author.admin:
             return error(403, "Only the league's admin may make invite links.")
-        code = self.site.locked(self.league.store.add_invite)
+        who = author.name
+        code = self.site.locked(lambda: self.league.store.add_invite(who=who))
         link = f"{str(request.base_url).rstrip('/')}/join#{code}"
         return JSONResponse({"invite": code, "link": link, "days": accounts.INVITE_DAYS}, 201)
+
+    def audit(self, request: Request) -> Response:
+        """The admin's audit log, newest first (the latest `audit.SHOWN` lines)."""
+        author = self.site.author_of(request)
+        if author is None:
+            return self.site.unknown(request, "Reading the audit log")
+        if not author.admin:
+            return error(403, "Only the league's admin may read the audit log.")
+        with self.league.reading:  # a connection of its own: never behind a write waiting
+            lines = self.league.reader.audit_lines(audit.SHOWN)
+        return JSONResponse([line.to_json() for line in reversed(lines)])
 
     async def join(self, request: Request) -> Response:
         if not self.joins.allow(client_of(request)):

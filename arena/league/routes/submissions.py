@@ -1,5 +1,5 @@
 """An author's acts on their bots: submit an archive, retire or remove a bot, read its
-stderr. Each needs the author's token."""
+stderr; the admin's unretire. Each needs the author's token."""
 
 from __future__ import annotations
 
@@ -30,8 +30,8 @@ def unread(status: int, sentence: str) -> Response:
 
 
 class Submissions(RouteGroup):
-    """POST /api/bots, /api/bots/LABEL/retire, /api/bots/LABEL/remove;
-    GET /api/bots/LABEL/stderr."""
+    """POST /api/bots, /api/bots/LABEL/retire, /api/bots/LABEL/remove,
+    /api/bots/LABEL/unretire (the admin's); GET /api/bots/LABEL/stderr."""
 
     def __init__(self, site: Site) -> None:
         super().__init__(site)
@@ -41,8 +41,9 @@ class Submissions(RouteGroup):
     def routes(self) -> list[Route]:
         return [
             Route("/api/bots", self.submit, methods=["POST"]),
-            Route("/api/bots/{label}/retire", self.retire_or_remove, methods=["POST"]),
-            Route("/api/bots/{label}/remove", self.retire_or_remove, methods=["POST"]),
+            Route("/api/bots/{label}/retire", self.act_on_bot, methods=["POST"]),
+            Route("/api/bots/{label}/remove", self.act_on_bot, methods=["POST"]),
+            Route("/api/bots/{label}/unretire", self.act_on_bot, methods=["POST"]),
             Route("/api/bots/{label}/stderr", self.stderr),
         ]
 
@@ -75,12 +76,14 @@ class Submissions(RouteGroup):
                 return error(400, str(failed))
         return JSONResponse(bot_json(bot), status_code=202)
 
-    def retire_or_remove(self, request: Request) -> Response:
+    def act_on_bot(self, request: Request) -> Response:
+        """Retire, remove or unretire the bot the path names, as the token's author may."""
         author = self.site.author_of(request)
         if author is None:
-            return self.site.unknown(request, "Retiring or removing a bot")
+            return self.site.unknown(request, "Retiring, removing or unretiring a bot")
         league = self.league
-        act = league.remove if request.url.path.endswith("/remove") else league.retire
+        acts = {"retire": league.retire, "remove": league.remove, "unretire": league.unretire}
+        act = acts[request.url.path.rsplit("/", 1)[1]]
         try:
             bot = act(author, request.path_params["label"])
         except ArenaError as refused:
