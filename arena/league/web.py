@@ -18,6 +18,8 @@ step and streams server-sent events out of the box; uvicorn is its usual server.
     GET  /api/bots/LABEL/games      its games newest first, ?page=N (or ?offset=&limit=):
                                     each seat's bot, place and score, how the game ended
     GET  /api/bots/LABEL/games.zip  its latest games as a run folder for `arena report`
+                                    (made a few at a time, kept until it plays again:
+                                    downloads.py)
     GET  /api/me                    who a token is: {"author": NAME, "admin": BOOL}
     GET  /api/events                server-sent events: the leaderboard each time it changes
     GET  /replay/GAME_ID            the replay viewer of one league game
@@ -66,7 +68,7 @@ from starlette.types import ASGIApp
 from arena.league.exposure import StrictHeaders
 from arena.league.league import League
 from arena.league.routes.accounts import Accounts
-from arena.league.routes.bots import DOWNLOAD_PREFIX, Bots
+from arena.league.routes.bots import Bots
 from arena.league.routes.human import Human
 from arena.league.routes.leaderboard import Leaderboard
 from arena.league.routes.pages import Pages
@@ -74,7 +76,7 @@ from arena.league.routes.site import RouteGroup, Site
 from arena.league.routes.submissions import UPLOADS_PER_MINUTE, Submissions
 from arena.league.server import ClientRequests, ServerLimits, server_config
 
-__all__ = ["DOWNLOAD_PREFIX", "ROUTE_GROUPS", "UPLOADS_PER_MINUTE", "create_app", "serving"]
+__all__ = ["ROUTE_GROUPS", "UPLOADS_PER_MINUTE", "create_app", "serving"]
 
 ROUTE_GROUPS: tuple[Callable[[Site], RouteGroup], ...] = (
     Pages,
