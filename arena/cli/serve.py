@@ -130,7 +130,7 @@ ADDRESS_SETTING = "address"
     default=CheckPolicy.checks,
     show_default=True,
     metavar="N",
-    help="Submissions checked at once; the others wait their turn, in order.",
+    help="Submissions checked at once; the others wait their turn, round robin by author.",
 )
 @click.option(
     "--build-cpu",
