@@ -316,9 +316,7 @@ def _leaderboard_ms(proxied: Proxied, address: str) -> float:
     return took
 
 
-def test_one_client_behind_nginx_cannot_take_the_league(
-    proxied: Proxied, tmp_path: Path
-) -> None:
+def test_one_client_behind_nginx_cannot_take_the_league(proxied: Proxied, tmp_path: Path) -> None:
     """Issue 42, item 2: one client (127.0.0.2) opens many idle connections and asks STREAMS
     event streams; nginx holds the idle ones (the league never sees them) and serves it 8
     streams (the rest 503 or 429, with a sentence), and another client (127.0.0.3) still
