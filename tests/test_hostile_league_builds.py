@@ -96,6 +96,43 @@ def test_submissions_are_checked_one_at_a_time_in_order_and_the_waiting_say_so(
         league.close()
 
 
+def test_checks_go_round_robin_by_author(tmp_path: Path) -> None:
+    """Issue 42, item 5: author A submits three slow-building bots, then author B one; B's is
+    checked after at most one of A's (the one already running), not after all three."""
+    league, ada = _league(tmp_path, CheckPolicy(checks=1))
+    bob = league.store.author_of(league.store.add_author("bob"))
+    assert bob is not None
+    try:
+        files = {"build.py": SLOW_BUILD.replace("sleep(3)", "sleep(1)")}
+        build = ["python3", "build.py"]
+        slow = [league.submit(ada, _built_bot(tmp_path, f"slow{n}", build, files)) for n in "123"]
+        quick = league.submit(bob, _built_bot(tmp_path, "quick", build, files))
+        with league.lock:
+            told = {bot.label: league.store.bot_by_id(bot.id) for bot in [*slow, quick]}
+        assert {label: bot and bot.message for label, bot in told.items() if label != "slow1"} == {
+            "quick": "waiting to be checked (1 ahead)",
+            "slow2": "waiting to be checked (2 ahead)",
+            "slow3": "waiting to be checked (3 ahead)",
+        }
+        deadline = time.monotonic() + 300
+        while time.monotonic() < deadline:
+            with league.lock:
+                done = [league.store.bot_by_id(bot.id) for bot in [*slow, quick]]
+            if all(bot is not None and bot.status in ("active", "failed") for bot in done):
+                break
+            time.sleep(0.1)
+        assert [bot and bot.status for bot in done] == ["active"] * 4, done
+        started = {
+            bot.label: float((league.folder / bot.folder / "built.txt").read_text().split()[0])
+            for bot in done
+            if bot is not None
+        }
+        order = sorted(started, key=started.__getitem__)
+        assert order == ["slow1", "quick", "slow2", "slow3"], started
+    finally:
+        league.close()
+
+
 def test_a_build_that_spins_is_stopped_at_its_cpu_time(tmp_path: Path) -> None:
     league, ada = _league(tmp_path, CheckPolicy(build_cpu_s=2, build_timeout_s=120))
     try:

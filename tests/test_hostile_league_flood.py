@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import resource
 import socket
 import time
@@ -17,7 +18,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 
+from arena.cli.main import main
+from arena.errors import ArenaError
 from arena.league import boards, server, web
 from arena.league.league import League
 from arena.league.server import RateLimit, ServerLimits
@@ -166,7 +170,7 @@ def test_the_connection_caps_answer_503(tmp_path: Path) -> None:
         more = [held.enter_context(connect(site)) for _ in range(4)]
         answer, _ = until_closed(more[-1])  # the seventh open: closed unread
         assert answer.startswith(b"HTTP/1.1 503 ") and "too many connections" in error_of(answer)
-    with guarded(tmp_path / "b", per_address=3, uncapped=frozenset()) as site, ExitStack() as held:
+    with guarded(tmp_path / "b", per_address=3, trusted_proxies=()) as site, ExitStack() as held:
         mine = [held.enter_context(connect(site)) for _ in range(4)]
         answer, _ = until_closed(mine[-1])
         assert answer.startswith(b"HTTP/1.1 503 ")
@@ -197,3 +201,80 @@ def test_a_rate_limit_forgets_idle_clients_and_stays_bounded() -> None:
     for client in "bcde":
         assert limit.allow(client)
     assert len(limit.recent) == 3 and "a" not in limit.recent  # the least recently seen
+
+
+def ask(site: Site, path: str, source: str = "127.0.0.1", forwarded: str = "") -> socket.socket:
+    """A GET of `path` from the loopback address `source`, claiming to be for `forwarded`
+    (X-Forwarded-For, as a proxy passes it) when given; the open connection."""
+    host, port = site.url.removeprefix("http://").split(":")
+    connection = socket.create_connection((host, int(port)), 30, source_address=(source, 0))
+    claim = f"X-Forwarded-For: {forwarded}\r\n" if forwarded else ""
+    connection.sendall(f"GET {path} HTTP/1.1\r\nHost: league\r\n{claim}\r\n".encode())
+    return connection
+
+
+def status_of(connection: socket.socket) -> tuple[int, bytes]:
+    """The status of the answer on `connection`, and the answer (a refusal's body whole)."""
+    answer = b""
+    while b"\r\n\r\n" not in answer:
+        chunk = connection.recv(65536)
+        assert chunk, answer
+        answer += chunk
+    head, body = answer.split(b"\r\n\r\n", 1)
+    length = re.search(rb"(?i)\r\ncontent-length: (\d+)", head)
+    while length and len(body) < int(length[1]) and (chunk := connection.recv(65536)):
+        body += chunk
+    return int(answer.split(b" ", 2)[1]), head + b"\r\n\r\n" + body
+
+
+def test_a_client_behind_a_trusted_proxy_is_capped_by_the_address_it_passes(
+    tmp_path: Path,
+) -> None:
+    """Issue 42, item 2: behind a proxy on the loopback (trusted by default), each client is
+    counted by the X-Forwarded-For the proxy passes; a peer that is not a trusted proxy is
+    counted by its own address whatever it claims."""
+    with guarded(tmp_path, client_streams=2, event_streams=4) as site, ExitStack() as held:
+        mine = [held.enter_context(ask(site, "/api/events", forwarded="127.0.0.9")) for _ in "ab"]
+        assert [status_of(stream)[0] for stream in mine] == [200, 200]
+        status, answer = status_of(
+            held.enter_context(ask(site, "/api/events", forwarded="127.0.0.9"))
+        )
+        assert status == 429 and "At most 2 live leaderboards at once" in answer.decode()
+        other = held.enter_context(ask(site, "/api/events", forwarded="127.0.0.10"))
+        assert status_of(other)[0] == 200  # another client behind the same proxy
+        claimed = held.enter_context(ask(site, "/api/events", "127.0.0.2", forwarded="127.0.0.10"))
+        assert status_of(claimed)[0] == 200  # counted as 127.0.0.2: its claim is not believed
+        status, answer = status_of(held.enter_context(ask(site, "/api/events", "127.0.0.3")))
+        assert status == 503 and "live leaderboards at once and all are taken" in answer.decode()
+        mine[0].close()  # its stream ends once the league sees it gone (within a second)
+        deadline = time.monotonic() + 30
+        while True:
+            again = held.enter_context(ask(site, "/api/events", forwarded="127.0.0.9"))
+            if status_of(again)[0] == 200:
+                break
+            assert time.monotonic() < deadline, "a closed stream was never released"
+            time.sleep(0.1)
+
+
+def test_requests_at_once_are_capped_per_client(tmp_path: Path) -> None:
+    with guarded(tmp_path, client_requests=2) as site, ExitStack() as held:
+        for _ in "ab":  # two requests that last: event streams
+            assert status_of(held.enter_context(ask(site, "/api/events", "127.0.0.2")))[0] == 200
+        status, answer = status_of(held.enter_context(ask(site, "/api/leaderboard", "127.0.0.2")))
+        assert status == 503 and server.TOO_MANY_AT_ONCE in answer.decode()
+        assert b"x-content-type-options: nosniff" in answer  # the strict headers, as every answer
+        assert status_of(held.enter_context(ask(site, "/api/leaderboard", "127.0.0.3")))[0] == 200
+        through = ask(site, "/api/leaderboard", forwarded="127.0.0.2")  # the same client, proxied
+        assert status_of(held.enter_context(through))[0] == 503
+        assert (
+            status_of(held.enter_context(ask(site, "/api/leaderboard")))[0] == 200
+        )  # the proxy's own
+
+
+def test_trusted_proxies_are_addresses() -> None:
+    assert ServerLimits(trusted_proxies=("10.0.0.0/24", "::1")).client("10.0.0.7") is None
+    assert ServerLimits(trusted_proxies=()).client("127.0.0.1") == "127.0.0.1"
+    with pytest.raises(ArenaError, match="not an address or network"):
+        ServerLimits(trusted_proxies=("*",))
+    result = CliRunner().invoke(main, ["serve", "--trusted-proxy", "proxy.example"])
+    assert result.exit_code == 2 and "--trusted-proxy 127.0.0.1" in result.output, result.output

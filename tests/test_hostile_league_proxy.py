@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import resource
+import selectors
 import shutil
 import socket
 import ssl
@@ -18,7 +21,7 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from email.message import Message
 from pathlib import Path
 
@@ -89,8 +92,8 @@ def _nginx(folder: Path, site_config: str, https: int) -> Iterator[Path]:
     (folder / "nginx.conf").write_text(
         ("user root root;\n" if os.geteuid() == 0 else "")  # tmp_path is root's alone
         + f"worker_processes 1;\nerror_log {error_log} info;\n"
-        "events { worker_connections 256; }\n"
-        f"http {{\n    access_log {folder / 'access.log'};\n{temporary}\n"
+        + "events { worker_connections 768; }\n"  # Debian's /etc/nginx/nginx.conf's
+        + f"http {{\n    access_log {folder / 'access.log'};\n{temporary}\n"
         f"    include {folder / 'league.conf'};\n}}\n"
     )
     process = subprocess.Popen(
@@ -220,3 +223,133 @@ def test_a_body_over_the_upload_cap_is_refused_by_nginx(proxied: Proxied) -> Non
 class _NoRedirect(urllib.request.HTTPRedirectHandler):
     def redirect_request(self, *args: object, **kwargs: object) -> None:
         return None
+
+
+BATTERY = os.environ.get("ARENA_BATTERY") == "1"
+"""`ARENA_BATTERY=1 pytest tests/test_hostile_league_proxy.py -s`: issue 42's numbers (20,000
+idle connections, 500 event streams from one client) instead of the scaled ones."""
+STREAMS = 500 if BATTERY else 40
+READS = 20
+
+
+def _idle_connections() -> int:
+    """20,000 for the battery (as many as this process may open beside the rest); 2,000
+    otherwise: more than the 768 connections a worker of Debian's nginx holds."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    room = hard - STREAMS - 1000
+    if room < 2_000:
+        pytest.skip(f"the open-files limit ({hard}) is too low")
+    return min(20_000 if BATTERY else 2_000, room)
+
+
+IP_BIND_ADDRESS_NO_PORT = getattr(socket, "IP_BIND_ADDRESS_NO_PORT", 24)
+
+
+def _from(address: str, port: int) -> socket.socket:
+    """A connection to nginx's `port` from `address` (its port chosen at connect, not at
+    bind: binding thousands first makes each new bind search them all)."""
+    connection = socket.socket()
+    try:
+        connection.setsockopt(socket.IPPROTO_IP, IP_BIND_ADDRESS_NO_PORT, 1)
+        connection.bind((address, 0))
+        connection.settimeout(60)
+        connection.connect(("127.0.0.1", port))
+    except BaseException:
+        connection.close()
+        raise
+    return connection
+
+
+def _stream(proxied: Proxied, address: str) -> tuple[ssl.SSLSocket, int, bytes]:
+    """An event stream asked through nginx from `address`: the connection, its answer's
+    status and, for a refusal, its body."""
+    port = int(proxied.url.rsplit(":", 1)[1])
+    tls = proxied.context.wrap_socket(_from(address, port), server_hostname="localhost")
+    tls.sendall(b"GET /api/events HTTP/1.1\r\nHost: localhost\r\n\r\n")
+    answer = b""
+    while b"\r\n\r\n" not in answer:
+        chunk = tls.recv(65536)
+        assert chunk, f"nginx closed the stream unanswered: {answer!r}"
+        answer += chunk
+    head, body = answer.split(b"\r\n\r\n", 1)
+    status = int(head.split(b" ", 2)[1])
+    if status != 200:
+        length = re.search(rb"(?i)\r\ncontent-length: (\d+)", head)
+        assert length, head
+        while len(body) < int(length[1]) and (chunk := tls.recv(65536)):
+            body += chunk
+    return tls, status, body
+
+
+def _still_open(connections: list[socket.socket]) -> int:
+    """How many of `connections` nginx has not closed."""
+    with selectors.DefaultSelector() as watch:
+        for connection in connections:
+            watch.register(connection, selectors.EVENT_READ)
+        return len(connections) - len(watch.select(timeout=0))
+
+
+def _leaderboard_ms(proxied: Proxied, address: str) -> float:
+    """One plain leaderboard read through nginx from `address` on a new connection, in ms."""
+    port = int(proxied.url.rsplit(":", 1)[1])
+    start = time.perf_counter()
+    with proxied.context.wrap_socket(_from(address, port), server_hostname="localhost") as tls:
+        tls.sendall(
+            b"GET /api/leaderboard HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
+        )
+        answer = b""
+        while chunk := tls.recv(65536):
+            answer += chunk
+    took = (time.perf_counter() - start) * 1000
+    assert answer.startswith(b"HTTP/1.1 200 "), answer[:300]
+    return took
+
+
+def test_one_client_behind_nginx_cannot_take_the_league(proxied: Proxied, tmp_path: Path) -> None:
+    """Issue 42, item 2: one client (127.0.0.2) opens many idle connections and asks STREAMS
+    event streams; nginx holds the idle ones (the league never sees them; past its 768 it
+    closes idle ones to take new ones) and serves it 8 streams (the rest 503 or 429, with a
+    sentence), and another client (127.0.0.3) still reads the leaderboard: its latency is printed beside the one before (with the battery's
+    numbers, two bots play meanwhile, so the board and the streams' events change)."""
+    idle = _idle_connections()
+    if BATTERY:
+        for source, name in (("random", "alpha"), ("greedy", "beta")):
+            archive = bot_archive(tmp_path, source, name).read_bytes()
+            assert proxied.call("POST", "/api/bots", proxied.site.ada, archive)[0] == 202
+            proxied.site.wait_status(name, "active")
+    proxied.site.league.start()
+    before = sorted(_leaderboard_ms(proxied, "127.0.0.3") for _ in range(READS))
+    port = int(proxied.url.rsplit(":", 1)[1])
+    with ExitStack() as held:
+        refused = []
+        for _ in range(STREAMS):
+            tls, status, body = _stream(proxied, "127.0.0.2")
+            held.enter_context(tls)
+            if status != 200:
+                refused.append((status, body))
+        opening = time.perf_counter()
+        idlers = [held.enter_context(_from("127.0.0.2", port)) for _ in range(idle)]
+        opened_s, opened = time.perf_counter() - opening, _still_open(idlers)
+        during = sorted(_leaderboard_ms(proxied, "127.0.0.3") for _ in range(READS))
+        still = _still_open(idlers)
+        served = STREAMS - len(refused)
+        assert served == 8  # docs/nginx-league.conf's limit_conn arena_streams
+        for status, body in refused:
+            assert status in (503, 429), body
+            assert json.loads(body)["error"].startswith("Too many requests from your address")
+        theirs, status, _ = _stream(proxied, "127.0.0.3")  # another client's stream: served
+        theirs.close()
+        assert status == 200
+        # more idle connections than nginx's 768: it closed idle ones to serve the others
+        assert "worker_connections are not enough, reusing connections" in (
+            proxied.error_log.read_text()
+        )
+    print(
+        f"\n{STREAMS} streams asked from 127.0.0.2 ({served} served), then {idle} idle "
+        f"connections opened in {opened_s:.1f} s (open then: {opened}, after the reads: "
+        f"{still}; nginx closes one idle for 10 s); 127.0.0.3's leaderboard through nginx: "
+        f"median {before[READS // 2]:.1f} ms before, {during[READS // 2]:.1f} ms during "
+        f"(x{during[READS // 2] / before[READS // 2]:.2f}); slowest {before[-1]:.1f} / "
+        f"{during[-1]:.1f} ms"
+    )

@@ -17,7 +17,6 @@ import signal
 import socket
 import subprocess
 import sys
-import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -33,7 +32,7 @@ from click.testing import CliRunner
 from arena.cli.main import main
 from arena.execution import TableResult
 from arena.game_sources import GAME_MODULES
-from arena.league import bot_games, export, web
+from arena.league import bot_games, downloads, export
 from arena.results.log import GameLine
 from tests.league_support import Site, bot_archive, served
 
@@ -124,11 +123,10 @@ def test_a_download_of_a_bots_games_is_a_run_folder_that_arena_report_reads(
     result = CliRunner().invoke(main, ["report", str(run)])
     assert result.exit_code == 0, result.output
     assert (run / "report.html").is_file() or any(run.rglob("*.html")), result.output
-    # nothing left behind on the server (deleted once sent); a bot with no game: refused
-    deadline = time.monotonic() + 30
-    while list(Path(tempfile.gettempdir()).glob(web.DOWNLOAD_PREFIX + "*")):
-        assert time.monotonic() < deadline, "the download's folder was never deleted"
-        time.sleep(0.1)
+    # on the server, only the archive kept for the next asker (no scratch folder, nothing in
+    # the system's temporary folder); a bot with no game: refused
+    kept = site.league.folder / downloads.FOLDER
+    assert [path.suffix for path in kept.iterdir()] == [".zip"]
     assert site.call("GET", "/api/bots/nobody/games.zip")[0] == 404
 
 

@@ -260,3 +260,24 @@ def test_the_play_button_in_chromium_plays_a_whole_game_by_clicking(site: Site) 
         assert not errors, errors  # a script or style the policy refused would be one
     line = finished(site, game_id)
     assert line["players"] == ["human:ada", "alpha"] and site.league.store.game_count() == 0
+
+
+def test_a_table_longer_than_its_cap_is_stopped_and_the_human_loses(
+    site: Site, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 42, item 5: a human table's whole length is bounded (TABLE_S), beside the clock
+    of each decision: a page that keeps asking but never moves loses when it runs out."""
+    monkeypatch.setattr(human_tables, "TABLE_S", 2.0)  # the clock of a decision: 30 s
+    status, game = start(site, site.ada)
+    assert status == 201
+    begun, state = time.monotonic(), {"over": False}
+    while time.monotonic() - begun < 30 and not state["over"]:  # an open page, never moving
+        state = seat_call(site, game["page"] + "/api/state", game["key"])[1]
+        time.sleep(0.1)
+    assert state["over"] and time.monotonic() - begun < CLOCK.move_s  # not the decision's clock
+    line = finished(site, game["game"])
+    assert line["reason"].endswith(
+        "the table was stopped: its time ran out (a human table lasts at most 2 s)."
+    ), line
+    assert line["termination"] == "crash" and line["ranks"][0] == 1  # the human lost
+    assert start(site, site.ada)[0] == 201  # the author's slot is free again

@@ -28,6 +28,7 @@ from arena.league.checking import MAX_CHECKS, CheckPolicy
 if TYPE_CHECKING:
     from arena.execution import Executor
     from arena.league.league import League
+    from arena.league.server import ServerLimits
     from arena.league.store import Store
     from arena.players.limits import Limits
 
@@ -82,6 +83,15 @@ ADDRESS_SETTING = "address"
     callback=lambda context, parameter, value: _public_url(value),
     help="The league's address as people reach it, behind a TLS reverse proxy "
     "(docs/reverse-proxy.md), e.g. https://league.example.org: invite links use it.",
+)
+@click.option(
+    "--trusted-proxy",
+    "trusted_proxies",
+    multiple=True,
+    metavar="ADDRESS",
+    help="A reverse proxy's address or network (repeat for more; 'none': no proxy): the "
+    "client address it passes (X-Forwarded-For) is believed and capped per client, and its "
+    "own connections are not [the loopback: 127.0.0.1 and ::1].",
 )
 @click.option(
     "--add-author",
@@ -139,7 +149,7 @@ ADDRESS_SETTING = "address"
     default=CheckPolicy.checks,
     show_default=True,
     metavar="N",
-    help="Submissions checked at once; the others wait their turn, in order.",
+    help="Submissions checked at once; the others wait their turn, round robin by author.",
 )
 @click.option(
     "--build-cpu",
@@ -170,7 +180,7 @@ ADDRESS_SETTING = "address"
 @limit_options
 def serve(
     folder: Path, db: str | None, game: str, game_options: dict[str, Any], seats: int | None, workers: int, host: str, port: int,
-    public_url: str | None,
+    public_url: str | None, trusted_proxies: tuple[str, ...],
     cluster: str | None, scheduler: str | None, add_author: str | None, admin: bool, invite: bool,
     revoke: str | None, reissue: str | None, show_audit: bool, bounds: tuple[float, float], export_to: Path | None, checks: int, build_cpu_s: int,
     build_timeout_s: int, bot_disk_mb: int, move_ms: int, time_bank_ms: int, cpu_ms: int | None,
@@ -194,13 +204,14 @@ def serve(
         making = add_author is not None or invite  # these may make the league; the others not
         click.echo(_in_store(folder, db, (game_asked, seats, options_asked), at_console, making, public_url, host, port))  # fmt: skip
         return
+    limits = _server_limits(trusted_proxies)  # a bad address said before the league opens
     league = _open_league(
         folder, db, (game_asked, seats, options_asked), workers, bounds, export_to,
         CheckPolicy(checks, build_cpu_s, build_timeout_s, bot_disk_mb),
         Limits(move_ms=move_ms, time_bank_ms=time_bank_ms, cpu_ms=cpu_ms),
     )  # fmt: skip
     if league is not None:
-        _serve_league(league, host, port, public_url, cluster, scheduler)
+        _serve_league(league, host, port, public_url, cluster, scheduler, limits)
 
 
 def _in_store(
@@ -315,7 +326,7 @@ def _open_league(
 
 def _serve_league(
     league: League, host: str, port: int, public_url: str | None, cluster: str | None,
-    scheduler: str | None,
+    scheduler: str | None, limits: ServerLimits,
 ) -> None:  # fmt: skip
     """Play the league and serve its pages until Ctrl-C; the league closed at the end."""
     import uvicorn
@@ -343,7 +354,7 @@ def _serve_league(
     try:
         from arena.league.server import server_config  # timeouts, caps, file limit raised
 
-        config = server_config(create_app(league), log_level="warning")
+        config = server_config(create_app(league, limits), limits, log_level="warning")
         uvicorn.Server(config).run(sockets=[listening])
     finally:
         league.close()
@@ -358,6 +369,17 @@ def _still_playing(store: Store, author: str) -> str:
     shown = ", ".join(active[:5]) + (f" and {len(active) - 5} more" if len(active) > 5 else "")
     bots, play, them = ("bot", "plays", "it") if len(active) == 1 else (f"{len(active)} bots", "play", "them")  # fmt: skip
     return f"their active {bots} ({shown}) {play} on: the admin retires {them} to stop {them}"
+
+
+def _server_limits(trusted_proxies: tuple[str, ...]) -> ServerLimits:
+    """The server's limits with the proxies trusted (`--trusted-proxy`), checked."""
+    from arena.league.server import TRUSTED_PROXIES, ServerLimits
+
+    proxies = tuple(p for p in trusted_proxies if p != "none") if trusted_proxies else None
+    try:
+        return ServerLimits(trusted_proxies=TRUSTED_PROXIES if proxies is None else proxies)
+    except ArenaError as error:
+        raise click.BadParameter(str(error), param_hint="--trusted-proxy") from None
 
 
 def _public_url(text: str | None) -> str | None:

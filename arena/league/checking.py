@@ -5,8 +5,9 @@ the league halved), and a 1 kB upload whose build wrote 3 x 300 MiB went active 
 MiB on disk. Now:
 
 - `CheckQueue`: versions are checked by at most `CheckPolicy.checks` threads at a time,
-  in submission order; a waiting version stays `building` with the message "waiting to be
-  checked (N ahead)".
+  round robin by author (issue 42: three 25 s builds of one author delayed another's bot
+  95 s when they ran in submission order); a waiting version stays `building` with the
+  message "waiting to be checked (N ahead)".
 - `build_version`: the build runs under `CheckPolicy.build_limits` (the build limits of
   every build, with a CPU time and the largest file lowered to the quota) and within
   `build_timeout_s`; then its folder (every file, build outputs included) may hold at most
@@ -16,16 +17,16 @@ MiB on disk. Now:
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import logging
 import os
-import queue
 import shutil
 import stat
 import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import Future
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -146,24 +147,42 @@ def _mib(size: int) -> str:
     return f"{size / (1 << 20):.0f} MiB"
 
 
+@dataclass(order=True)
+class _Waiting:
+    """A version waiting: its place in the round robin, then the version and its result."""
+
+    place: tuple[int, int, int]
+    """(its round, its author's previous round, the order it came in): the least goes first."""
+    bot: Bot = field(compare=False)
+    future: Future[Bot] = field(compare=False)
+
+
 class CheckQueue:
-    """Versions waiting to be checked, checked by at most `workers` daemon threads at a time
-    in the order they were put; a waiting one's message in `store` says how many are ahead
-    (written holding `lock`, the store's; call `put` without it)."""
+    """Versions waiting to be checked, checked by at most `workers` daemon threads at a time,
+    round robin by author: an author's next version waits behind every other author's first
+    (start-time fair queuing: a version's round is one past the later of its author's last
+    one and the round of the version started last; the least round goes first, and at a tie
+    the author served longer ago, then the one that came first). So one author's many
+    submissions delay another's by at most one of theirs per check slot. A waiting one's
+    message in `store` says how many are ahead (written holding `lock`, the store's; call
+    `put` without it)."""
 
     def __init__(
         self, workers: int, check: Callable[[Bot], Bot], store: Store, lock: threading.Lock
     ) -> None:
         self.workers, self.check, self.store, self.lock = workers, check, store, lock
-        self._lock = threading.Lock()  # the waiting list, the count and the messages
-        self._waiting: list[Bot] = []
+        self._lock = threading.Condition()  # the waiting list, the rounds, the messages
+        self._waiting: list[_Waiting] = []
+        self._rounds: dict[str, int] = {}  # each author's latest round given
+        self._now = 0  # the round of the version started last
+        self._came = itertools.count()
         self._running = 0
-        self._work: queue.SimpleQueue[tuple[Bot, Future[Bot]] | None] = queue.SimpleQueue()
+        self._noted: dict[int, int] = {}  # the "N ahead" each waiting version was told
         self._threads: list[threading.Thread] = []
         self._closed = False
 
     def put(self, bot: Bot) -> Future[Bot]:
-        """Check `bot` once the versions put before it have started; its result, later."""
+        """Check `bot` when its turn comes (round robin by author); its result, later."""
         future: Future[Bot] = Future()
         with self._lock:
             if self._closed:
@@ -176,35 +195,46 @@ class CheckQueue:
                     )
                     thread.start()
                     self._threads.append(thread)
-            self._waiting.append(bot)
-            ahead = self._running + len(self._waiting) - 1
-            if ahead >= self.workers:
-                self.note(bot, ahead)
-            self._work.put((bot, future))
+            previous = self._rounds.get(bot.author, 0)
+            turn = self._rounds[bot.author] = max(self._now, previous) + 1
+            self._waiting.append(_Waiting((turn, previous, next(self._came)), bot, future))
+            self._lock.notify()
+            self._note_waiting()
         return future
 
     def _serve(self) -> None:
         while True:
-            item = self._work.get()
-            if item is None:
-                return
-            bot, future = item
             with self._lock:
+                while not self._waiting and not self._closed:
+                    self._lock.wait()
                 if self._closed:
-                    future.cancel()
-                    continue
-                self._waiting.remove(bot)  # the others' count stays: one fewer waits ahead
+                    return
+                item = min(self._waiting)
+                self._waiting.remove(item)
+                self._noted.pop(item.bot.id, None)
+                self._now = item.place[0]
+                self._rounds = {  # an author idle since an earlier round needs no memory
+                    author: turn for author, turn in self._rounds.items() if turn >= self._now
+                }
                 self._running += 1
             try:
-                future.set_result(self.check(bot))
+                item.future.set_result(self.check(item.bot))
             except Exception as error:  # the check's own fault: the caller of put sees it
-                log.exception("the check of %s failed", bot.label)
-                future.set_exception(error)
+                log.exception("the check of %s failed", item.bot.label)
+                item.future.set_exception(error)
             with self._lock:
                 self._running -= 1
-                for ahead, waiting in enumerate(self._waiting, self._running):
-                    if ahead >= self.workers and not self._closed:  # the next starts now
-                        self.note(waiting, ahead)
+                self._note_waiting()
+
+    def _note_waiting(self) -> None:
+        """Tell each waiting version how many are ahead of it now, if that changed (holding
+        `_lock`)."""
+        if self._closed:
+            return
+        for ahead, waiting in enumerate(sorted(self._waiting), self._running):
+            if ahead >= self.workers and self._noted.get(waiting.bot.id) != ahead:
+                self._noted[waiting.bot.id] = ahead
+                self.note(waiting.bot, ahead)
 
     def note(self, bot: Bot, ahead: int) -> None:
         """A waiting version's message (a store that fails meanwhile only loses it)."""
@@ -220,8 +250,10 @@ class CheckQueue:
         with self._lock:
             self._closed = True
             threads, self._threads = self._threads, []
-        for _ in threads:
-            self._work.put(None)
+            dropped, self._waiting = self._waiting, []
+            self._lock.notify_all()
+        for item in dropped:
+            item.future.cancel()
         deadline = time.monotonic() + timeout
         for thread in threads:
             thread.join(max(0.0, deadline - time.monotonic()))

@@ -16,7 +16,8 @@ latest `KEPT_GAMES` of them (the oldest go first: a visitor never costs unbounde
 
 A page that stops asking for news for `CLOCK.gone_s` seconds was closed: the human loses the
 game with that reason (the seat's fault, as a crashed bot's) and the author's slot is free;
-so is a decision not made within the clock. When the league stops, every table playing ends
+so is a decision not made within the clock. A table lasts at most `TABLE_S` in all: past it, the
+human loses with that reason as the table is stopped (issue 42). When the league stops, every table playing ends
 at once with that reason (its bots' processes closed). A finished table stays in memory `KEPT_S`
 seconds (its page shows the outcome), then only its record remains.
 """
@@ -53,6 +54,11 @@ KEPT_S = 600.0
 """A finished table's desk is kept this long, for its page to show the outcome."""
 CLOCK = HumanClock(move_s=300.0, open_s=60.0, gone_s=20.0, linger_s=0.0)
 """The human seat's times in the league: five minutes a decision; a page gone 20 s loses."""
+TABLE_S = 2700.0
+"""A human table's whole length, from its start (the page's opening included): 45 minutes,
+time for a slow game of Takenoko. Then the table is stopped and the human loses (the bot's
+turn under way ends first, within the league's time per move); two authors cannot keep the
+league's tables for hours."""
 FOLDER = "human"
 INDEX = "games.jsonl"
 
@@ -161,6 +167,12 @@ class HumanTables:
         return lines
 
     def _play(self, game: HumanGame, table: HumanTable) -> None:
+        minutes = f"{TABLE_S / 60:g} minutes" if TABLE_S >= 60 else f"{TABLE_S:g} s"
+        limit = threading.Timer(
+            TABLE_S, game.desk.stop, (f"its time ran out (a human table lasts at most {minutes})",)
+        )
+        limit.daemon = True
+        limit.start()
         try:
             _, record = play_at_desk(table, game.desk, game.game_id, self.folder)
             write_record(self.folder / "records", game.game_id, record_bytes(record))
@@ -172,6 +184,7 @@ class HumanTables:
             log.exception("human table %s failed", game.game_id)
             game.desk.finish({"reason": f"The table failed: {failed}"})
         finally:
+            limit.cancel()
             with self._lock:
                 game.finished = time.monotonic()
 

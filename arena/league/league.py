@@ -197,7 +197,7 @@ class League:
         if folder != incoming:
             shutil.rmtree(incoming, ignore_errors=True)
         log.info("submission: %s by %s (version %d)", bot.label, author.name, bot.version)
-        checked = self.checks.put(bot)  # in submission order, `checking.checks` at a time
+        checked = self.checks.put(bot)  # round robin by author, `checking.checks` at a time
         return checked.result() if wait else bot
 
     def _check(self, bot: Bot) -> Bot:

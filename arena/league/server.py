@@ -13,8 +13,18 @@ whose HTTP protocol (`guarded_protocol`, uvicorn's h11 protocol with timers) clo
   `Expect: 100-continue` waits to be told to go on) or is not complete BODY_TOTAL_TIMEOUT_S
   after its headers, 408 too;
 - a new connection beyond OPEN_CONNECTIONS, or beyond PER_ADDRESS_CONNECTIONS from one
-  client address (an IPv6 address counts by its /64), answered 503 and closed unread. The
-  loopback is not capped per address: a reverse proxy on this machine speaks for everyone.
+  client address (an IPv6 address counts by its /64), answered 503 and closed unread. A
+  trusted proxy's connections are not capped per address: it speaks for everyone.
+
+Behind a reverse proxy every connection comes from the proxy, so a client is known by the
+address the proxy passes (`X-Forwarded-For`, set by docs/nginx-league.conf), believed only
+from `ServerLimits.trusted_proxies` (`arena serve --trusted-proxy`; the loopback's 127.0.0.1
+and ::1 by default, never a peer that is not listed): uvicorn's proxy-headers middleware puts
+it in the request's `client`, and `ClientRequests` holds each client to CLIENT_REQUESTS
+requests at once (an event stream is one for as long as it lasts; the league's own cap on
+streams is CLIENT_STREAMS per client, routes/leaderboard.py). Idle connections from one
+client through the proxy never reach the league: the proxy holds them (and its own per-client
+`limit_conn`/`limit_req` hold the rest, docs/nginx-league.conf).
 
 Beyond MAX_CONNECTIONS open connections or running requests, uvicorn answers requests 503
 (`limit_concurrency`); a connection idle after a response closes after KEEP_ALIVE_S; a header
@@ -30,6 +40,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import functools
 import ipaddress
 import json
 import logging
@@ -43,6 +54,9 @@ from typing import Any, ClassVar
 import h11
 import uvicorn
 from starlette.requests import ClientDisconnect, Request
+from starlette.responses import JSONResponse
+from starlette.types import ASGIApp, Receive, Send
+from starlette.types import Scope as StarletteScope
 from uvicorn._types import ASGI3Application, ASGIReceiveCallable, ASGISendCallable, Scope
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
@@ -62,8 +76,15 @@ PER_ADDRESS_CONNECTIONS = 100
 HEADER_BYTES = 16 << 10
 SPARE_DESCRIPTORS = 256
 """File descriptors kept for the store, the bots' pipes and the logs, beside connections."""
-UNCAPPED = frozenset({"127.0.0.1", "::1"})
-"""Addresses with no per-address cap: a reverse proxy on this machine speaks for everyone."""
+TRUSTED_PROXIES = ("127.0.0.1", "::1")
+"""Where a reverse proxy may connect from (addresses or networks): the address it passes is
+believed, and its own connections are not capped per address (it speaks for everyone)."""
+CLIENT_REQUESTS = 32
+"""Requests of one client (by the address a trusted proxy passes, else its own) at once."""
+CLIENT_STREAMS = 8
+"""Live leaderboards (event streams) of one client at once: tabs, or people behind one NAT."""
+EVENT_STREAMS = 400
+"""Live leaderboards at once in all, well under MAX_CONNECTIONS: others' requests find room."""
 
 CUSTOM_BOARDS_PER_MINUTE = 30
 JOINS_PER_MINUTE = 10
@@ -83,7 +104,44 @@ class ServerLimits:
     max_connections: int = MAX_CONNECTIONS
     open_connections: int = OPEN_CONNECTIONS
     per_address: int = PER_ADDRESS_CONNECTIONS
-    uncapped: frozenset[str] = UNCAPPED
+    trusted_proxies: tuple[str, ...] = TRUSTED_PROXIES
+    client_requests: int = CLIENT_REQUESTS
+    client_streams: int = CLIENT_STREAMS
+    event_streams: int = EVENT_STREAMS
+
+    def __post_init__(self) -> None:
+        for proxy in self.trusted_proxies:
+            networks(proxy)  # ArenaError with a sentence for anything but an address
+
+    def client(self, host: str | None) -> str | None:
+        """The key a client at `host` is counted by, or None for a trusted proxy itself (a
+        request it sent with no client's address: the machine's own tools)."""
+        if not host or trusted(host, self.trusted_proxies):
+            return None
+        return address_key(host)
+
+
+def networks(proxy: str) -> ipaddress.IPv4Network | ipaddress.IPv6Network:
+    """A trusted proxy's address or network, read; ArenaError with one sentence otherwise."""
+    try:
+        return ipaddress.ip_network(proxy, strict=False)
+    except ValueError:
+        raise ArenaError(
+            f"{proxy[:80]} is not an address or network; name a trusted proxy by its address, "
+            "e.g. --trusted-proxy 127.0.0.1 or --trusted-proxy 10.0.0.0/24."
+        ) from None
+
+
+@functools.lru_cache(maxsize=4096)
+def trusted(host: str, proxies: tuple[str, ...]) -> bool:
+    """Whether a peer at `host` is one of the trusted `proxies` (addresses or networks)."""
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        address = address.ipv4_mapped
+    return any(address in networks(proxy) for proxy in proxies)
 
 
 def raise_file_limit() -> int:
@@ -114,6 +172,7 @@ def server_config(app: Any, limits: ServerLimits | None = None, **options: Any) 
     return uvicorn.Config(
         app,
         http=guarded_protocol(limits),
+        forwarded_allow_ips=list(limits.trusted_proxies),  # not FORWARDED_ALLOW_IPS's
         limit_concurrency=limits.max_connections,
         timeout_keep_alive=limits.keep_alive,
         h11_max_incomplete_event_size=HEADER_BYTES,
@@ -180,9 +239,8 @@ class GuardedProtocol(H11Protocol):
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
-        host = self.client[0] if self.client else ""
-        if host not in self.limits.uncapped:
-            self.address = address_key(host)
+        self.address = self.limits.client(self.client[0] if self.client else "")
+        if self.address is not None:
             self.by_address[self.address] += 1
         if len(self.connections) > self.limits.open_connections:
             self.refuse(TOO_MANY)
@@ -280,6 +338,39 @@ def quiet_when_gone(app: ASGI3Application) -> ASGI3Application:
             log.debug("a client went away while its request's body was read")
 
     return quiet
+
+
+TOO_MANY_AT_ONCE = (
+    "Too many requests from your address at once; wait for those running, then try again."
+)
+
+
+class ClientRequests:
+    """ASGI middleware: at most `limits.client_requests` requests of one client running at
+    once (`ServerLimits.client`: the address a trusted proxy passed, else the peer's), past
+    it 503 with a sentence. Counted on the event loop alone: no lock."""
+
+    def __init__(self, app: ASGIApp, limits: ServerLimits) -> None:
+        self.app, self.limits = app, limits
+        self.running: Counter[str] = Counter()
+
+    async def __call__(self, scope: StarletteScope, receive: Receive, send: Send) -> None:
+        client = scope.get("client")
+        key = self.limits.client(client[0] if client else None) if scope["type"] == "http" else None
+        if key is None:
+            await self.app(scope, receive, send)
+            return
+        if self.running[key] >= self.limits.client_requests:
+            refusal = JSONResponse({"error": TOO_MANY_AT_ONCE}, status_code=503)
+            await refusal(scope, receive, send)
+            return
+        self.running[key] += 1
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            self.running[key] -= 1
+            if self.running[key] <= 0:
+                del self.running[key]
 
 
 class RateLimit:

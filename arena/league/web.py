@@ -18,6 +18,8 @@ step and streams server-sent events out of the box; uvicorn is its usual server.
     GET  /api/bots/LABEL/games      its games newest first, ?page=N (or ?offset=&limit=):
                                     each seat's bot, place and score, how the game ended
     GET  /api/bots/LABEL/games.zip  its latest games as a run folder for `arena report`
+                                    (made a few at a time, kept until it plays again:
+                                    downloads.py)
     GET  /api/me                    who a token is: {"author": NAME, "admin": BOOL}
     GET  /api/events                server-sent events: the leaderboard each time it changes
     GET  /replay/GAME_ID            the replay viewer of one league game
@@ -48,8 +50,9 @@ message, its stderr) reaches the page as JSON and is put in with `textContent`, 
 HTML. An upload is read up to `uploads.MAX_UPLOAD_BYTES` and refused beyond, closing the
 connection; an author may submit `UPLOADS_PER_MINUTE` times a minute. What a visitor may cost
 is bounded below the application by `server.py` (header and body timeouts, connection caps)
-and in it by per-address rate limits (`server.RateLimit`: custom leaderboards, joins,
-submissions, downloads); every response carries `exposure.StrictHeaders`' headers, no public
+and in it by per-client caps (`server.ClientRequests`: requests at once; live leaderboards)
+and rate limits (`server.RateLimit`: custom leaderboards, joins, submissions, downloads), a
+client known behind a trusted proxy by the address it passes; every response carries `exposure.StrictHeaders`' headers, no public
 page or message carries a bot's stderr or a server path (`public.py`), and a path built from
 a bot's name is proven inside the league's folder first (`paths.py`).
 """
@@ -68,15 +71,15 @@ from starlette.types import ASGIApp
 from arena.league.exposure import StrictHeaders
 from arena.league.league import League
 from arena.league.routes.accounts import Accounts
-from arena.league.routes.bots import DOWNLOAD_PREFIX, Bots
+from arena.league.routes.bots import Bots
 from arena.league.routes.human import Human
 from arena.league.routes.leaderboard import Leaderboard
 from arena.league.routes.pages import Pages
 from arena.league.routes.site import RouteGroup, Site
 from arena.league.routes.submissions import UPLOADS_PER_MINUTE, Submissions
-from arena.league.server import ServerLimits, server_config
+from arena.league.server import ClientRequests, ServerLimits, server_config
 
-__all__ = ["DOWNLOAD_PREFIX", "ROUTE_GROUPS", "UPLOADS_PER_MINUTE", "create_app", "serving"]
+__all__ = ["ROUTE_GROUPS", "UPLOADS_PER_MINUTE", "create_app", "serving"]
 
 ROUTE_GROUPS: tuple[Callable[[Site], RouteGroup], ...] = (
     Pages,
@@ -102,7 +105,7 @@ def serving(league: League, limits: ServerLimits | None = None) -> Iterator[str]
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     config = server_config(
-        create_app(league), limits, host="127.0.0.1", port=port, log_level="error",
+        create_app(league, limits), limits, host="127.0.0.1", port=port, log_level="error",
         log_config=None,
     )  # fmt: skip
     server = uvicorn.Server(config)
@@ -118,9 +121,11 @@ def serving(league: League, limits: ServerLimits | None = None) -> Iterator[str]
         thread.join(timeout=30)
 
 
-def create_app(league: League) -> ASGIApp:
+def create_app(league: League, limits: ServerLimits | None = None) -> ASGIApp:
     """The web application of `league`, every response of it (an unforeseen error's 500 too)
-    with the strict headers of `arena.league.exposure`."""
-    site = Site(league)
+    with the strict headers of `arena.league.exposure`, each client held to `limits`'
+    requests at once (server.py's unless given; the same as `server_config`'s)."""
+    limits = limits or ServerLimits()
+    site = Site(league, limits)
     routes = [route for group in ROUTE_GROUPS for route in group(site).routes()]
-    return StrictHeaders(Starlette(routes=routes))
+    return StrictHeaders(ClientRequests(Starlette(routes=routes), limits))

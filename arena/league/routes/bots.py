@@ -5,21 +5,20 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import shutil
-import tempfile
+import os
 import threading
-from pathlib import Path
+from collections.abc import Iterator
+from typing import BinaryIO
 
-from starlette.background import BackgroundTask
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from arena.errors import ArenaError
 from arena.league.boards import bot_json, bot_report
 from arena.league.bot_games import RatingHistory, games_page, page_query, verdict_words
 from arena.league.candidates import versions
-from arena.league.export import bot_download
+from arena.league.downloads import Busy, Downloads
 from arena.league.exposure import QueryError
 from arena.league.routes.site import NO_SUCH_BOT, RouteGroup, Site, error
 from arena.league.server import RateLimit, client_of
@@ -27,8 +26,7 @@ from arena.league.server import RateLimit, client_of
 log = logging.getLogger("arena.league.web")  # the web side's log, as it always was
 
 DOWNLOADS_PER_MINUTE = 10
-"""Downloads of a bot's games (each made in a temporary file, one at a time) per address."""
-DOWNLOAD_PREFIX = "arena-league-download-"
+"""Downloads of a bot's games per address (made a few at a time and kept: downloads.py)."""
 HISTORY_WAIT_S = 0.5
 """A bot's page waits this long for its rating history, else shows it later (null)."""
 
@@ -46,7 +44,7 @@ class Bots(RouteGroup):
             name="league-history",
         ).start()
         self.downloads = RateLimit(DOWNLOADS_PER_MINUTE)
-        self.download_slot = asyncio.Semaphore(1)
+        self.archives = Downloads(self.league)
 
     def routes(self) -> list[Route]:
         return [
@@ -114,19 +112,27 @@ class Bots(RouteGroup):
         games = list(self.league.games_by_bot.get(bot.label, []))
         if not games:
             return error(404, f"{bot.label} has played no game yet; there is nothing to download.")
-        scratch = Path(tempfile.mkdtemp(prefix=DOWNLOAD_PREFIX))  # public data only: the system's
         try:
-            async with self.download_slot:  # one archive made at a time
-                archive = await asyncio.to_thread(
-                    bot_download, self.league, bot.label, games, scratch
-                )
+            archive = await self.archives.archive(bot.label, games)
+        except Busy as busy:
+            return error(503, str(busy))
         except (ArenaError, OSError) as failed:
-            shutil.rmtree(scratch, ignore_errors=True)
             log.warning("a download of %s's games failed: %s", bot.label, failed)
             return error(503, "The league could not make that download now; try again soon.")
-        return FileResponse(
-            archive,
+        size = os.fstat(archive.fileno()).st_size
+        return StreamingResponse(
+            _chunks(archive),
             media_type="application/zip",
-            filename=archive.name,
-            background=BackgroundTask(shutil.rmtree, scratch, ignore_errors=True),
+            headers={
+                "content-disposition": f'attachment; filename="{bot.label}-games.zip"',
+                "content-length": str(size),
+            },
         )
+
+
+def _chunks(archive: BinaryIO) -> Iterator[bytes]:
+    """The open archive's bytes, a piece at a time (read in Starlette's threads); closed at
+    the end, or when the response is dropped."""
+    with archive:
+        while chunk := archive.read(1 << 16):
+            yield chunk

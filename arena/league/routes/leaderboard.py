@@ -6,11 +6,14 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
+from starlette.types import Receive, Scope, Send
 
 from arena.league import server
 from arena.league.boards import Boards, Busy
@@ -24,6 +27,20 @@ EVENTS_MAX_SECONDS = 600.0
 """A live page's event stream ends after this; the page opens a new one."""
 
 
+class CountedStream(StreamingResponse):
+    """An event stream that calls `release` once it ends, however it ends."""
+
+    def __init__(self, content: Any, release: Callable[[], None]) -> None:
+        super().__init__(content, media_type="text/event-stream")
+        self.release = release
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            self.release()
+
+
 class Leaderboard(RouteGroup):
     """GET /api/leaderboard, /api/events."""
 
@@ -32,6 +49,8 @@ class Leaderboard(RouteGroup):
         self.boards = Boards(self.league)
         self.sizes = TableSizes()
         self.customs = RateLimit(server.CUSTOM_BOARDS_PER_MINUTE)
+        self.streams: Counter[str | None] = Counter()
+        """Event streams open, by client (None: a trusted proxy's own); on the event loop."""
 
     def routes(self) -> list[Route]:
         return [
@@ -65,7 +84,20 @@ class Leaderboard(RouteGroup):
         return JSONResponse(typed_rows(rows))  # one JSON type per field
 
     async def events(self, request: Request) -> Response:
-        boards = self.boards
+        boards, limits, streams = self.boards, self.site.limits, self.streams
+        client = limits.client(request.client.host if request.client else None)
+        if streams.total() >= limits.event_streams:
+            return error(503, f"The league serves {limits.event_streams} live leaderboards at "
+                         "once and all are taken; reload the page in a minute.")  # fmt: skip
+        if client is not None and streams[client] >= limits.client_streams:
+            return error(429, f"At most {limits.client_streams} live leaderboards at once from "
+                         "one address; close some pages.")  # fmt: skip
+        streams[client] += 1
+
+        def release() -> None:
+            streams[client] -= 1
+            if streams[client] <= 0:
+                del streams[client]
 
         async def stream() -> Any:
             last, started = None, time.monotonic()
@@ -78,4 +110,4 @@ class Leaderboard(RouteGroup):
                     yield f"data: {json.dumps(typed_rows(rows))}\n\n"
                 await asyncio.sleep(EVENT_SECONDS)
 
-        return StreamingResponse(stream(), media_type="text/event-stream")
+        return CountedStream(stream(), release)

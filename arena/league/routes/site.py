@@ -12,6 +12,7 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from arena.league.league import League
+from arena.league.server import ServerLimits
 from arena.league.store import Author, Bot
 from arena.names import is_label
 
@@ -29,8 +30,10 @@ def error(status: int, sentence: str) -> JSONResponse:
 class Site:
     """The league a web application serves, and what its handlers ask of it alike."""
 
-    def __init__(self, league: League) -> None:
+    def __init__(self, league: League, limits: ServerLimits | None = None) -> None:
         self.league = league
+        self.limits = limits or ServerLimits()
+        """What one client may take of the server (its caps per client)."""
 
     def author_of(self, request: Request) -> Author | None:
         """The author whose token the request carries, if any."""
