@@ -109,9 +109,9 @@ LANGUAGES: tuple[Language, ...] = (
         programs=("java",), starter="starter-java",
     ),
     Language(
-        "kotlin", "Kotlin", "kotlinc", ("kotlinc", "-version"), ("java", "-jar", "bin/bot.jar"),
+        "kotlin", "Kotlin", "kotlinc", ("kotlinc", "-version"), ("java", "-jar", "bot.jar"),
         "kotlin",
-        build=("kotlinc", "bot.kt", "-include-runtime", "-d", "bin/bot.jar"), leftovers=("bin",),
+        build=("kotlinc", "bot.kt", "-include-runtime", "-d", "bot.jar"), leftovers=("bot.jar",),
         places=("~/.sdkman/candidates/kotlin/current/bin/kotlinc", "/opt/kotlinc/bin/kotlinc"),
         needs=("java",), aliases=("kt",), starter="starter-kotlin",
     ),
