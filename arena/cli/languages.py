@@ -25,10 +25,25 @@ from arena.players.toolchains import find_toolchain, toolchain_version
     default=None,
     help="Where the starters are (default: bots/).",
 )
-def languages(test: bool, bots_dir: Path | None) -> None:
+@click.option(
+    "--missing",
+    is_flag=True,
+    help="Print only the Debian packages of the starters' languages missing here "
+    "(for `apt-get install`; `make install` uses it).",
+)
+def languages(test: bool, bots_dir: Path | None, missing: bool) -> None:
     """List the languages bots may be written in: found or not here, version, toolchain
     folder, and for a missing one the command that installs it."""
     folder = bots_dir or default_bots_dir()
+    if missing:
+        packages = [
+            language.debian
+            for language in LANGUAGES
+            if (folder / language.starter / "bot.toml").is_file()
+            and find_toolchain(language.key).program is None
+        ]
+        click.echo(" ".join(packages))
+        return
     for language in LANGUAGES:
         toolchain = find_toolchain(language.key)
         head = f"{language.key} ({language.name})"

@@ -44,7 +44,10 @@ fn main() {
     let stdin = io::stdin();
     let mut out = io::stdout().lock();
     for line in stdin.lock().lines() {
-        let Ok(line) = line else { break };
+        let line = match line {
+            Ok(line) => line,
+            Err(_) => break,
+        };
         let kind = field(&line, "type").map(text).unwrap_or_default();
         let reply = match kind.as_str() {
             // The handshake: we answer with our name.
@@ -106,7 +109,7 @@ fn skip_value(s: &[u8], mut at: usize) -> usize {
 fn entries(json: &str) -> Vec<(&str, &str)> {
     let s = json.as_bytes();
     let mut out = Vec::new();
-    let mut at = json.find(['{', '[']).map_or(s.len(), |i| i + 1);
+    let mut at = json.find(|c| c == '{' || c == '[').map_or(s.len(), |i| i + 1);
     let object = json.trim_start().starts_with('{');
     while at < s.len() {
         while at < s.len() && (s[at].is_ascii_whitespace() || s[at] == b',') {
