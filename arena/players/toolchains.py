@@ -70,7 +70,8 @@ class Toolchain:
     @property
     def shown(self) -> tuple[str, ...]:
         """The folders the sandbox shows read-only for it (none under the system folders)."""
-        own = () if self.folder is None or _in_system(self.folder) else (str(self.folder),)
+        hidden = self.folder is None or self.problem is not None or _in_system(self.folder)
+        own = () if hidden else (str(self.folder),)
         return tuple(dict.fromkeys([*own, *(p for t in self.needed for p in t.shown)]))
 
     @property

@@ -33,8 +33,11 @@ local function skip_value(s, at)
   at = s:find("%S", at) or #s + 1
   local depth, in_string = 0, false
   while at <= #s do
+    -- jump to the next character that matters (a quote, a bracket, a separator)
+    at = s:find(in_string and '[\\"]' or '["{}%[%],:]', at) or #s + 1
     local c = s:sub(at, at)
-    if in_string then
+    if c == "" then break
+    elseif in_string then
       if c == "\\" then at = at + 1
       elseif c == '"' then
         in_string = false
@@ -105,11 +108,13 @@ local function choose_move(legal_moves)
 end
 
 for line in io.lines() do
-  local kind = text(field(line, "type"))
+  local message = {} -- the line's keys and their values' text, read once
+  for _, entry in ipairs(entries(line)) do message[entry[1]] = entry[2] end
+  local kind = text(message.type or "")
   if kind == "hello" then -- the handshake: answer with our name
     io.write('{"type":"hello","name":"', NAME, '","version":"1.0"}\n')
   elseif kind == "decide" then -- our move's index, and the request's id echoed
-    io.write('{"type":"move","move":', choose_move(field(line, "legal_moves")), ',"id":', field(line, "id"), "}\n")
+    io.write('{"type":"move","move":', choose_move(message.legal_moves), ',"id":', message.id, "}\n")
   elseif kind == "goodbye" then
     break
   end -- new_game, game_over and anything new: no reply
