@@ -226,6 +226,18 @@ def toolchain_problem(bot: BotManifest) -> str | None:
     return f"Bot {bot.name!r} is written in {toolchain.language.name}, but {failure}."
 
 
+def league_refusal(bot: BotManifest) -> str | None:
+    """The sentence a league answers a submission it cannot build or run, else None."""
+    toolchain = bot_toolchain(bot)
+    if toolchain is None or toolchain.found:
+        return None
+    name = toolchain.language.name
+    return (
+        f"This league cannot build or run {name} bots: its machine has no usable {name} "
+        "toolchain (GET /api/languages lists the languages it builds)."
+    )
+
+
 @functools.cache
 def toolchain_version(key: str) -> str:
     """The first line the language's version command prints, or why it printed none."""
