@@ -202,3 +202,12 @@ def test_a_build_sees_of_the_host_only_its_toolchains_folder(tmp_path: Path) -> 
         way = {a.parts[len(Path(above).parts)] for a in allowed if _inside(a, Path(above))}
         assert names == way, (above, names)
     assert set(listing) == {str(p) for p in shown.parents if p != Path("/")}
+
+
+def test_what_a_languages_build_leaves_does_not_change_the_bots_hash(tmp_path: Path) -> None:
+    from arena.players.bot_files import bot_hash
+
+    shutil.copytree(BOTS / "starter-kotlin", tmp_path / "k", ignore=shutil.ignore_patterns("*.jar"))
+    before = bot_hash(tmp_path / "k")
+    (tmp_path / "k" / "bot.jar").write_bytes(b"PK\x03\x04 built")  # kotlinc's output
+    assert bot_hash(tmp_path / "k") == before

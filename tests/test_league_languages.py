@@ -121,3 +121,13 @@ def test_a_built_cargo_folder_submits_as_it_is_and_is_rated(tmp_path: Path) -> N
                 break
             time.sleep(0.3)
         assert rated, board
+
+
+def test_a_bot_without_a_build_keeps_what_it_runs(tmp_path: Path) -> None:
+    folder = tmp_path / "jar"
+    (folder / "bin").mkdir(parents=True)
+    (folder / "bin" / "bot.jar").write_bytes(b"PK\x03\x04 a jar it ships")
+    (folder / "bot.toml").write_text(
+        'name = "jar"\nlanguage = "java"\ncommand = ["java", "-jar", "bin/bot.jar"]\n'
+    )
+    assert "bin/bot.jar" in members(archive_folder(folder, tmp_path))  # nothing rebuilds it

@@ -1,6 +1,7 @@
 """What of a bot's folder is sent to a league: all of it but what its language's build
-leaves (`Language.leftovers`: target/, bin/, __pycache__ ...) and what its `.arenaignore`
-names, so a freshly built folder submits as it is (issue 41).
+leaves (`Language.leftovers`: target/, bin/, __pycache__ ...; for a bot with a build, or
+a language without one: its caches) and what its `.arenaignore` names, so a freshly built
+folder submits as it is (issue 41).
 
 `.arenaignore` holds one pattern a line (`#` starts a comment): a pattern with a `/` in it
 is matched against the path inside the folder (`data/big/*`), one without against each
@@ -37,10 +38,15 @@ def ignore_patterns(folder: Path) -> list[str]:
 def left_out(folder: Path) -> Callable[[str], bool]:
     """A test of a path inside `folder` (POSIX, relative): True when it is not sent."""
     try:
-        language = bot_language(load_manifest(folder))
+        bot = load_manifest(folder)
     except ArenaError:  # a broken bot.toml: sent as it is, for the league to say so
-        language = None
-    leftovers = [] if language is None else [p.strip("/") for p in language.leftovers]
+        bot = None
+    language = None if bot is None else bot_language(bot)
+    leftovers: list[str] = []
+    if bot is not None and language is not None and (bot.build or not language.build):
+        # what the league's build makes again, or a cache; a bot without a build keeps
+        # what it runs (a jar it ships in bin/)
+        leftovers = [path.strip("/") for path in language.leftovers]
     patterns = ignore_patterns(folder)
 
     def test(relative: str) -> bool:
