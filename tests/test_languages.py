@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -19,19 +18,9 @@ from arena.players.build import build_bot
 from arena.players.languages import LANGUAGES, language_named
 from arena.players.manifest import load_manifest
 from arena.players.sandbox.bubblewrap import shown_to_bots
-from arena.players.toolchains import _homes, _inside, find_toolchain, toolchain_problem
+from arena.players.toolchains import _inside, find_toolchain, toolchain_problem
 
 BOTS = Path(__file__).resolve().parents[1] / "bots"
-
-
-@pytest.fixture
-def fresh_lookup() -> Iterator[None]:
-    """Toolchains found again for the test (and again after it, on the real machine)."""
-    find_toolchain.cache_clear()
-    _homes.cache_clear()
-    yield
-    find_toolchain.cache_clear()
-    _homes.cache_clear()
 
 
 def executable(path: Path, text: str) -> Path:

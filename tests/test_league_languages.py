@@ -9,7 +9,6 @@ import os
 import shutil
 import tarfile
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -21,19 +20,10 @@ from arena.league.league import League
 from arena.league.uploads import archive_folder
 from arena.players.build import build_bot
 from arena.players.manifest import load_manifest
-from arena.players.toolchains import _homes, find_toolchain
+from arena.players.toolchains import find_toolchain
 from tests.league_support import bot_archive, served
 
 BOTS = Path(__file__).resolve().parents[1] / "bots"
-
-
-@pytest.fixture
-def fresh_lookup() -> Iterator[None]:
-    find_toolchain.cache_clear()
-    _homes.cache_clear()
-    yield
-    find_toolchain.cache_clear()
-    _homes.cache_clear()
 
 
 def members(archive: Path) -> set[str]:

@@ -21,6 +21,7 @@ import os
 import pwd
 import shutil
 import subprocess
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -210,9 +211,12 @@ def bot_language(bot: BotManifest) -> Language | None:
 
 def bot_toolchain(bot: BotManifest) -> Toolchain | None:
     """The toolchain `bot` builds or runs with, None when it needs none known here (its
-    language is unknown, or it runs a program of its own folder without a build)."""
+    language is unknown, or without a build it runs a program of its own folder or the
+    arena's own Python, shown anyway)."""
     language = bot_language(bot)
     if language is None or (bot.build is None and "/" in bot.command[0]):
+        return None
+    if bot.build is None and bot.argv[0] == sys.executable:  # python3: the arena's own
         return None
     return find_toolchain(language.key)
 
