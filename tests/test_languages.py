@@ -105,6 +105,19 @@ def test_a_version_managers_shim_is_followed_to_the_real_folder(
     assert toolchain.shown == (str(home / ".rbenv/versions/3.3.0"),)
 
 
+def test_sdkmans_current_link_is_followed_to_the_real_jdk(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fresh_lookup: None
+) -> None:
+    home = bare_machine(monkeypatch, tmp_path)
+    candidates = home / ".sdkman/candidates/java"
+    javac = executable(candidates / "17.0.9-tem/bin/javac", "#!/bin/sh\n")
+    (candidates / "current").symlink_to("17.0.9-tem")  # as `sdk default java` leaves it
+    toolchain = find_toolchain("java")
+    assert toolchain.found and toolchain.program == javac
+    assert toolchain.shown == (str(candidates / "17.0.9-tem"),)
+    assert toolchain.env(tmp_path)["JAVA_HOME"] == str(candidates / "17.0.9-tem")
+
+
 def test_a_toolchain_whose_folder_is_a_home_is_never_shown(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fresh_lookup: None
 ) -> None:
