@@ -81,13 +81,18 @@ class Toolchain:
         own = [] if self.program is None else [str(self.program.parent)]
         return list(dict.fromkeys([*own, *(p for t in self.needed for p in t.paths)]))
 
-    def env(self, folder: Path) -> dict[str, str]:
-        """The variables its builds and bots need, for a bot in `folder` (PATH first)."""
+    def env(self, folder: Path | None) -> dict[str, str]:
+        """The variables its builds and bots need, for a bot in `folder` (PATH first);
+        None: only those that name no bot's folder (its caches)."""
         out: dict[str, str] = {}
         for other in self.needed:
             out.update(other.env(folder))
         values = {"folder": str(folder), "toolchain": str(self.folder or "")}
-        out.update((k, v.format(**values)) for k, v in self.language.env.items())
+        out.update(
+            (key, value.format(**values))
+            for key, value in self.language.env.items()
+            if folder is not None or "{folder}" not in value
+        )
         out["PATH"] = os.pathsep.join([*self.paths, os.environ.get("PATH", os.defpath)])
         return out
 
@@ -248,9 +253,7 @@ def toolchain_version(key: str) -> str:
     toolchain = find_toolchain(key)
     if not toolchain.found:
         return ""
-    env = {**os.environ, "PATH": toolchain.env(Path.cwd())["PATH"]}
-    if toolchain.folder is not None and "JAVA_HOME" in toolchain.language.env:
-        env["JAVA_HOME"] = str(toolchain.folder)
+    env = {**os.environ, **toolchain.env(None)}  # its PATH, JAVA_HOME...
     try:
         result = subprocess.run(
             list(toolchain.language.version),
