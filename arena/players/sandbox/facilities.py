@@ -243,7 +243,8 @@ def sandbox_report(limits: SandboxLimits | None = None) -> dict[str, Any]:
             else ("root, without capabilities" if have.root else "the arena's own user")
         ),
         "unix_sockets": "blocked (seccomp)" if mode == "bwrap" and have.seccomp else "open",
-        "environment": "PATH, HOME, LANG, TMPDIR, ARENA_BOT_* and the manifest's [env]",
+        "environment": "PATH, HOME, LANG, TMPDIR, its language's (JAVA_HOME, CARGO_HOME...), "
+        "ARENA_BOT_* and the manifest's [env]",
         "rlimits": limits.rlimits(),
         "rlimits_by": "sh ulimit before exec" if have.shell else "prlimit after start",
         "root": have.root,
