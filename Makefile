@@ -35,6 +35,14 @@ $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test,lint,ecosystem,postgresql]'
+	@# Debian's toolchains of the starters in bots/ (tests/test_starters.py builds and checks
+	@# each): the packages `arena languages --missing` names, about 110 MB to download (Go,
+	@# Kotlin, Mono's C#, TypeScript, Ruby, PHP, Lua; Rust and Java too where missing), a
+	@# minute or two; without them those starters' tests are skipped, with a note.
+	@missing="$$($(BIN)/arena languages --missing)"; [ -z "$$missing" ] \
+		|| { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null \
+		&& (apt-get update -qq && apt-get install -y -qq --no-install-recommends $$missing) >/dev/null 2>&1 \
+		|| echo "note: $$missing not installed; the starters' tests of those languages will be skipped"; }
 	touch $(STAMP)
 
 install: $(STAMP)

@@ -153,6 +153,10 @@ def check_bot(
 def _check_build(bot: BotManifest) -> CheckResult:
     shown = " ".join(bot.command)
     if bot.build is None:
+        try:
+            make_ready(bot)  # its toolchain and its program, found
+        except Exception as error:  # BotManifestError, BotBuildError
+            return CheckResult("manifest", FAIL, str(error), f"fix {bot.manifest_path}")
         return CheckResult("manifest", PASS, f"{bot.manifest_path}: runs `{shown}`")
     try:
         make_ready(bot, force_build=True)

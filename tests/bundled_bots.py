@@ -16,6 +16,9 @@ BOTS = Path(__file__).resolve().parents[1] / "bots"
 BUNDLED = (
     "greedy", "greedy-flowers", "greedy-takenoko", "heuristic", "ismcts", "mccfr-mandala",
     "openspiel-cfr", "openspiel-ismcts", "policy-example", "random", "starter-c", "starter-js",
+    "starter-cpp", "starter-csharp", "starter-go", "starter-java", "starter-kotlin",
+    "starter-lua", "starter-php", "starter-python", "starter-ruby", "starter-rust",
+    "starter-typescript",
 )  # fmt: skip
 """Every bot folder the repository ships (each folder named as its bot)."""
 

@@ -1,5 +1,6 @@
 """Test-wide set-up: the tests' own N-seat game (tests/games/highcard.py) is registered;
-the league's database fixtures (SQLite, and PostgreSQL when it is installed)."""
+the league's database fixtures (SQLite, and PostgreSQL when it is installed); toolchains found
+afresh (`fresh_lookup`)."""
 
 import os
 from collections.abc import Iterator
@@ -28,3 +29,16 @@ def league_db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     if request.param == "sqlite":
         return str(tmp_path / "league.sqlite")
     return fresh_database(request.getfixturevalue("postgres_url"))
+
+
+@pytest.fixture
+def fresh_lookup() -> Iterator[None]:
+    """Toolchains found again for the test (its own PATH and HOME), and again after it, on
+    the real machine (arena/players/toolchains.py caches them per process)."""
+    from arena.players.toolchains import _homes, find_toolchain
+
+    find_toolchain.cache_clear()
+    _homes.cache_clear()
+    yield
+    find_toolchain.cache_clear()
+    _homes.cache_clear()

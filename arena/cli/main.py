@@ -17,6 +17,7 @@ COMMANDS: dict[str, str] = {
     "play": "arena.cli.play:play",
     "replay": "arena.cli.replay:replay",
     "games": "arena.cli.games:games",
+    "languages": "arena.cli.languages:languages",
     "serve": "arena.cli.serve:serve",
     "submit": "arena.cli.serve:submit",
     "new": "arena.cli.new:new",

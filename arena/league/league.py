@@ -57,6 +57,7 @@ from arena.league.table_loop import LeagueSteps, play_tables
 from arena.players.limits import Limits
 from arena.players.manifest import BotManifest, default_bots_dir, game_refusal, written_for
 from arena.players.ready import fingerprint, read
+from arena.players.toolchains import league_refusal
 from arena.results.log import GameLine
 from arena.results.ratings import environment, in_schedule_order, rate_game
 from arena.schedule import GameSlot, TableTask, seatings
@@ -185,6 +186,9 @@ class League:
             manifest = read(folder)
             if not written_for(manifest, self.game):  # a bot plays the games it says it plays
                 raise BotManifestError(game_refusal(manifest, self.game))
+            unbuildable = league_refusal(manifest)  # before any build (issue 41)
+            if unbuildable is not None:
+                raise BotManifestError(unbuildable)
             name = manifest.name
             sources = fingerprint(folder)  # before its build; the same as a version's: refused
             with self.lock:

@@ -234,7 +234,8 @@ one game at a time; closing its page loses the game) <span id="play-answer"></sp
 </table><p><button id="newer">newer</button> <span id="page"></span> <button id="older">older</button>
 <a id="download" href="">download its games (.zip for arena report)</a></p></div>
 <h2>Submit a bot</h2>
-<p>A .zip or .tar.gz of your bot's folder (with its bot.toml). Your token stays in this page.</p>
+<p>A .zip or .tar.gz of your bot's folder (with its bot.toml), in one of the
+<a href="/languages">languages this league builds</a>. Your token stays in this page.</p>
 <p><input id="token" type="password" placeholder="your token (to submit, retire or remove)" size="50">
 <span id="who"></span>
 <input id="archive" type="file" accept=".zip,.tar.gz,.tgz"> <button id="send">Submit</button></p>

@@ -24,7 +24,7 @@ import shutil
 import tarfile
 import tempfile
 import uuid
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path, PurePosixPath
 from typing import IO
@@ -38,6 +38,7 @@ from arena.league.archives import (
     _tar_members,
     _zip_members,
 )
+from arena.players.submitted_files import left_out
 
 MAX_UPLOAD_BYTES = 32 << 20
 """The largest archive accepted (the request body is cut at this size)."""
@@ -228,16 +229,22 @@ def _bot_root(staging: Path) -> Path:
     )
 
 
-def pack(folder: Path, into: IO[bytes]) -> None:
-    """Write `folder`, everything in it, as a .tar.gz to `into`, under the folder's name
-    (the shape `unpack` reads)."""
+def pack(folder: Path, into: IO[bytes], leave_out: Callable[[str], bool] | None = None) -> None:
+    """Write `folder`, everything in it (but the paths `leave_out` says), as a .tar.gz to
+    `into`, under the folder's name (the shape `unpack` reads)."""
+
+    def kept(member: tarfile.TarInfo) -> tarfile.TarInfo | None:
+        relative = member.name.partition("/")[2]
+        return None if relative and leave_out is not None and leave_out(relative) else member
+
     with tarfile.open(fileobj=into, mode="w:gz") as archive:
-        archive.add(folder, arcname=folder.name)
+        archive.add(folder, arcname=folder.name, filter=kept)
 
 
 def archive_folder(folder: Path, into: Path) -> Path:
-    """A .tar.gz of a bot folder (what `arena submit` uploads) in a new folder in `into`."""
+    """A .tar.gz of a bot folder (what `arena submit` uploads) in a new folder in `into`:
+    its language's build output and what its `.arenaignore` names left out."""
     path = Path(tempfile.mkdtemp(dir=into)) / f"{folder.name}.tar.gz"
     with path.open("wb") as file:
-        pack(folder, file)
+        pack(folder, file, left_out(folder))
     return path

@@ -73,6 +73,7 @@ from arena.league.league import League
 from arena.league.routes.accounts import Accounts
 from arena.league.routes.bots import Bots
 from arena.league.routes.human import Human
+from arena.league.routes.languages import Languages
 from arena.league.routes.leaderboard import Leaderboard
 from arena.league.routes.pages import Pages
 from arena.league.routes.site import RouteGroup, Site
@@ -88,6 +89,7 @@ ROUTE_GROUPS: tuple[Callable[[Site], RouteGroup], ...] = (
     Submissions,
     Accounts,
     Human,
+    Languages,
 )
 """Every group of routes the application serves (arena/league/routes/), in the order their
 routes are matched; a new group is one more line here."""

@@ -17,6 +17,7 @@ import stat
 from pathlib import Path
 
 from arena.errors import BotManifestError
+from arena.players.languages import LANGUAGES
 
 MANIFEST = "bot.toml"
 """The file that makes a folder a bot (players/manifest.py reads it)."""
@@ -27,6 +28,8 @@ DEFAULT_BOT_SIZE_MB = 256
 CHUNK = 1 << 20
 
 _SKIP_DIRS = {"__pycache__", "node_modules", "logs", "bin", "build", "target", "dist"}
+_LEFTOVERS = {path for language in LANGUAGES for path in language.leftovers}
+"""What the languages' builds leave (Kotlin's bot.jar...), by path inside the folder."""
 _SKIP_SUFFIXES = {".pyc", ".pyo", ".o", ".obj", ".class", ".log"}
 _BINARY_MAGICS = (b"\x7fELF", b"\xcf\xfa\xed\xfe", b"\xce\xfa\xed\xfe", b"MZ")
 _MAGIC_BYTES = max(len(magic) for magic in _BINARY_MAGICS)
@@ -36,8 +39,9 @@ def bot_hash(folder: Path, cap_mb: int = DEFAULT_BOT_SIZE_MB) -> str:
     """A SHA-256 of a bot's source files (names and contents), build outputs and logs left out.
 
     Left out: hidden files and folders, `logs/ bin/ build/ target/ dist/ __pycache__/
-    node_modules/`, object and byte-code files, and compiled executables (ELF, Mach-O, PE), so
-    building a bot does not change its hash. BotManifestError when the files to read total
+    node_modules/`, what a language's build leaves at the top of the folder (languages.py:
+    Kotlin's `bot.jar`), object and byte-code files, and compiled executables (ELF, Mach-O,
+    PE), so building a bot does not change its hash. BotManifestError when the files to read total
     more than `cap_mb` MiB.
     """
     entries = _sources(folder)
@@ -87,9 +91,16 @@ def _sources(folder: Path) -> list[tuple[str, os.stat_result]]:
     found: list[tuple[str, os.stat_result]] = []
     for root, dirs, files in os.walk(folder, followlinks=False):
         links = [d for d in dirs if os.path.islink(os.path.join(root, d))]  # never entered
-        dirs[:] = [d for d in dirs if d not in links and not _left_out_folder(d)]
+        top = root == str(folder)
+        dirs[:] = [
+            d
+            for d in dirs
+            if d not in links and not _left_out_folder(d) and not (top and d in _LEFTOVERS)
+        ]
         for name in [*files, *links]:
             if name.startswith(".") or Path(name).suffix in _SKIP_SUFFIXES:
+                continue
+            if top and name in _LEFTOVERS:  # a language's build output (languages.py)
                 continue
             path = os.path.join(root, name)
             try:

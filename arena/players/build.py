@@ -16,11 +16,12 @@ from pathlib import Path
 from typing import IO
 
 from arena.errors import BotBuildError
-from arena.players.launch import bot_environment
+from arena.players.launch import bot_environment, showing_toolchain
 from arena.players.limits import SandboxLimits
 from arena.players.manifest import MANIFEST, BotManifest
 from arena.players.sandbox.launch import Launch, prepare, program_problem
 from arena.players.sandbox.lease import forbidden_entries, lent_to_builder
+from arena.players.toolchains import toolchain_problem
 
 BUILD_TIMEOUT_S = 600
 _OUTPUT_TAIL = 2000
@@ -53,6 +54,7 @@ def build_bot(
         return None
     argv = bot.build_argv
     _check_program(bot, argv)
+    limits = showing_toolchain(bot, limits)
     launch = prepare(f"build-{bot.name}", argv, bot.folder, limits, build=True)
     wall_s = BUILD_TIMEOUT_S if timeout_s is None else timeout_s
     used: list[tuple[int | None, int]] = []  # its cgroup's CPU µs and OOM kills, at the end
@@ -81,6 +83,9 @@ def build_bot(
 def _check_program(bot: BotManifest, argv: list[str]) -> None:
     """BotBuildError when the build's program is missing or cannot be run."""
     assert bot.build is not None
+    missing = toolchain_problem(bot)
+    if missing is not None:
+        raise BotBuildError(missing)
     shown = " ".join(bot.build)
     problem = program_problem(argv, bot.folder)
     if problem is not None and "/" not in argv[0]:

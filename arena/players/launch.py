@@ -13,12 +13,13 @@ import os
 import signal
 import subprocess
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from arena.players.limits import Limits, manifest_limits
+from arena.players.limits import Limits, SandboxLimits, manifest_limits
 from arena.players.manifest import BotManifest
 from arena.players.sandbox.launch import prepare
+from arena.players.toolchains import bot_toolchain
 
 
 @dataclass(frozen=True)
@@ -50,7 +51,8 @@ class LaunchSpec:
 def launch_spec(manifest: BotManifest, limits: Limits) -> LaunchSpec:
     """The launch of `manifest`'s bot under `limits`: argv, working directory, environment."""
     asked = manifest_limits(manifest.extra.get("limits"), manifest.manifest_path)
-    launch = prepare(manifest.name, manifest.argv, manifest.folder, limits.sandbox, asked)
+    sandbox = showing_toolchain(manifest, limits.sandbox)
+    launch = prepare(manifest.name, manifest.argv, manifest.folder, sandbox, asked)
     notes = [f"sandbox: {launch.mode}, as {launch.user} user", *launch.notes]
     return LaunchSpec(
         argv=launch.argv,
@@ -86,9 +88,22 @@ def bot_environment(manifest: BotManifest, private_tmp: bool) -> dict[str, str]:
         "PYTHONUNBUFFERED": "1",
         "PYTHONDONTWRITEBYTECODE": "1",
     }
+    toolchain = bot_toolchain(manifest)
+    if toolchain is not None and toolchain.found:  # its PATH first, JAVA_HOME, caches...
+        env.update(toolchain.env(manifest.folder))
     env.update((k, v) for k, v in os.environ.items() if k.startswith(PASSED_PREFIX))
     env.update(manifest.env)
     return env
+
+
+def showing_toolchain(manifest: BotManifest, limits: SandboxLimits) -> SandboxLimits:
+    """`limits` with the folders of the bot's toolchain shown read-only (toolchains.py):
+    that toolchain's folder only, none for one under the system folders."""
+    toolchain = bot_toolchain(manifest)
+    if toolchain is None or not toolchain.found:
+        return limits
+    extra = [path for path in toolchain.shown if path not in limits.shown]
+    return replace(limits, shown=(*limits.shown, *extra)) if extra else limits
 
 
 def start_process(spec: LaunchSpec, stderr: int) -> subprocess.Popen[bytes]:

@@ -17,6 +17,7 @@ from arena.errors import BotManifestError
 from arena.names import is_name, name_key, name_problem
 from arena.players.bot_files import MANIFEST as MANIFEST
 from arena.players.bundled import bundled_bot, bundled_bots
+from arena.players.languages import known_names, language_named
 from arena.players.limits import manifest_limits
 
 _PYTHONS = ("python3", "python")
@@ -160,17 +161,14 @@ def load_manifest(path: Path) -> BotManifest:
     problem = name_problem(name, "`name`")  # the one rule of arena/names.py
     if problem is not None or not isinstance(name, str):
         raise BotManifestError(f"{toml_path}: {problem}")
-    if "command" not in data:
-        raise BotManifestError(f'{toml_path}: `command` is missing; e.g. command = ["./bot"].')
-    command = _argv(data.pop("command"), "command", toml_path)
-    build = data.pop("build", None)
-    description = data.pop("description", "")
     language = data.pop("language", None)
+    if language is not None and not isinstance(language, str):
+        raise BotManifestError(f"{toml_path}: `language` must be a string.")
+    command, build = _commands(data, language, toml_path)
+    description = data.pop("description", "")
     default = data.pop("default", True)
     if not isinstance(description, str):
         raise BotManifestError(f"{toml_path}: `description` must be a string.")
-    if language is not None and not isinstance(language, str):
-        raise BotManifestError(f"{toml_path}: `language` must be a string.")
     if not isinstance(default, bool):
         raise BotManifestError(f"{toml_path}: `default` must be true or false.")
     games = data.pop("games", None)
@@ -192,7 +190,7 @@ def load_manifest(path: Path) -> BotManifest:
         name=name,
         folder=toml_path.parent.resolve(),
         command=command,
-        build=None if build is None else _argv(build, "build", toml_path),
+        build=build,
         description=description,
         language=language,
         default=default,
@@ -200,6 +198,32 @@ def load_manifest(path: Path) -> BotManifest:
         env=env,
         extra=data,
     )
+
+
+def _commands(
+    data: dict[str, Any], language: str | None, toml_path: Path
+) -> tuple[tuple[str, ...], tuple[str, ...] | None]:
+    """The bot's (command, build): as bot.toml gives them, else its language's defaults
+    (languages.py). The default build applies when bot.toml gives no `build` and runs the
+    language's default command (or gives none)."""
+    known = None if language is None else language_named(language)
+    if "command" not in data and known is None:
+        if language is not None:
+            raise BotManifestError(
+                f"{toml_path}: `command` is missing and the language {language!r} has no "
+                f'default (known: {known_names()}); give one, e.g. command = ["./bot"].'
+            )
+        raise BotManifestError(f'{toml_path}: `command` is missing; e.g. command = ["./bot"].')
+    if "command" in data:
+        command = _argv(data.pop("command"), "command", toml_path)
+    else:
+        assert known is not None
+        command = known.command
+    if "build" in data:
+        return command, _argv(data.pop("build"), "build", toml_path)
+    if known is not None and command == known.command:
+        return command, known.build
+    return command, None
 
 
 def plays(bot: BotManifest, game: str) -> bool:

@@ -30,6 +30,7 @@ from arena.players.limits import Limits, SandboxLimits
 from arena.players.manifest import BotManifest, load_manifest
 from arena.players.sandbox.launch import program_problem
 from arena.players.sandbox.lease import forbidden_entries
+from arena.players.toolchains import toolchain_problem
 
 
 def read(folder: Path) -> BotManifest:
@@ -85,7 +86,10 @@ def refuse_forbidden(bot: BotManifest, found: list[str] | None = None) -> None:
 
 def check_command(bot: BotManifest) -> None:
     """The second half of step 4, after the build: BotManifestError if the bot's program
-    cannot be run."""
+    cannot be run (its language's toolchain missing: that, in one sentence)."""
+    missing = toolchain_problem(bot)
+    if missing is not None:
+        raise BotManifestError(missing)
     problem = program_problem(bot.argv, bot.folder)
     if problem is not None:
         raise BotManifestError(

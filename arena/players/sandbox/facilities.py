@@ -208,9 +208,10 @@ def sandbox_report(limits: SandboxLimits | None = None) -> dict[str, Any]:
     mode = isolation_mode(limits.isolation, have)
     filesystem = {
         "bwrap": "an allow-list: only the system folders (/usr, /etc and the links to /usr), "
-        "the interpreter, the arena package, the tournament's `shown` folders and the bot's "
-        "own folder (writable for its build only), all read-only; nothing else of the host "
-        "(no homes, /srv, /var, /opt, checkout, league or other bots); private /tmp and "
+        "the interpreter, the arena package, the tournament's `shown` folders, the folder "
+        "of the bot's language's toolchain (`arena languages`) and the bot's own folder "
+        "(writable for its build only), all read-only; nothing else of the host (no more "
+        "of a home, /srv, /var, /opt, checkout, league or other bots); private /tmp and "
         "/dev/shm of limited size",
         "unshare": "shared (not isolated)",
         "none": "shared (not isolated)",
@@ -242,7 +243,8 @@ def sandbox_report(limits: SandboxLimits | None = None) -> dict[str, Any]:
             else ("root, without capabilities" if have.root else "the arena's own user")
         ),
         "unix_sockets": "blocked (seccomp)" if mode == "bwrap" and have.seccomp else "open",
-        "environment": "PATH, HOME, LANG, TMPDIR, ARENA_BOT_* and the manifest's [env]",
+        "environment": "PATH, HOME, LANG, TMPDIR, its language's (JAVA_HOME, CARGO_HOME...), "
+        "ARENA_BOT_* and the manifest's [env]",
         "rlimits": limits.rlimits(),
         "rlimits_by": "sh ulimit before exec" if have.shell else "prlimit after start",
         "root": have.root,
