@@ -123,12 +123,23 @@ def test_a_whole_game_by_clicking_only(browser: Any, game: str, seats: int, tmp_
     assert board <= set(kinds), kinds
 
 
-def test_a_closed_page_loses_with_its_reason(browser: Any, tmp_path: Path) -> None:
-    with human_game("takenoko", 2, tmp_path, seat=0, gone_s=2) as running:
+def test_a_closed_page_opened_again_rejoins_and_resigns(browser: Any, tmp_path: Path) -> None:
+    """Only the clock decides (issue 43): a page closed for longer than `gone_s` and opened
+    again at its address finds its decision; Resign (clicked twice) gives the game up."""
+    from selenium.webdriver.common.by import By
+
+    with human_game("takenoko", 2, tmp_path, seat=0, gone_s=1, move_s=60) as running:
         browser.get(running.url)
-        until(lambda: browser.execute_script(NOW), 60)
+        first = until(lambda: browser.execute_script(NOW), 60)
         browser.get("about:blank")  # the human closes the page
+        until(lambda: running.call("/api/state")[1]["asked"], 30)  # still asked, not lost
+        browser.get(running.base + "/")  # the same tab again: its key is kept by the browser
+        assert until(lambda: browser.execute_script(NOW), 60)[:2] == first[:2]
+        resign = browser.find_element(By.ID, "resign")
+        resign.click()
+        until(lambda: "again within 5 seconds" in browser.find_element(By.ID, "status").text)
+        resign.click()
         report, path = running.finished(60)
     assert report.outcome.faulty_seat == 0 and report.outcome.termination.value == "crash"
-    assert "their page was closed" in report.outcome.reason
+    assert "the human resigned" in report.outcome.reason
     assert json.loads(path.read_text())["outcome"]["reason"] == report.outcome.reason

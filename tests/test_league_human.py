@@ -25,8 +25,8 @@ from arena.record import load_record
 from tests.browser_support import chromium, needs_chromium, until
 from tests.league_support import Site, bot_archive, served
 
-CLOCK = HumanClock(move_s=30.0, open_s=3.0, gone_s=2.0, linger_s=0.0)
-"""Short times: a page not opened in 3 s, or silent for 2 s, has left."""
+CLOCK = HumanClock(move_s=8.0, open_s=3.0, gone_s=2.0, linger_s=0.0)
+"""Short times: a page not opened in 3 s has left; a silent one loses when its 8 s run out."""
 
 
 @pytest.fixture
@@ -130,7 +130,9 @@ def test_an_author_plays_a_bot_to_its_end_unrated_one_game_at_a_time(site: Site)
     assert bobs_line["termination"] == "startup_failure"
 
 
-def test_a_page_that_stops_asking_loses_with_its_reason_and_frees_the_seat(site: Site) -> None:
+def test_a_page_that_stops_asking_loses_on_its_clock_with_its_reason_and_frees_the_seat(
+    site: Site,
+) -> None:
     status, game = start(site, site.ada)
     assert status == 201
     deadline = time.monotonic() + 30
@@ -140,11 +142,11 @@ def test_a_page_that_stops_asking_loses_with_its_reason_and_frees_the_seat(site:
             break
         time.sleep(0.1)
     assert state["asked"], state
-    line = finished(site, game["game"])  # nobody asks again: gone after 2 s
-    assert "the human left: their page was closed" in line["reason"]
-    assert line["termination"] == "crash" and line["ranks"][0] == 1  # the human lost
+    line = finished(site, game["game"])  # nobody asks again: lost when the 8 s run out
+    assert "the human's clock ran out (its page had not asked for news for" in line["reason"]
+    assert line["termination"] == "timeout" and line["ranks"][0] == 1  # the human lost
     status, answer = seat_call(site, game["page"] + "/api/state", game["key"])
-    assert status == 200 and answer["over"] and "the human left" in answer["outcome"]["reason"]
+    assert status == 200 and answer["over"] and "clock ran out" in answer["outcome"]["reason"]
     status, next_game = start(site, site.ada)  # the author's slot is free
     assert status == 201
     assert "page was not opened" in finished(site, next_game["game"])["reason"]

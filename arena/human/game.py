@@ -33,7 +33,9 @@ class HumanClock:
     open_s: float = 600.0
     """How long the table waits for the page to be opened."""
     gone_s: float = 20.0
-    """A page that has not asked for news this long was closed: the human loses the game."""
+    """After the game, a page that has not asked for news this long was closed (the table
+    stops waiting for it to open the replay). During the game only the clock decides: a
+    frozen or closed tab may come back with its key until its clock runs out."""
     linger_s: float = 600.0
     """After the game, how long the page may still open the replay."""
 
@@ -68,7 +70,7 @@ def _labels(seats: Sequence[BotManifest | str]) -> list[str]:
 
 
 def _players(table: HumanTable, desk: Desk, out_dir: Path) -> list[Player]:
-    narrator = Narrator(desk)
+    narrator = Narrator(desk, table.seed)
     bots = [who for who in table.seats if isinstance(who, BotManifest)]
     limits = table.limits.hiding(out_dir, *(bot.folder for bot in bots))
     clock = table.clock
@@ -82,8 +84,7 @@ def _players(table: HumanTable, desk: Desk, out_dir: Path) -> list[Player]:
             players.append(WatchedPlayer(who, limits, log, log_name=desk.players[seat],
                                          seat=seat, narrator=narrator))  # fmt: skip
         else:
-            players.append(HumanSeat(desk.players[seat], desk, narrator, human_limits,
-                                     clock.gone_s))  # fmt: skip
+            players.append(HumanSeat(desk.players[seat], desk, narrator, human_limits))
     return players
 
 

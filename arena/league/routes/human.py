@@ -8,6 +8,7 @@
     GET  /play/GID                 the seat's page (arena/html/seat_page.py)
     GET  /play/GID/api/state       what the seat's page shows, with `X-Seat-Key: KEY`
     POST /play/GID/api/move        {"request": N, "move": I}, with `X-Seat-Key: KEY`
+    POST /play/GID/api/resign      the human gives the game up, with `X-Seat-Key: KEY`
     GET  /play/GID/replay          the game's replay, once it is over
 
 The author's token travels only in the POST's header; the page keeps the seat's key in its
@@ -26,7 +27,7 @@ from starlette.routing import Route
 
 from arena.errors import ArenaError
 from arena.html.seat_page import seat_html
-from arena.human.server import KEY_HEADER, MAX_BODY, MOVE_REFUSAL, move_fields
+from arena.human.server import KEY_HEADER, MAX_BODY, MOVE_REFUSAL, move_fields, told_from
 from arena.league import public
 from arena.league.human_tables import HumanGame, HumanTables, Refused
 from arena.league.routes.site import NO_SUCH_BOT, RouteGroup, Site, error
@@ -55,6 +56,7 @@ class Human(RouteGroup):
             Route("/play/{game_id}", self.page),
             Route("/play/{game_id}/api/state", self.state),
             Route("/play/{game_id}/api/move", self.move, methods=["POST"]),
+            Route("/play/{game_id}/api/resign", self.resign, methods=["POST"]),
             Route("/play/{game_id}/replay", self.replay),
         ]
 
@@ -106,7 +108,7 @@ class Human(RouteGroup):
         if isinstance(game, Response):
             return game
         game.desk.seen()
-        return JSONResponse(game.desk.snapshot())
+        return JSONResponse(game.desk.snapshot(told_from(request.url.query)))
 
     async def move(self, request: Request) -> Response:
         game = self._seated(request)
@@ -121,6 +123,13 @@ class Human(RouteGroup):
         problem = game.desk.answer(fields["request"], fields["move"])
         game.desk.seen()
         return error(400, problem) if problem else JSONResponse({"ok": True})
+
+    def resign(self, request: Request) -> Response:
+        game = self._seated(request)
+        if isinstance(game, Response):
+            return game
+        game.desk.resign()
+        return JSONResponse({"ok": True})
 
     async def replay(self, request: Request) -> Response:
         from arena.html.replay_page import replay_html
