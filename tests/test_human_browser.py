@@ -271,3 +271,33 @@ def test_a_game_by_keyboard_alone_with_a_frozen_tab_that_comes_back(
         report, _ = running.finished(60)
     assert report.decisions[1] == decisions > 5
     assert report.outcome.termination.value in ("normal", "turn_limit")
+
+
+KIND = 'const h = document.querySelector("#asked h2"); return h ? h.textContent : "";'
+
+
+def test_every_takenoko_chibis_decision_is_made_on_the_board(browser: Any, tmp_path: Path) -> None:
+    """Takenoko with Chibis at three seats, every decision by the board's clicks and buttons
+    (the Cabin's cards, the plots put back, a colour to pay: buttons or choices above it)."""
+    config = {"chibis": True}
+    with human_game("takenoko", 3, tmp_path, seat=0, seed=4, config=config) as running:
+        browser.get(running.url)
+        chooser, kinds = random.Random(9), Counter[str]()
+        while True:
+            now = until(lambda: browser.execute_script(NOW), 60)
+            if now[0] == "over":
+                break
+            request = now[1]
+            if now[2] == request:
+                until(lambda r=request: not _asked(browser, r), 60)
+                continue
+            kind = browser.execute_script(KIND).split(" ")[1]
+            assert _choose_on_the_board(browser, request, chooser), (
+                f"a {kind} move only in the list"
+            )
+            kinds[kind] += 1
+            until(lambda n=now: browser.execute_script(NOW) != n, 60)
+        browser.save_screenshot(str(SCREENSHOTS / "human-takenoko-chibis-over.png"))
+        report, path = running.finished(60)
+    made = {m["kind"] for m in json.loads(path.read_text())["moves"] if m["seat"] == 0}
+    assert set(kinds) == made and len(made) >= 4, (kinds, made)

@@ -28,13 +28,11 @@
   let resignAsked = 0;  // when Resign was clicked once (a second click within 5 s resigns)
   let quick = 0;  // after a move: ask again soon this many times, for the next decision
 
-  // Takenoko's moves of these keys alone are buttons above the board: an action, a deck, a
-  // weather face, a chip kind from the clouds.
-  const BUTTON_KEYS = ["action", "deck", "face", "kind"];
+  // Takenoko's moves with nothing to click on the board are buttons above it: an action, a
+  // deck, a weather face, a chip kind from the clouds, the order of plots put back...
   // What a move may be chosen by on the board (the targets the drawing marks).
   function targets(move) {
     const colour = move.colour || move.color;
-    const keys = Object.keys(move);
     if (page.game === "mandala") {
       if (move.action === "build_mountain") return ["hand:" + colour, "mountain:" + move.mandala];
       if (move.action === "grow_field") return ["hand:" + colour, "field:" + move.mandala];
@@ -49,7 +47,7 @@
       if (typeof move.card === "string") found.push("card:" + move.card);
       if (Array.isArray(move.to)) found.push("hex:" + move.to.join(","));
       if (Array.isArray(move.edge)) found.push("edge:" + move.edge.map((c) => c.join(",")).join("|"));
-      if (!found.length && keys.every((k) => BUTTON_KEYS.includes(k))) found.push("action:" + JSON.stringify(move));
+      if (!found.length) found.push("action:" + JSON.stringify(move));  // a button above the board
       return found;
     }
     return [];
