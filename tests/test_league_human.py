@@ -7,6 +7,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import logging
 import re
 import time
 import urllib.error
@@ -93,7 +94,10 @@ def play_to_the_end(site: Site, game: dict[str, Any]) -> dict[str, Any]:
     raise AssertionError("the human game did not end in time")
 
 
-def test_an_author_plays_a_bot_to_its_end_unrated_one_game_at_a_time(site: Site) -> None:
+def test_an_author_plays_a_bot_to_its_end_unrated_one_game_at_a_time(
+    site: Site, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger=human_tables.__name__)
     board = site.call("GET", "/api/leaderboard")[1]
     status, game = start(site, site.ada)
     assert status == 201 and game["page"] == f"/play/{game['game']}" and game["seat"] == 0
@@ -128,6 +132,9 @@ def test_an_author_plays_a_bot_to_its_end_unrated_one_game_at_a_time(site: Site)
     bobs_line = finished(site, bobs["game"])
     assert "page was not opened" in bobs_line["reason"]
     assert bobs_line["termination"] == "startup_failure"
+    said = [r.getMessage() for r in caplog.records if r.name == human_tables.__name__]
+    assert f"human game {game['game']}: ada plays alpha" in said  # the server's log, each game
+    assert any(m.startswith(f"human game {game['game']} over: ada place ") for m in said), said
 
 
 def test_a_page_that_stops_asking_loses_on_its_clock_with_its_reason_and_frees_the_seat(

@@ -169,6 +169,7 @@ class HumanTables:
         return lines
 
     def _play(self, game: HumanGame, table: HumanTable) -> None:
+        log.info("human game %s: %s plays %s", game.game_id, game.author, game.bot)
         minutes = f"{TABLE_S / 60:g} minutes" if TABLE_S >= 60 else f"{TABLE_S:g} s"
         limit = threading.Timer(
             TABLE_S, game.desk.stop, (f"its time ran out (a human table lasts at most {minutes})",)
@@ -182,6 +183,8 @@ class HumanTables:
             with self._lock:
                 game.summary = summary
                 self._keep(summary)
+            log.info("human game %s over: %s place %s (%s)", game.game_id, game.author,
+                     _place(summary), summary["termination"])  # fmt: skip
         except Exception as failed:  # an arena fault: the page is told, the slot freed
             log.exception("human table %s failed", game.game_id)
             game.desk.finish({"reason": f"The table failed: {failed}"})
@@ -231,6 +234,15 @@ def _summary(game: HumanGame, record: dict[str, Any], folder: Path) -> dict[str,
         "reason": public.message(str(outcome.get("reason", "")), folder),
         "replay": f"/play/{game.game_id}/replay",
     }
+
+
+def _place(summary: dict[str, Any]) -> str:
+    """The human's place (1 = first) in a game's line, or '?'."""
+    ranks = summary.get("ranks")
+    seat = summary.get("human_seat")
+    if isinstance(ranks, list) and isinstance(seat, int) and 0 <= seat < len(ranks):
+        return str(ranks[seat] + 1)
+    return "?"
 
 
 def _number(game_id: object) -> int:

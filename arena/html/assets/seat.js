@@ -269,6 +269,7 @@
       markLast();
       prompt();
       document.body.classList.toggle("your-turn", Boolean(asked) && !data.over);
+      document.getElementById("resign").hidden = Boolean(data.over);
       document.title = (data.over ? "(Game over) " : asked ? "(Your move) " : "") + title;
       if (data.over) say("The game is over.");
       else if (asked) say((turnCame ? "Your turn has come, " : "Your move, ") + drawing.who(page.seat) + ".");
