@@ -301,3 +301,16 @@ def test_every_takenoko_chibis_decision_is_made_on_the_board(browser: Any, tmp_p
         report, path = running.finished(60)
     made = {m["kind"] for m in json.loads(path.read_text())["moves"] if m["seat"] == 0}
     assert set(kinds) == made and len(made) >= 4, (kinds, made)
+
+
+def test_a_visitor_without_the_key_is_told_whose_page_it_is(browser: Any, tmp_path: Path) -> None:
+    from selenium.webdriver.common.by import By
+
+    with human_game("mandala", 2, tmp_path, seat=0) as running:
+        browser.get(running.base + "/")  # the address without its #key, in a new origin
+        until(lambda: "A game in progress" in browser.find_element(By.ID, "asked").text, 30)
+        assert "only they see its board" in browser.find_element(By.ID, "status").text
+        assert not browser.find_elements(By.CSS_SELECTOR, "#board *")  # nothing of the seat
+        until(lambda: running.call("/api/state")[1]["asked"])  # the player's own page, then
+        assert running.call("/api/resign", {})[0] == 200
+        running.finished(60)

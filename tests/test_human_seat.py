@@ -70,6 +70,8 @@ def test_a_whole_game_at_every_table_size_ends_with_an_ordinary_record(
     seat = seats - 1  # the human sits last: the seats before it are bots
     with human_game(game, seats, tmp_path, seat=seat) as running:
         snapshots = play_randomly(running)
+        final = until(lambda: (s := running.call("/api/state")[1])["replay"] and s)
+        assert set(SPECTATOR_ONLY) & set(final["view"])  # over: every hand shown on the board
         open_replay(running)
         report, path = running.finished()
     record = json.loads(path.read_text())

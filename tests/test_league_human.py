@@ -192,6 +192,9 @@ def test_refusals_keys_and_the_page_never_carries_a_token(site: Site) -> None:
     assert seat_call(site, state_path, None)[0] == 403
     assert seat_call(site, state_path, "guess")[0] == 403
     assert seat_call(site, "/play/H9999999/api/state", game["key"])[0] == 404
+    with pytest.raises(urllib.error.HTTPError) as unknown:  # a browser gets a page, not JSON
+        urllib.request.urlopen(site.url + "/play/H9999999", timeout=30)
+    assert unknown.value.code == 404 and "no such human game" in unknown.value.read().decode()
     status, moved = seat_call(site, game["page"] + "/api/move", game["key"], raw=b'{"move": "x"}')
     assert status == 400 and "two whole numbers" in moved["error"]
     # the seat's page: served under the league's policy, which allows its scripts by hash

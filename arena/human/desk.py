@@ -168,7 +168,7 @@ class Desk:
 
     def publish(self, record: Mapping[str, Any], final_view: Any) -> None:
         """The game's record, written: the page may now open the whole replay, and shows
-        the seat's view of the final position."""
+        the final position with every hand (a spectator's view: the game is over)."""
         with self._changed:
             self._record = record
             self._view = final_view

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from arena import compact_json
 from arena.games import DEFAULT_GAME
 from arena.html.replay_page import replay_html
 from arena.human.desk import Desk
@@ -135,7 +136,7 @@ def play_at_desk(
         report.players = list(desk.players)
         desk.finish(report.outcome.to_json())
         record = report.record()
-        desk.publish(record, _final_view(record, desk.seat))
+        desk.publish(record, _final_view(record))
     finally:
         for player in players:
             player.close()
@@ -160,9 +161,10 @@ def _free_id(out_dir: Path) -> str:
     return f"g{number:04d}"
 
 
-def _final_view(record: Mapping[str, Any], seat: int) -> Any:
-    """The seat's view of the position the record ends in (the game is over: no secret)."""
+def _final_view(record: Mapping[str, Any]) -> Any:
+    """The position the record ends in as a spectator sees it, every hand shown (the game is
+    over: no secret is left to keep)."""
     state = start(record)
     for _ in walk(record, state):
         pass
-    return state.view(seat)
+    return json.loads(compact_json.dumps(state.spectator_view()))

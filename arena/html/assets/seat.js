@@ -169,7 +169,9 @@
   }
   function markLast() {  // where the last move was made, on the board
     const last = state.last;
-    const where = last && last.move ? targets(last.move).filter((t) => !t.startsWith("hand:") && !t.startsWith("action:")) : [];
+    const mine = last && last.seat === page.seat;  // a Field marked on the board is this seat's
+    const where = last && last.move ? targets(last.move).filter((t) => !t.startsWith("hand:") && !t.startsWith("action:")
+      && (mine || !t.startsWith("field:"))) : [];
     for (const node of document.querySelectorAll("#board [data-target]")) {
       node.classList.toggle("last", where.includes(node.getAttribute("data-target")));
     }
@@ -305,6 +307,16 @@
     if (event.key === "Escape" && (selected.length || proposed !== null)) undo();
   });
   document.getElementById("resign").onclick = resign;
+  if (!key) {  // a visitor at someone else's seat: nothing of the seat is shown, the replay later
+    document.getElementById("resign").hidden = true;
+    say("This page is the seat of the player who started the game: only they see its board.");
+    const box = document.getElementById("asked");
+    add(box, el("h2", null, "A game in progress"),
+      el("p", null, "A seat's view is its player's alone. The whole game's replay opens here once the game is over:"));
+    const link = add(box, el("a", "replay", "the game's replay (once it is over)")).lastChild;
+    link.href = base + "/replay";
+    return;
+  }
   poll().finally(keepAsking);
   window.setInterval(tick, 250);
 })();

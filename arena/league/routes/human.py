@@ -18,6 +18,7 @@ tab's sessionStorage and sends it in a header, so neither is in any address, log
 from __future__ import annotations
 
 import asyncio
+import html
 import json
 import re
 
@@ -39,6 +40,15 @@ STARTS_PER_MINUTE = 6
 LISTED = 50
 """At most this many human games in one answer of /api/play/games."""
 NO_SUCH_GAME = "There is no such human game in this league (or it ended long ago)."
+
+
+def _no_such_game_page() -> str:
+    """The page a browser gets for /play/GID of no game: a sentence and the way back."""
+    return (
+        '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>No such game</title>'
+        f'</head><body><p>{html.escape(NO_SUCH_GAME)}</p><p><a href="/">The league</a></p>'
+        "</body></html>"
+    )
 
 
 class Human(RouteGroup):
@@ -99,7 +109,7 @@ class Human(RouteGroup):
         if game is None:
             if GAME_ID.fullmatch(game_id) and self.tables.record_path(game_id).is_file():
                 return RedirectResponse(f"/play/{game_id}/replay", 303)
-            return error(404, NO_SUCH_GAME)
+            return HTMLResponse(_no_such_game_page(), 404)
         desk = game.desk
         return HTMLResponse(seat_html(desk.game, desk.players, desk.seat, f"/play/{game_id}"))
 
