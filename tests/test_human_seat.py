@@ -30,7 +30,8 @@ from tests.human_support import RunningGame, human_game, until
 
 TABLES = [("mandala", 2), ("flowers", 2), ("flowers", 3), ("flowers", 4),
           ("takenoko", 2), ("takenoko", 3), ("takenoko", 4)]  # fmt: skip
-SNAPSHOT_KEYS = {"game", "players", "seat", "clock_ms", "view", "narration", "over", "asked"}
+SNAPSHOT_KEYS = {"game", "players", "seat", "clock_ms", "view", "last", "told", "narration",
+                 "lines", "over", "asked"}  # fmt: skip
 SPECTATOR_ONLY = ("hands", "cups", "deck", "met_cards")
 """The keys of a spectator's view (every hand, the deck's order) that no seat's view has."""
 
@@ -69,6 +70,8 @@ def test_a_whole_game_at_every_table_size_ends_with_an_ordinary_record(
     seat = seats - 1  # the human sits last: the seats before it are bots
     with human_game(game, seats, tmp_path, seat=seat) as running:
         snapshots = play_randomly(running)
+        final = until(lambda: (s := running.call("/api/state")[1])["replay"] and s)
+        assert set(SPECTATOR_ONLY) & set(final["view"])  # over: every hand shown on the board
         open_replay(running)
         report, path = running.finished()
     record = json.loads(path.read_text())
@@ -97,17 +100,19 @@ def test_the_page_never_receives_a_hidden_card(game: str, seats: int, tmp_path: 
         _, path = running.finished()
     record = json.loads(path.read_text())
     state = start(record)
-    positions = {}
+    positions, views = {}, set()
     for step in walk(record, state):
         position = step.state
         hands = getattr(position, "hands", None)
         others = (
             [] if game != "takenoko" else [c for s, h in enumerate(hands) if s != seat for c in h]
         )
+        views.add(json.dumps(position.view(seat)))  # the board follows every seat's move
         positions[step.number] = (position.view(seat) if step.decision.seat == seat else None,
                                   position.legal_moves(), others)  # fmt: skip
-    views = [json.dumps(view) for view, _, _ in positions.values() if view is not None]
+    views.add(json.dumps(state.view(seat)))  # after the last move
     assert any(snapshot["asked"] for snapshot in snapshots)
+    assert any(s["last"] and s["last"]["seat"] != seat for s in snapshots)  # a bot's, shown
     for snapshot in snapshots:
         assert set(snapshot) - {"outcome", "replay"} == SNAPSHOT_KEYS
         if snapshot["over"]:
@@ -167,20 +172,65 @@ def test_another_seats_hidden_choice_is_told_without_it() -> None:
     assert "PG06" in move_words("takenoko", state, place, 2, 0)  # a placed plot is public
 
 
-def test_a_closed_page_loses_the_game_with_its_reason_and_frees_the_seat(
+def test_a_silent_page_keeps_its_seat_until_its_clock_runs_out_then_loses_with_its_reason(
     tmp_path: Path,
 ) -> None:
-    with human_game("flowers", 3, tmp_path, seat=1, gone_s=1.5) as running:
+    """Only the clock decides (issue 43): a page that stops asking (a closed or frozen tab)
+    loses when the decision's clock runs out, the reason saying the page was silent."""
+    with human_game("flowers", 3, tmp_path, seat=1, move_s=6, gone_s=1) as running:
         until(lambda: running.call("/api/state")[1]["asked"])  # the human is asked, then leaves
         report, path = running.finished(60)
         with pytest.raises(urllib.error.URLError):  # the seat's server is gone
             urllib.request.urlopen(running.base + "/", timeout=5)
     outcome = report.outcome
-    assert outcome.termination.value == "crash" and outcome.faulty_seat == 1
-    assert "the human left: their page was closed (no word from it for 1.5 s)" in outcome.reason
+    assert outcome.termination.value == "timeout" and outcome.faulty_seat == 1
+    assert "the human's clock ran out (its page had not asked for news for" in outcome.reason
     assert outcome.ranks[1] == 2  # the faulty seat is last
     record = json.loads(path.read_text())
     assert record["fault"]["seat"] == 1 and record["unanswered"]["seat"] == 1
+
+
+def test_a_page_that_comes_back_within_its_clock_plays_on(tmp_path: Path) -> None:
+    """A tab frozen or closed for longer than the old 20 s and opened again at its address
+    (its key) finds its decision still asked and finishes the game."""
+    with human_game("mandala", 2, tmp_path, seat=0, move_s=30, gone_s=1) as running:
+        asked = until(lambda: running.call("/api/state")[1]["asked"])
+        time.sleep(2.5)  # the page is away: longer than `gone_s`, within the clock
+        status, again = running.call("/api/state")
+        assert status == 200 and again["asked"]["request"] == asked["request"]
+        play_randomly(running)
+        open_replay(running)
+        report, _ = running.finished()
+    assert report.outcome.termination.value in ("normal", "turn_limit")
+
+
+def test_the_human_may_resign(tmp_path: Path) -> None:
+    with human_game("takenoko", 2, tmp_path, seat=1, move_s=60) as running:
+        until(lambda: running.call("/api/state")[1]["asked"])
+        assert running.call("/api/resign", {}) == (200, {"ok": True})
+        report, _ = running.finished(30)
+    assert report.outcome.faulty_seat == 1 and "the human resigned" in report.outcome.reason
+
+
+def test_the_board_follows_every_move_and_the_narration_comes_in_parts(tmp_path: Path) -> None:
+    """After the human's move the view is the position after it at once (before the next
+    decision), and a bot's move shows as the last move; `told=N` sends the lines from N."""
+    with human_game("mandala", 2, tmp_path, seat=0, seed=5) as running:
+        asked = until(lambda: running.call("/api/state")[1]["asked"])
+        hand = asked["view"]["hand"]
+        move = asked["legal"][0]["move"]
+        assert running.call("/api/move", {"request": asked["request"], "move": 0})[0] == 200
+        after = until(lambda: (s := running.call("/api/state")[1])["last"] and s)
+        assert after["last"]["seat"] == 0 and after["last"]["move"] == move
+        assert after["view"]["hand"] != hand or move["action"] == "claim"  # the card left it
+        later = until(lambda: (s := running.call("/api/state")[1])["last"]["seat"] == 1 and s)
+        assert later["last"]["move"] is not None and later["last"]["text"]
+        lines = later["lines"]
+        status, part = running.call(f"/api/state?told={lines}")
+        assert status == 200 and part["told"] == lines and len(part["narration"]) <= 1
+        assert running.call("/api/state?told=99999999999")[0] == 200  # bounded, not an error
+        assert running.call("/api/resign", {})[0] == 200
+        running.finished(30)
 
 
 def test_the_clock_running_out_loses_the_game(tmp_path: Path) -> None:
@@ -227,7 +277,8 @@ def test_bad_requests_get_one_sentence(tmp_path: Path) -> None:
             policy = page.headers["Content-Security-Policy"]
             assert "'unsafe-inline'" not in policy and "script-src 'sha256-" in policy
             assert running.key not in page.read().decode()  # the key stays in the # only
-        running.finished(60)  # the page went quiet: the human lost
+        assert running.call("/api/resign", {})[0] == 200
+        running.finished(60)
 
 
 def test_the_command_prints_the_address_and_the_result(tmp_path: Path) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import logging
 import re
 import time
 import urllib.error
@@ -25,8 +26,8 @@ from arena.record import load_record
 from tests.browser_support import chromium, needs_chromium, until
 from tests.league_support import Site, bot_archive, served
 
-CLOCK = HumanClock(move_s=30.0, open_s=3.0, gone_s=2.0, linger_s=0.0)
-"""Short times: a page not opened in 3 s, or silent for 2 s, has left."""
+CLOCK = HumanClock(move_s=8.0, open_s=3.0, gone_s=2.0, linger_s=0.0)
+"""Short times: a page not opened in 3 s has left; a silent one loses when its 8 s run out."""
 
 
 @pytest.fixture
@@ -93,7 +94,10 @@ def play_to_the_end(site: Site, game: dict[str, Any]) -> dict[str, Any]:
     raise AssertionError("the human game did not end in time")
 
 
-def test_an_author_plays_a_bot_to_its_end_unrated_one_game_at_a_time(site: Site) -> None:
+def test_an_author_plays_a_bot_to_its_end_unrated_one_game_at_a_time(
+    site: Site, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger=human_tables.__name__)
     board = site.call("GET", "/api/leaderboard")[1]
     status, game = start(site, site.ada)
     assert status == 201 and game["page"] == f"/play/{game['game']}" and game["seat"] == 0
@@ -128,9 +132,14 @@ def test_an_author_plays_a_bot_to_its_end_unrated_one_game_at_a_time(site: Site)
     bobs_line = finished(site, bobs["game"])
     assert "page was not opened" in bobs_line["reason"]
     assert bobs_line["termination"] == "startup_failure"
+    said = [r.getMessage() for r in caplog.records if r.name == human_tables.__name__]
+    assert f"human game {game['game']}: ada plays alpha" in said  # the server's log, each game
+    assert any(m.startswith(f"human game {game['game']} over: ada place ") for m in said), said
 
 
-def test_a_page_that_stops_asking_loses_with_its_reason_and_frees_the_seat(site: Site) -> None:
+def test_a_page_that_stops_asking_loses_on_its_clock_with_its_reason_and_frees_the_seat(
+    site: Site,
+) -> None:
     status, game = start(site, site.ada)
     assert status == 201
     deadline = time.monotonic() + 30
@@ -140,11 +149,11 @@ def test_a_page_that_stops_asking_loses_with_its_reason_and_frees_the_seat(site:
             break
         time.sleep(0.1)
     assert state["asked"], state
-    line = finished(site, game["game"])  # nobody asks again: gone after 2 s
-    assert "the human left: their page was closed" in line["reason"]
-    assert line["termination"] == "crash" and line["ranks"][0] == 1  # the human lost
+    line = finished(site, game["game"])  # nobody asks again: lost when the 8 s run out
+    assert "the human's clock ran out (its page had not asked for news for" in line["reason"]
+    assert line["termination"] == "timeout" and line["ranks"][0] == 1  # the human lost
     status, answer = seat_call(site, game["page"] + "/api/state", game["key"])
-    assert status == 200 and answer["over"] and "the human left" in answer["outcome"]["reason"]
+    assert status == 200 and answer["over"] and "clock ran out" in answer["outcome"]["reason"]
     status, next_game = start(site, site.ada)  # the author's slot is free
     assert status == 201
     assert "page was not opened" in finished(site, next_game["game"])["reason"]
@@ -183,6 +192,9 @@ def test_refusals_keys_and_the_page_never_carries_a_token(site: Site) -> None:
     assert seat_call(site, state_path, None)[0] == 403
     assert seat_call(site, state_path, "guess")[0] == 403
     assert seat_call(site, "/play/H9999999/api/state", game["key"])[0] == 404
+    with pytest.raises(urllib.error.HTTPError) as unknown:  # a browser gets a page, not JSON
+        urllib.request.urlopen(site.url + "/play/H9999999", timeout=30)
+    assert unknown.value.code == 404 and "no such human game" in unknown.value.read().decode()
     status, moved = seat_call(site, game["page"] + "/api/move", game["key"], raw=b'{"move": "x"}')
     assert status == 400 and "two whole numbers" in moved["error"]
     # the seat's page: served under the league's policy, which allows its scripts by hash

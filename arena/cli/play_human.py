@@ -60,8 +60,9 @@ _OPTIONS = (
         type=click.FloatRange(min=1),
         default=20.0,
         show_default=True,
-        help="With a human seat: a page silent this many seconds was closed, and the human "
-        "loses the game (the reason is recorded).",
+        help="With a human seat: after the game, a page silent this many seconds was closed "
+        "and the command ends (during the game only the clock decides: a closed page may be "
+        "opened again at its address until the clock runs out).",
     ),
 )
 

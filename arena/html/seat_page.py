@@ -49,7 +49,8 @@ def seat_html(game: str, players: list[str], seat: int, base: str = "") -> str:
 </head><body>
 <header><h1>{title}</h1>
 <div class="sub" id="status">Connecting to the table...</div></header>
-<div id="controls"><span id="clock" class="clock"></span><span id="prompt"></span></div>
+<div id="controls"><span id="clock" class="clock"></span><span id="prompt"></span>
+<button id="resign" class="resign" title="Give the game up (click twice)">Resign</button></div>
 <main><section id="board"></section><aside id="info" class="box">
 <div id="asked"></div><h2>Moves so far</h2><ol id="narration"></ol></aside></main>
 {script_json(data, "seat-data")}

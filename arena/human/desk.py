@@ -1,5 +1,8 @@
 """The desk between the referee's thread and the page: what the human is asked, their answer,
-what they have been told, and when the page last asked (a page that stops asking was closed).
+the seat's view as the game stands (it follows every move, the bots' too), the last move,
+what they have been told, and when the page last asked. Only the clock decides a seat's
+loss: a page that stops asking (a frozen or closed tab) may come back until its clock runs
+out; the human may also resign.
 
 Everything here is what the human's seat may know: its view and legal moves exactly as a bot
 receives them, the moves narrated in public words (arena/human/narration.py), and, only once
@@ -14,7 +17,8 @@ from collections.abc import Mapping
 from typing import Any
 
 NARRATION_LINES = 400
-"""The page is told at most this many of the latest narrated lines."""
+"""One answer tells the page at most this many narrated lines (it asks again for the rest:
+`snapshot(told=N)` sends the lines from the N-th on)."""
 
 
 class Desk:
@@ -30,6 +34,8 @@ class Desk:
         self._deadline = 0.0
         self._answer: int | None = None
         self._view: Any = None
+        self._last: dict[str, Any] | None = None
+        self._resigned = False
         self._narration: list[str] = []
         self._outcome: dict[str, Any] | None = None
         self._record: Mapping[str, Any] | None = None
@@ -46,17 +52,22 @@ class Desk:
                 self._first_seen = self._last_seen
                 self._changed.notify_all()
 
-    def snapshot(self) -> dict[str, Any]:
-        """What the page shows now (JSON-ready)."""
+    def snapshot(self, told: int = 0) -> dict[str, Any]:
+        """What the page shows now (JSON-ready); the narration from line `told` on (the page
+        has the lines before), at most NARRATION_LINES of them."""
         with self._changed:
             asked = self._asked
+            told = min(max(told, 0), len(self._narration))
             data: dict[str, Any] = {
                 "game": self.game,
                 "players": self.players,
                 "seat": self.seat,
                 "clock_ms": self.clock_ms,
                 "view": self._view,
-                "narration": self._narration[-NARRATION_LINES:],
+                "last": self._last,
+                "told": told,
+                "narration": self._narration[told : told + NARRATION_LINES],
+                "lines": len(self._narration),
                 "over": self._outcome is not None,
                 "asked": None,
             }
@@ -83,6 +94,12 @@ class Desk:
                 self._changed.notify_all()
             return None
 
+    def resign(self) -> None:
+        """The human gives the game up: the decision asked (or the next) is not answered."""
+        with self._changed:
+            self._resigned = True
+            self._changed.notify_all()
+
     # The referee's side (through arena/human/seat.py).
     def wait_for_page(self, deadline: float) -> bool:
         """Wait until the page has been opened (True), or `deadline` (False)."""
@@ -101,18 +118,18 @@ class Desk:
             self._view = asked["view"]
             self._changed.notify_all()
 
-    def wait_answer(self, gone_s: float) -> int | str:
-        """The index chosen, or why none came: 'clock' (the deadline passed), 'gone' (the
-        page has not asked for `gone_s` seconds: it was closed) or 'stopped' (`stop`)."""
+    def wait_answer(self) -> int | str:
+        """The index chosen, or why none came: 'clock' (the deadline passed: the only way a
+        silent page loses), 'resigned' (`resign`) or 'stopped' (`stop`)."""
         with self._changed:
             while self._answer is None:
                 if self._stopped is not None:
                     return "stopped"
+                if self._resigned:
+                    return "resigned"
                 now = time.monotonic()
                 if now >= self._deadline:
                     return "clock"
-                if now - self._last_seen > gone_s:
-                    return "gone"
                 self._changed.wait(min(self._deadline - now, 0.25))
             answer, self._asked = self._answer, None
             return answer
@@ -134,6 +151,12 @@ class Desk:
         with self._changed:
             self._asked = None
 
+    def follow(self, view: Any, last: dict[str, Any]) -> None:
+        """A move was made: the seat's view as the game now stands, and the move as the seat
+        may know it ({"seat", "text", "move"}, the move None when it names a hidden thing)."""
+        with self._changed:
+            self._view, self._last = view, last
+
     def tell(self, line: str) -> None:
         with self._changed:
             self._narration.append(line)
@@ -145,7 +168,7 @@ class Desk:
 
     def publish(self, record: Mapping[str, Any], final_view: Any) -> None:
         """The game's record, written: the page may now open the whole replay, and shows
-        the seat's view of the final position."""
+        the final position with every hand (a spectator's view: the game is over)."""
         with self._changed:
             self._record = record
             self._view = final_view

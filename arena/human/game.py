@@ -10,6 +10,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from arena import compact_json
 from arena.games import DEFAULT_GAME
 from arena.html.replay_page import replay_html
 from arena.human.desk import Desk
@@ -33,7 +34,9 @@ class HumanClock:
     open_s: float = 600.0
     """How long the table waits for the page to be opened."""
     gone_s: float = 20.0
-    """A page that has not asked for news this long was closed: the human loses the game."""
+    """After the game, a page that has not asked for news this long was closed (the table
+    stops waiting for it to open the replay). During the game only the clock decides: a
+    frozen or closed tab may come back with its key until its clock runs out."""
     linger_s: float = 600.0
     """After the game, how long the page may still open the replay."""
 
@@ -68,7 +71,7 @@ def _labels(seats: Sequence[BotManifest | str]) -> list[str]:
 
 
 def _players(table: HumanTable, desk: Desk, out_dir: Path) -> list[Player]:
-    narrator = Narrator(desk)
+    narrator = Narrator(desk, table.seed)
     bots = [who for who in table.seats if isinstance(who, BotManifest)]
     limits = table.limits.hiding(out_dir, *(bot.folder for bot in bots))
     clock = table.clock
@@ -82,8 +85,7 @@ def _players(table: HumanTable, desk: Desk, out_dir: Path) -> list[Player]:
             players.append(WatchedPlayer(who, limits, log, log_name=desk.players[seat],
                                          seat=seat, narrator=narrator))  # fmt: skip
         else:
-            players.append(HumanSeat(desk.players[seat], desk, narrator, human_limits,
-                                     clock.gone_s))  # fmt: skip
+            players.append(HumanSeat(desk.players[seat], desk, narrator, human_limits))
     return players
 
 
@@ -134,7 +136,7 @@ def play_at_desk(
         report.players = list(desk.players)
         desk.finish(report.outcome.to_json())
         record = report.record()
-        desk.publish(record, _final_view(record, desk.seat))
+        desk.publish(record, _final_view(record))
     finally:
         for player in players:
             player.close()
@@ -159,9 +161,10 @@ def _free_id(out_dir: Path) -> str:
     return f"g{number:04d}"
 
 
-def _final_view(record: Mapping[str, Any], seat: int) -> Any:
-    """The seat's view of the position the record ends in (the game is over: no secret)."""
+def _final_view(record: Mapping[str, Any]) -> Any:
+    """The position the record ends in as a spectator sees it, every hand shown (the game is
+    over: no secret is left to keep)."""
     state = start(record)
     for _ in walk(record, state):
         pass
-    return state.view(seat)
+    return json.loads(compact_json.dumps(state.spectator_view()))

@@ -26,13 +26,16 @@ PRIVATE_WORDS: Mapping[str, Mapping[str, str]] = {
 """By game, the moves that name a hidden thing, in the words told to the other seats."""
 
 
+def is_private(game: str, move: Mapping[str, Any], mover: int, seat: int) -> bool:
+    """Whether `move` names a thing seat `seat` may not know (another seat's hidden choice)."""
+    return mover != seat and str(move.get("action")) in PRIVATE_WORDS.get(game, {})
+
+
 def move_words(game: str, words: GameState, move: Mapping[str, Any], mover: int, seat: int) -> str:
     """`move` made by seat `mover`, in the words seat `seat` may hear (`words` is any state of
     the game: its `describe_move` reads only the move)."""
-    if mover != seat:
-        private = PRIVATE_WORDS.get(game, {}).get(str(move.get("action")))
-        if private is not None:
-            return private
+    if is_private(game, move, mover, seat):
+        return PRIVATE_WORDS[game][str(move.get("action"))]
     return words.describe_move(dict(move))
 
 

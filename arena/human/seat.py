@@ -3,8 +3,9 @@ so the human hears their moves.
 
 `HumanSeat` receives the very `new_game`, `decide` and `game_over` messages a bot's process
 would, and answers `decide` with the move the page sends, within the same deadline (the
-human's clock). Its "process" is the page: a page that stops asking for news for `gone_s`
-seconds was closed, and that is the seat's fault like a crashed bot's, with its reason.
+human's clock). Its "process" is the page; only the clock decides its loss (a frozen or
+closed tab may come back with its key until the clock runs out), or the human resigns, the
+seat's fault like a crashed bot's, with its reason.
 """
 
 from __future__ import annotations
@@ -14,11 +15,11 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from arena.errors import BotCrashError, BotStartupError, BotTimeoutError
+from arena.errors import BotCrashError, BotStartupError, BotTimeoutError, GameError
 from arena.game_sources import get_game
 from arena.games import GameState
 from arena.human.desk import Desk
-from arena.human.narration import line, move_words, who
+from arena.human.narration import is_private, line, move_words, who
 from arena.players.limits import Limits
 from arena.players.manifest import BotManifest
 from arena.players.player import Player
@@ -49,35 +50,47 @@ def asked_of(request: Mapping[str, Any], words: GameState | None) -> dict[str, A
 
 
 class Narrator:
-    """Tells the desk each move of the game in the words the human's seat may hear."""
+    """Tells the desk each move of the game in the words the human's seat may hear, and
+    keeps the game as it stands (dealt from the table's seed, as the referee's) so the desk
+    shows the seat's view after every move, a bot's as soon as it is made."""
 
-    def __init__(self, desk: Desk) -> None:
+    def __init__(self, desk: Desk, seed: int = 0) -> None:
         self.desk = desk
+        self.seed = seed
         self.words: GameState | None = None
+        """The game as it stands; its `describe_move` also gives a move's words."""
 
     def start(self, game: str, config: dict[str, Any], players: int) -> None:
         rules = get_game(game)
-        self.words = rules.new_state(0, rules.config(config), num_players=players)
+        self.words = rules.new_state(self.seed, rules.config(config), num_players=players)
 
     def told(self, mover: int, request: dict[str, Any], move: dict[str, Any]) -> None:
-        if self.words is None:
+        state = self.words
+        if state is None:
             return
         desk = self.desk
-        words = move_words(desk.game, self.words, move, mover, desk.seat)
+        words = move_words(desk.game, state, move, mover, desk.seat)
         turn = request.get("view", {}).get("turn", 0)
         mover_name = who(desk.players, mover, desk.seat)
         desk.tell(line(int(turn or 0), mover_name, str(request.get("decision")), words))
+        try:
+            state.apply_move(dict(move))
+        except GameError:  # never expected: the referee refuses the move and ends the game
+            self.words = None
+            return
+        shown = None if is_private(desk.game, move, mover, desk.seat) else move
+        last = {"seat": mover, "text": words, "move": shown}
+        desk.follow(json.loads(state.view_json(desk.seat)), last)
 
 
 class HumanSeat(Player):
     """A person at the table, playing through the page on the desk."""
 
-    def __init__(self, name: str, desk: Desk, narrator: Narrator, limits: Limits, gone_s: float):
+    def __init__(self, name: str, desk: Desk, narrator: Narrator, limits: Limits):
         manifest = BotManifest(name=name, folder=Path.cwd(), command=(HUMAN,))
         super().__init__(manifest, limits)
         self.desk = desk
         self.narrator = narrator
-        self.gone_s = gone_s
         self._open = False
         self._greeted: str | None = None
 
@@ -112,16 +125,14 @@ class HumanSeat(Player):
         request = json.loads(data)
         legal = request["legal_moves"]
         self.desk.ask(asked_of(request, self.narrator.words), deadline)
-        answer = self.desk.wait_answer(self.gone_s)
+        answer = self.desk.wait_answer()
         self.desk.withdraw()
         if answer == "clock":
-            raise BotTimeoutError("the human's clock ran out.")
+            raise BotTimeoutError("the human's clock ran out" + _silence(self.desk.idle_s()))
         if answer == "stopped":
             raise BotCrashError(f"the table was stopped: {self.desk.stopped}.")
-        if answer == "gone":
-            raise BotCrashError(
-                f"the human left: their page was closed (no word from it for {self.gone_s:g} s)."
-            )
+        if answer == "resigned":
+            raise BotCrashError("the human resigned.")
         assert isinstance(answer, int)
         self.narrator.told(self.desk.seat, request, legal[answer])
         return json.dumps({"type": "move", "move": answer, "id": request["id"]}).encode()
@@ -142,6 +153,18 @@ class HumanSeat(Player):
     def close(self) -> None:
         self.kill()
         super().close()
+
+
+SILENT_S = 5.0
+"""A page that has not asked for news this long when its clock runs out is said to be
+silent in the reason (closed, or frozen by the browser)."""
+
+
+def _silence(idle_s: float) -> str:
+    """The end of the clock's reason: whether the page was still asking for news."""
+    if idle_s < SILENT_S:
+        return "."
+    return f" (its page had not asked for news for {idle_s:.0f} s: closed or frozen)."
 
 
 class WatchedPlayer(Player):

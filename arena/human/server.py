@@ -38,6 +38,15 @@ def move_fields(data: bytes) -> dict[str, int] | None:
     return fields
 
 
+def told_from(query: str) -> int:
+    """The `told=N` of a state request's query (the narrated lines the page has), else 0."""
+    for field in query.split("&")[:8]:
+        name, _, value = field.partition("=")
+        if name == "told" and value.isdigit() and len(value) <= 9:
+            return int(value)
+    return 0
+
+
 class SeatServer(ThreadingHTTPServer):
     """One seat's page and API on 127.0.0.1; `url` holds the key after its `#`."""
 
@@ -94,12 +103,12 @@ class _Handler(BaseHTTPRequestHandler):
     def do_GET(self) -> None:  # noqa: N802
         if not self._host_ok():
             return
-        path = self.path.split("?", 1)[0]
+        path, _, query = self.path.partition("?")
         if path == "/":
             self._send(200, self.server.page, "text/html; charset=utf-8")
         elif path == "/api/state" and self._key_ok():
             self.server.desk.seen()
-            self._json(200, self.server.desk.snapshot())
+            self._json(200, self.server.desk.snapshot(told_from(query)))
         elif path == "/favicon.ico":  # the replay page has no icon: nothing, not an error
             self._send(204, b"", "image/x-icon")
         elif path == "/replay":
@@ -114,6 +123,10 @@ class _Handler(BaseHTTPRequestHandler):
 
     def do_POST(self) -> None:  # noqa: N802
         if not self._host_ok() or not self._key_ok():
+            return
+        if self.path == "/api/resign":
+            self.server.desk.resign()
+            self._json(200, {"ok": True})
             return
         if self.path != "/api/move":
             self._json(404, {"error": "Moves are sent to /api/move."})

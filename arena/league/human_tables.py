@@ -14,10 +14,12 @@ an ordinary game record (gzip JSON, `arena replay`/`arena report` read it) kept 
 `human/records/` of the league's folder with one line per game in `human/games.jsonl`, the
 latest `KEPT_GAMES` of them (the oldest go first: a visitor never costs unbounded disk).
 
-A page that stops asking for news for `CLOCK.gone_s` seconds was closed: the human loses the
-game with that reason (the seat's fault, as a crashed bot's) and the author's slot is free;
-so is a decision not made within the clock. A table lasts at most `TABLE_S` in all: past it, the
-human loses with that reason as the table is stopped (issue 42). When the league stops, every table playing ends
+Only the clock decides a seat's loss: a page that stops asking for news (a frozen or closed
+tab) may come back with its key until the decision's clock runs out; then the human loses with
+that reason (the seat's fault, as a bot's timeout) and the author's slot is free. A human who
+wants to stop resigns from the page (the same, at once). A table lasts at most `TABLE_S` in
+all: past it, the human loses with that reason as the table is stopped (issue 42). When the
+league stops, every table playing ends
 at once with that reason (its bots' processes closed). A finished table stays in memory `KEPT_S`
 seconds (its page shows the outcome), then only its record remains.
 """
@@ -53,7 +55,8 @@ KEPT_GAMES = 500
 KEPT_S = 600.0
 """A finished table's desk is kept this long, for its page to show the outcome."""
 CLOCK = HumanClock(move_s=300.0, open_s=60.0, gone_s=20.0, linger_s=0.0)
-"""The human seat's times in the league: five minutes a decision; a page gone 20 s loses."""
+"""The human seat's times in the league: five minutes a decision (a silent page loses when
+it runs out)."""
 TABLE_S = 2700.0
 """A human table's whole length, from its start (the page's opening included): 45 minutes,
 time for a slow game of Takenoko. Then the table is stopped and the human loses (the bot's
@@ -115,8 +118,7 @@ class HumanTables:
             mine = [game.game_id for game in playing if game.author == author]
             if mine:
                 raise Refused(409, f"You are playing game {mine[0]} already: one game at a time "
-                              "(finish it, or close its page and it is lost within "
-                              f"{self.clock.gone_s:g} s).")  # fmt: skip
+                              "(finish it, or resign it from its page).")  # fmt: skip
             if len(playing) >= self.tables:
                 raise Refused(503, f"The league seats at most {self.tables} human games at once "
                               "and all are taken; try again in a few minutes.")  # fmt: skip
@@ -167,6 +169,7 @@ class HumanTables:
         return lines
 
     def _play(self, game: HumanGame, table: HumanTable) -> None:
+        log.info("human game %s: %s plays %s", game.game_id, game.author, game.bot)
         minutes = f"{TABLE_S / 60:g} minutes" if TABLE_S >= 60 else f"{TABLE_S:g} s"
         limit = threading.Timer(
             TABLE_S, game.desk.stop, (f"its time ran out (a human table lasts at most {minutes})",)
@@ -180,6 +183,8 @@ class HumanTables:
             with self._lock:
                 game.summary = summary
                 self._keep(summary)
+            log.info("human game %s over: %s place %s (%s)", game.game_id, game.author,
+                     _place(summary), summary["termination"])  # fmt: skip
         except Exception as failed:  # an arena fault: the page is told, the slot freed
             log.exception("human table %s failed", game.game_id)
             game.desk.finish({"reason": f"The table failed: {failed}"})
@@ -229,6 +234,15 @@ def _summary(game: HumanGame, record: dict[str, Any], folder: Path) -> dict[str,
         "reason": public.message(str(outcome.get("reason", "")), folder),
         "replay": f"/play/{game.game_id}/replay",
     }
+
+
+def _place(summary: dict[str, Any]) -> str:
+    """The human's place (1 = first) in a game's line, or '?'."""
+    ranks = summary.get("ranks")
+    seat = summary.get("human_seat")
+    if isinstance(ranks, list) and isinstance(seat, int) and 0 <= seat < len(ranks):
+        return str(ranks[seat] + 1)
+    return "?"
 
 
 def _number(game_id: object) -> int:

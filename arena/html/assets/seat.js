@@ -1,33 +1,38 @@
 // The human seat's page: the seat's view drawn by the replay viewer's drawing (viewer.js), the
 // legal moves clickable on the board and in the list, the clock, the moves so far narrated.
-// It knows only what the server sends: the view and legal moves a bot would receive.
+// It knows only what the server sends: the view and legal moves a bot would receive, and the
+// view as the game stands after each move (the board follows every seat's move).
 "use strict";
 (function () {
   const page = JSON.parse(document.getElementById("seat-data").textContent);
   const drawing = window.ArenaDrawing(page.players, page.cards || {});
   const { el, add, drawTree } = drawing;
   const KEY_NAME = "arena-seat-key";
+  const base = page.base || "";  // the table's address: "" on `arena play`'s own server
+  const KEPT_NAME = KEY_NAME + ":" + (base || window.location.host);  // a closed tab rejoins
   const fromHash = new URLSearchParams(window.location.hash.slice(1)).get("key");
   if (fromHash) {
     window.sessionStorage.setItem(KEY_NAME, fromHash);
+    window.localStorage.setItem(KEPT_NAME, fromHash);
     window.history.replaceState(null, "", window.location.pathname);  // the key off the address bar
   }
-  const key = window.sessionStorage.getItem(KEY_NAME) || "";
-  const base = page.base || "";  // the table's address: "" on `arena play`'s own server
+  const key = window.sessionStorage.getItem(KEY_NAME) || window.localStorage.getItem(KEPT_NAME) || "";
+  const title = document.title;
   let shown = "";  // the last state drawn (as JSON text, without its clock)
   let state = null;
+  let told = [];  // the narrated lines so far (the server sends the new ones)
   let askedAt = 0;  // when the state's clock was read
   let selected = [];  // the board's targets clicked so far in this decision
+  let proposed = null;  // the move the board's clicks chose, waiting for Confirm (its index)
   let sending = false;
+  let resignAsked = 0;  // when Resign was clicked once (a second click within 5 s resigns)
   let quick = 0;  // after a move: ask again soon this many times, for the next decision
 
-  // Takenoko's moves of these keys alone are buttons above the board: an action, a deck, a
-  // weather face, a chip kind from the clouds.
-  const BUTTON_KEYS = ["action", "deck", "face", "kind"];
+  // Takenoko's moves with nothing to click on the board are buttons above it: an action, a
+  // deck, a weather face, a chip kind from the clouds, the order of plots put back...
   // What a move may be chosen by on the board (the targets the drawing marks).
   function targets(move) {
     const colour = move.colour || move.color;
-    const keys = Object.keys(move);
     if (page.game === "mandala") {
       if (move.action === "build_mountain") return ["hand:" + colour, "mountain:" + move.mandala];
       if (move.action === "grow_field") return ["hand:" + colour, "field:" + move.mandala];
@@ -42,7 +47,7 @@
       if (typeof move.card === "string") found.push("card:" + move.card);
       if (Array.isArray(move.to)) found.push("hex:" + move.to.join(","));
       if (Array.isArray(move.edge)) found.push("edge:" + move.edge.map((c) => c.join(",")).join("|"));
-      if (!found.length && keys.every((k) => BUTTON_KEYS.includes(k))) found.push("action:" + JSON.stringify(move));
+      if (!found.length) found.push("action:" + JSON.stringify(move));  // a button above the board
       return found;
     }
     return [];
@@ -71,25 +76,83 @@
     status.className = "sub" + (error ? " error" : "");
   }
   function send(index) {
-    if (sending || !state || !state.asked) return;
+    if (!state || !state.asked) return;
+    if (sending) { say("Your move is on its way; wait for the table's answer."); return; }
     sending = true;
+    proposed = null;
     document.body.setAttribute("data-sent", state.asked.request);
+    document.body.classList.add("pending");
+    say("Sending your move: " + state.asked.legal[index].text + "...");
     const body = JSON.stringify({ request: state.asked.request, move: index });
     fetch(base + "/api/move", { method: "POST", headers: { "X-Seat-Key": key, "Content-Type": "application/json" }, body })
       .then((response) => response.json().then((data) => {
         if (!response.ok) say(data.error || "The move was not taken.", true);
-        else say("Move sent; waiting for the other seats...");
+        else say("Move sent; the other seats are playing...");
       }))
       .catch(() => say("The table did not answer; is `arena play` still running?", true))
-      .finally(() => { sending = false; quick = 20; });
+      .finally(() => { sending = false; quick = 20; document.body.classList.remove("pending"); });
   }
+  function resign() {
+    const now = Date.now();
+    if (now - resignAsked > 5000) {
+      resignAsked = now;
+      say("Click Resign again within 5 seconds to give the game up.", true);
+      return;
+    }
+    fetch(base + "/api/resign", { method: "POST", headers: { "X-Seat-Key": key } })
+      .then(() => say("You resigned."))
+      .catch(() => say("The table did not answer.", true));
+  }
+  // The board's clicks narrow the legal moves; one left is proposed (Confirm or Undo); several
+  // that the board cannot tell apart (how many cards, which order, which colour) are offered
+  // as buttons above the board.
   function choose(target) {
     let chosen = [...selected, target];
-    if (!matching(chosen).length) chosen = [target];
-    const found = matching(chosen);
+    if (!matching(chosen).length) {
+      chosen = [target];
+      if (selected.length) say("That does not go with your earlier click: a new choice begins with it.");
+    }
     selected = chosen;
-    if (found.length === 1) send(found[0]);
-    else mark();
+    const found = matching(chosen);
+    proposed = found.length === 1 ? found[0] : null;
+    prompt();
+    mark();
+  }
+  function undo() {
+    selected = [];
+    proposed = null;
+    prompt();
+    mark();
+  }
+  function narrowable(found) {  // whether a further click on the board can still tell `found` apart
+    const legal = state.asked.legal;
+    return found.some((i) => targets(legal[i].move).some((t) => !selected.includes(t)));
+  }
+  function prompt() {
+    const box = document.getElementById("prompt");
+    box.replaceChildren();
+    if (!state || !state.asked || state.over) return;
+    const legal = state.asked.legal;
+    const button = (text, cls, action) => {
+      const node = add(box, el("button", cls, text)).lastChild;
+      node.onclick = action;
+      return node;
+    };
+    if (proposed !== null) {
+      add(box, el("span", "question", "Play: " + legal[proposed].text + "?"));
+      button("Confirm", "confirm", () => send(proposed)).focus();
+      button("Undo", "undo", undo);
+      return;
+    }
+    const found = selected.length ? matching(selected) : [];
+    if (found.length > 1 && !narrowable(found)) {
+      add(box, el("span", "question", "Which one?"));
+      found.forEach((i) => button(legal[i].text, "choice", () => send(i)).setAttribute("data-move", i));
+      button("Undo", "undo", undo);
+    } else if (found.length > 1) {
+      add(box, el("span", "question", found.length + " moves fit: click on the board to choose among them."));
+      button("Undo", "undo", undo);
+    }
   }
   function mark() {  // which board targets and list moves fit the clicks so far
     const found = new Set(matching(selected));
@@ -103,6 +166,15 @@
     document.querySelectorAll("#legal li").forEach((item, i) => {
       item.classList.toggle("candidate", selected.length > 0 && found.has(i));
     });
+  }
+  function markLast() {  // where the last move was made, on the board
+    const last = state.last;
+    const mine = last && last.seat === page.seat;  // a Field marked on the board is this seat's
+    const where = last && last.move ? targets(last.move).filter((t) => !t.startsWith("hand:") && !t.startsWith("action:")
+      && (mine || !t.startsWith("field:"))) : [];
+    for (const node of document.querySelectorAll("#board [data-target]")) {
+      node.classList.toggle("last", where.includes(node.getAttribute("data-target")));
+    }
   }
 
   function drawBoard() {
@@ -118,10 +190,18 @@
       });
       if (actions.childNodes.length) add(board, actions);
     }
+    if (state.last) add(board, el("p", "last-move", "Last move: " + drawing.who(state.last.seat) + ", " + state.last.text));
     if (state.view === null) return add(board, el("p", "none", "Your first decision has not come yet."));
     let drawn = null;
     try { drawn = drawing.draw[page.game](state.view, spots(asked), sides(asked)); } catch (error) { drawn = null; }
     add(board, drawn || drawTree(state.view));
+  }
+  function verdict(outcome) {  // the end screen's first line: who won, from this seat's side
+    const ranks = outcome.ranks || [];
+    if (!ranks.length) return "Game over";
+    const firsts = ranks.map((r, s) => (r === 0 ? s : -1)).filter((s) => s >= 0);
+    if (ranks[page.seat] === 0) return firsts.length > 1 ? "Game over: you share first place" : "Game over: you won";
+    return "Game over: you lost; " + firsts.map((s) => drawing.who(s)).join(" and ") + (firsts.length > 1 ? " share first place" : " won");
   }
   function drawInfo() {
     const box = document.getElementById("asked");
@@ -129,16 +209,16 @@
     const asked = state.asked;
     if (state.over) {
       const outcome = state.outcome || {};
-      add(box, el("h2", null, "Game over"), el("p", "reason", outcome.reason || ""));
+      add(box, el("h2", null, verdict(outcome)), el("p", "reason", outcome.reason || ""));
       (outcome.scores || []).forEach((score, s) => add(box, el("div", null,
-        drawing.who(s) + ": " + score + " points, place " + (outcome.ranks[s] + 1))));
+        (s === page.seat ? "You, " : "") + drawing.who(s) + ": " + score + " points, place " + (outcome.ranks[s] + 1))));
       if (state.replay) {
-        const link = add(box, el("a", "replay", "The whole game's replay, every seat's view")).lastChild;
+        const link = add(box, el("a", "replay", "The whole game's replay, every seat's view and hand")).lastChild;
         link.href = base + "/replay";
         link.id = "replay-link";
       }
     } else if (asked) {
-      add(box, el("h2", null, "Your " + asked.kind + " decision: click a move on the board or in the list"));
+      add(box, el("h2", null, "Your " + asked.kind + " decision: click a move on the board or in the list (keys: Tab, Enter)"));
       const list = el("ol");
       list.id = "legal";
       list.start = 0;
@@ -146,13 +226,26 @@
       asked.legal.forEach(({ move, text }, i) => {
         const item = add(list, el("li", null, text)).lastChild;
         item.setAttribute("data-targets", targets(move).join(" "));
+        item.tabIndex = 0;
+        item.setAttribute("role", "button");
         item.onclick = () => send(i);
+        item.onkeydown = (event) => {
+          if (event.key === "Enter" || event.key === " ") { event.preventDefault(); send(i); }
+          else if (event.key === "ArrowDown" && item.nextSibling) { event.preventDefault(); item.nextSibling.focus(); }
+          else if (event.key === "ArrowUp" && item.previousSibling) { event.preventDefault(); item.previousSibling.focus(); }
+        };
       });
       add(box, list);
+      const active = document.activeElement;
+      if (!active || active === document.body || !document.body.contains(active)) list.firstChild.focus({ preventScroll: true });
     } else add(box, el("p", "none", "The other seats are playing..."));
-    const told = document.getElementById("narration");
-    told.replaceChildren(...state.narration.map((line) => el("li", null, line)));
-    told.scrollTop = told.scrollHeight;
+  }
+  function drawNarration(data) {
+    told = told.slice(0, data.told).concat(data.narration);
+    const list = document.getElementById("narration");
+    const end = list.scrollTop + list.clientHeight >= list.scrollHeight - 4;
+    for (let i = list.childNodes.length; i < told.length; i++) add(list, el("li", null, told[i]));
+    if (end) list.scrollTop = list.scrollHeight;
   }
   function tick() {
     const clock = document.getElementById("clock");
@@ -164,32 +257,43 @@
   function render(data) {
     state = data;
     askedAt = Date.now();
-    const { asked, ...rest } = data;
+    drawNarration(data);
+    const { asked, narration, told: from, lines, ...rest } = data;
     const text = JSON.stringify([rest, asked && asked.request]);
     if (text !== shown) {
+      const turnCame = asked && !JSON.parse(shown || "[null, null]")[1];
       shown = text;
       selected = [];
+      proposed = null;
       drawBoard();
       drawInfo();
       mark();
+      markLast();
+      prompt();
+      document.body.classList.toggle("your-turn", Boolean(asked) && !data.over);
+      document.getElementById("resign").hidden = Boolean(data.over);
+      document.title = (data.over ? "(Game over) " : asked ? "(Your move) " : "") + title;
       if (data.over) say("The game is over.");
-      else say(asked ? "Your move, " + drawing.who(page.seat) + "." : "Waiting for the other seats...");
+      else if (asked) say((turnCame ? "Your turn has come, " : "Your move, ") + drawing.who(page.seat) + ".");
+      else say("Waiting for the other seats...");
     }
     tick();
   }
   function poll() {  // one request at a time: the next is asked once this one is answered
-    return fetch(base + "/api/state", { headers: { "X-Seat-Key": key }, cache: "no-store" })
+    return fetch(base + "/api/state?told=" + told.length, { headers: { "X-Seat-Key": key }, cache: "no-store" })
       .then((response) => response.json().then((data) => {
         if (!response.ok) say(data.error || "The table refused this page.", true);
         else {
           if (data.asked || data.over) quick = 0;
           render(data);
+          if (data.told + data.narration.length < data.lines) quick = Math.max(quick, 1);
         }
       }))
       .catch(() => say("The table is gone (the game ended, or `arena play` was stopped).", true));
   }
   function keepAsking() {
-    const wait = quick > 0 ? 100 : 700;
+    const waiting = state && !state.asked && !state.over;  // the others play: the board follows them
+    const wait = quick > 0 ? 100 : waiting ? 300 : 700;
     quick = Math.max(0, quick - 1);
     window.setTimeout(() => poll().finally(keepAsking), wait);
   }
@@ -199,6 +303,20 @@
       if (target && node.classList.contains("clickable")) { choose(target); return; }
     }
   });
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && (selected.length || proposed !== null)) undo();
+  });
+  document.getElementById("resign").onclick = resign;
+  if (!key) {  // a visitor at someone else's seat: nothing of the seat is shown, the replay later
+    document.getElementById("resign").hidden = true;
+    say("This page is the seat of the player who started the game: only they see its board.");
+    const box = document.getElementById("asked");
+    add(box, el("h2", null, "A game in progress"),
+      el("p", null, "A seat's view is its player's alone. The whole game's replay opens here once the game is over:"));
+    const link = add(box, el("a", "replay", "the game's replay (once it is over)")).lastChild;
+    link.href = base + "/replay";
+    return;
+  }
   poll().finally(keepAsking);
   window.setInterval(tick, 250);
 })();

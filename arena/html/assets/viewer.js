@@ -208,6 +208,18 @@ window.ArenaDrawing = function (names, CARDS) {
 
   // `spots`: empty cells to draw too (where the human seat may place a plot), [q, r] each;
   // `sides`: sides of hexes where it may place a channel, [[q, r], [q, r]] each.
+  // Takenoko's turn as it stands: turn and round, the actions left and taken, the Emperor.
+  function takenokoTurn(view) {
+    const parts = [];
+    if (view.turn !== undefined) parts.push("turn " + (view.turn + 1) + (view.round !== undefined ? ", round " + view.round : ""));
+    if (view.deciding_seat !== undefined && view.deciding_seat !== null) parts.push(who(view.deciding_seat) + " to play");
+    if (view.actions_left !== undefined) parts.push(view.actions_left + " action" + (view.actions_left === 1 ? "" : "s") + " left");
+    if (view.actions_taken && view.actions_taken.length) parts.push("taken: " + view.actions_taken.join(", "));
+    if (view.emperor !== undefined && view.emperor !== null) {
+      parts.push("the Emperor went to " + who(view.emperor) + (view.final_turns ? "; final turns left: " + view.final_turns : ""));
+    }
+    return row("turn", el("span", "turn", parts.join("; ")));
+  }
   function drawTakenoko(view, spots, sides) {
     const board = el("div");
     const size = 26;
@@ -260,8 +272,15 @@ window.ArenaDrawing = function (names, CARDS) {
         x2: mx + dx / Math.sqrt(3), y2: my + dy / Math.sqrt(3), ...attrs });
     };
     for (const channel of view.board.channels) picture.appendChild(edge(channel, { stroke: "#0288d1", "stroke-width": 4 }));
+    const band = (side, attrs) => {  // the same side as a thin band: a target easy to click
+      const line = edge(side, {});
+      const [x1, y1, x2, y2] = ["x1", "y1", "x2", "y2"].map((k) => Number(line.getAttribute(k)));
+      const length = Math.hypot(x2 - x1, y2 - y1) || 1, nx = -(y2 - y1) / length * 4, ny = (x2 - x1) / length * 4;
+      const points = [[x1 + nx, y1 + ny], [x2 + nx, y2 + ny], [x2 - nx, y2 - ny], [x1 - nx, y1 - ny]];
+      return svg("polygon", { points: points.map((p) => p.join(",")).join(" "), ...attrs });
+    };
     for (const side of sides || []) {  // where the human seat may place a channel
-      picture.appendChild(edge(side, { stroke: "#0288d1", "stroke-width": 6, "stroke-opacity": 0.35,
+      picture.appendChild(band(side, { fill: "#0288d1", "fill-opacity": 0.35, stroke: "#0288d1",
         "stroke-dasharray": "3 2", "data-target": "edge:" + side.map((c) => c.join(",")).join("|"), class: "side" }));
     }
     const figures = [["G", view.board.gardener, "#5d4037", -9, -4], ["P", view.board.panda, "#000", 9, 8]];
@@ -272,9 +291,16 @@ window.ArenaDrawing = function (names, CARDS) {
       picture.appendChild(svg("text", { x: x + dx, y: y + dy + 3, "text-anchor": "middle",
         "font-size": 8, fill: "#fff" }, who));
     }
-    add(board, row("plots left", el("span", null, view.plot_deck)), row("weather", el("span", null, view.weather || "-")));
+    add(board, takenokoTurn(view), row("plots left", el("span", null, view.plot_deck)),
+      row("weather", el("span", null, view.weather || "-")));
+    if (view.objective_decks) {
+      const decks = Object.entries(view.objective_decks).map(([kind, n]) => n + " " + kind);
+      add(board, row("objective decks", el("span", null, decks.join(", "))));
+    }
     const chibis = view.options && view.options.chibis;
     if (chibis) add(board, row("babies left", el("span", null, (view.baby_pool || []).join(" ") || "none")));
+    if (view.baby) add(board, row("baby's bonus", el("span", "pending", "pending: " + JSON.stringify(view.baby))));
+    if (view.cabin && view.cabin.length) add(board, row("the Cabin", objectives(view.cabin)));
     if (view.drawn && view.drawn.length) {  // the plots this seat drew, to place one
       const drawn = el("span", "pile");
       for (const id of view.drawn) {

@@ -8,6 +8,7 @@
     GET  /play/GID                 the seat's page (arena/html/seat_page.py)
     GET  /play/GID/api/state       what the seat's page shows, with `X-Seat-Key: KEY`
     POST /play/GID/api/move        {"request": N, "move": I}, with `X-Seat-Key: KEY`
+    POST /play/GID/api/resign      the human gives the game up, with `X-Seat-Key: KEY`
     GET  /play/GID/replay          the game's replay, once it is over
 
 The author's token travels only in the POST's header; the page keeps the seat's key in its
@@ -17,6 +18,7 @@ tab's sessionStorage and sends it in a header, so neither is in any address, log
 from __future__ import annotations
 
 import asyncio
+import html
 import json
 import re
 
@@ -26,7 +28,7 @@ from starlette.routing import Route
 
 from arena.errors import ArenaError
 from arena.html.seat_page import seat_html
-from arena.human.server import KEY_HEADER, MAX_BODY, MOVE_REFUSAL, move_fields
+from arena.human.server import KEY_HEADER, MAX_BODY, MOVE_REFUSAL, move_fields, told_from
 from arena.league import public
 from arena.league.human_tables import HumanGame, HumanTables, Refused
 from arena.league.routes.site import NO_SUCH_BOT, RouteGroup, Site, error
@@ -38,6 +40,15 @@ STARTS_PER_MINUTE = 6
 LISTED = 50
 """At most this many human games in one answer of /api/play/games."""
 NO_SUCH_GAME = "There is no such human game in this league (or it ended long ago)."
+
+
+def _no_such_game_page() -> str:
+    """The page a browser gets for /play/GID of no game: a sentence and the way back."""
+    return (
+        '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>No such game</title>'
+        f'</head><body><p>{html.escape(NO_SUCH_GAME)}</p><p><a href="/">The league</a></p>'
+        "</body></html>"
+    )
 
 
 class Human(RouteGroup):
@@ -55,6 +66,7 @@ class Human(RouteGroup):
             Route("/play/{game_id}", self.page),
             Route("/play/{game_id}/api/state", self.state),
             Route("/play/{game_id}/api/move", self.move, methods=["POST"]),
+            Route("/play/{game_id}/api/resign", self.resign, methods=["POST"]),
             Route("/play/{game_id}/replay", self.replay),
         ]
 
@@ -97,7 +109,7 @@ class Human(RouteGroup):
         if game is None:
             if GAME_ID.fullmatch(game_id) and self.tables.record_path(game_id).is_file():
                 return RedirectResponse(f"/play/{game_id}/replay", 303)
-            return error(404, NO_SUCH_GAME)
+            return HTMLResponse(_no_such_game_page(), 404)
         desk = game.desk
         return HTMLResponse(seat_html(desk.game, desk.players, desk.seat, f"/play/{game_id}"))
 
@@ -106,7 +118,7 @@ class Human(RouteGroup):
         if isinstance(game, Response):
             return game
         game.desk.seen()
-        return JSONResponse(game.desk.snapshot())
+        return JSONResponse(game.desk.snapshot(told_from(request.url.query)))
 
     async def move(self, request: Request) -> Response:
         game = self._seated(request)
@@ -121,6 +133,13 @@ class Human(RouteGroup):
         problem = game.desk.answer(fields["request"], fields["move"])
         game.desk.seen()
         return error(400, problem) if problem else JSONResponse({"ok": True})
+
+    def resign(self, request: Request) -> Response:
+        game = self._seated(request)
+        if isinstance(game, Response):
+            return game
+        game.desk.resign()
+        return JSONResponse({"ok": True})
 
     async def replay(self, request: Request) -> Response:
         from arena.html.replay_page import replay_html
