@@ -86,6 +86,13 @@ class Progress:
             self.stream.write(text + "\n")
         self.stream.flush()
 
+    def note(self, text: str) -> None:
+        """A warning on a line of its own, above the bar on a terminal."""
+        self.stream.write(("\r\x1b[K" if self.tty else "") + f"warning: {text}\n")
+        self.stream.flush()
+        if self.tty and self.drawn >= 0:
+            self._draw(time.monotonic())
+
     def close(self) -> None:
         if self.played and self.drawn != self.done:
             self._draw(time.monotonic())
@@ -401,12 +408,19 @@ def _played(
             workers=workers,
             executor=executor,
             progress=progress.update,
+            warn=progress.note,
         )
     finally:
         signal.signal(signal.SIGTERM, previous)
         progress.close()
     if summary.repaired:
         click.echo(f"warning: {summary.repaired}", err=True)
+    if summary.changed:
+        click.echo(
+            f"warning: {', '.join(summary.changed)} changed during the run (see above and "
+            f"{run_dir / 'run.log'}): their results mix two versions.",
+            err=True,
+        )
     return summary
 
 

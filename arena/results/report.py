@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from arena.atomic import write_atomic
 from arena.errors import TournamentError
@@ -25,6 +25,9 @@ from arena.results.summary import (
 )
 from arena.run_folder import CONFIG_NAME, load_config
 from arena.stats import think
+
+if TYPE_CHECKING:
+    from arena.results.ratings import Ratings
 
 __all__ = [
     "CHART_FILES",
@@ -96,22 +99,8 @@ def make_report(
     write_atomic(csv_path, board.to_csv(index=False, float_format="%.6f", lineterminator="\n"))
     report.files.append(csv_path)
     if charts:
-        from arena.results.charts import draw_all
-
         tell("charts")
-        order = board["bot"].tolist()
-        report.files.extend(
-            draw_all(
-                run_dir,
-                tables.games_frame(games),
-                tables.seats_frame(games),
-                pairs,
-                ratings,
-                order,
-                seats,
-                board,
-            )
-        )
+        report.files.extend(_charts(report, games, ratings))
     tell(LEADERBOARD_NAME)
     md_path = run_dir / LEADERBOARD_NAME
     write_atomic(md_path, _leaderboard_markdown(report, config, games))
@@ -127,6 +116,24 @@ def make_report(
 
 def _quiet(step: str) -> None:
     """A report's steps, told to nobody."""
+
+
+def _charts(report: Report, games: list[GameLine], ratings: Ratings) -> list[Path]:
+    """The PNG charts of the report's tables; the paths written."""
+    from arena.results import tables
+    from arena.results.charts import draw_all
+
+    board = report.leaderboard
+    return draw_all(
+        report.run_dir,
+        tables.games_frame(games),
+        tables.seats_frame(games),
+        report.pairwise,
+        ratings,
+        board["bot"].tolist(),
+        report.seats,
+        board,
+    )
 
 
 def _leaderboard_markdown(report: Report, config: dict[str, Any], games: list[GameLine]) -> str:
