@@ -4,8 +4,8 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-# `make run`'s default: 200 rounds (2,400 games of the default field), a run of about a minute
-# on 2 cores (README); `make run ROUNDS=1000` or `arena run --rounds 1000` plays the full one.
+# `make run`'s default: 200 rounds, 2,400 games of the default field (README says what it took
+# on 2 cores); `make run ROUNDS=1000` or `arena run --rounds 1000` plays the full 12,000.
 ROUNDS ?= 200
 ARGS ?=
 
