@@ -60,9 +60,7 @@ def test_the_readme_states_the_default_run_the_makefile_plays() -> None:
     root = Path(__file__).resolve().parent.parent
     rounds = int(re.search(r"^ROUNDS \?= (\d+)$", (root / "Makefile").read_text(), re.M)[1])  # type: ignore[index]
     field = [
-        bot
-        for bot in discover_bots(default_bots_dir())
-        if bot.default and "mandala" in (bot.games or ())
+        bot for bot in discover_bots(default_bots_dir()) if bot.default and plays(bot, "mandala")
     ]
     games = total_games(len(field), rounds, 2)
     readme = " ".join((root / "README.md").read_text(encoding="utf-8").split())
