@@ -35,14 +35,14 @@ def test_bots_that_list_only_flowers_play_flowers_without_being_told(tmp_path: P
     first = bot(tmp_path, "first", ["flowers"])
     second = bot(tmp_path, "second", ["takenoko", "flowers"])
     out = tmp_path / "out"
-    code, output = run(
-        "play", str(first), str(second), "--seats", "3", "--out", str(out), "-q",
-        "--time-limit", "10000",
-    )  # fmt: skip
-    assert code == 0, output
-    assert output.startswith(
+    args = ["play", str(first), str(second), "--seats", "3", "--out", str(out), "-q",
+            "--time-limit", "10000"]  # fmt: skip
+    result = CliRunner().invoke(main, args, catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    assert result.stderr == (  # a note, beside the output
         "Playing flowers, the first game first and second have in common; --game plays another.\n"
     )
+    assert result.stdout.startswith("first vs second#1 vs second#2: 3 games")
     records = [json.loads(path.read_text()) for path in sorted(out.glob("g*.json"))]
     assert len(records) == 3
     assert {record["game"] for record in records} == {"flowers"}

@@ -154,8 +154,8 @@ def _game(bots: tuple[str, ...], game: str, seats: int | None) -> tuple[str, lis
     if click.get_current_context().get_parameter_source("game") != ParameterSource.DEFAULT:
         return game, common_games(manifests)
     chosen, shared, why = game_of_bots(manifests, seats, len(bots))
-    if why:
-        click.echo(why)
+    if why:  # a note on stderr: the output (a human seat's page address first) stays as it was
+        click.echo(why, err=True)
     return chosen, shared
 
 
