@@ -106,7 +106,7 @@ class BotWatch:
     once its build is done (a build may write sources, e.g. a lock file), again every
     CHANGED_CHECK_S seconds as games are logged, and at the end. A warning, not a refusal:
     the games already played stay good, and the person running it decides (Ctrl-C, restore
-    the files, or a new run); the league, which keeps each version's files, refuses a change."""
+    the files, or a new run). In a league a change is a new version, never the old one's."""
 
     bots: list[BotManifest]
     cap_mb: int
