@@ -140,7 +140,8 @@ def play_human(
         if table.clock.linger_s > 0:
             click.echo(
                 f"The page stays open for the game's replay: this ends once the page opens it "
-                f"or is closed (at most {table.clock.linger_s / 60:g} minutes); Ctrl-C ends it now."
+                f"or has been silent {table.clock.gone_s:g} s (at most "
+                f"{table.clock.linger_s / 60:g} minutes); Ctrl-C ends it now."
             )
 
     try:
