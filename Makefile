@@ -4,7 +4,9 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-ROUNDS ?= 1000
+# `make run`'s default: 200 rounds, 2,400 games of the default field (README says what it took
+# on 2 cores); `make run ROUNDS=1000` or `arena run --rounds 1000` plays the full 12,000.
+ROUNDS ?= 200
 ARGS ?=
 
 .PHONY: install run test soak bench lint clean

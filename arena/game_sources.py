@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import importlib
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from arena.errors import GameError
@@ -28,6 +28,7 @@ __all__ = [
     "OPENSPIEL",
     "game_names",
     "game_notes",
+    "games_for_seats",
     "get_game",
     "ready_table",
     "register_game",
@@ -130,21 +131,43 @@ def game_notes(name: str, config: Mapping[str, Any] | None) -> list[str]:
     return game.config_notes(config or {})
 
 
-def table_seats(game: Game, seats: int | None) -> int:
+def table_seats(game: Game, seats: int | None, others: Sequence[str] | None = None) -> int:
     """`seats` (default: the game's own table size) when `game` is played by that many;
-    GameError with the allowed range otherwise."""
+    GameError with the allowed range otherwise, naming the games of `others` (default: every
+    game known here) that are played by that many."""
     low, high = game.min_players, game.max_players
     seats = (game.default_players or low) if seats is None else seats
     if not low <= seats <= high:
         allowed = str(low) if low == high else f"{low} to {high}"
-        raise GameError(f"{game.name} is played by {allowed} players, not --seats {seats}.")
+        fitting = [name for name in games_for_seats(seats, others) if name != game.name]
+        either = (
+            ", ".join(fitting[:-1]) + " or " + fitting[-1] if len(fitting) > 1 else "".join(fitting)
+        )
+        hint = f"; at {seats} seats play {either} (--game {fitting[0]})" if fitting else ""
+        raise GameError(f"{game.name} is played by {allowed} players, not --seats {seats}{hint}.")
     return seats
 
 
-def ready_table(game: Game, options: Mapping[str, Any], seats: int | None) -> int:
+def games_for_seats(seats: int, names: Sequence[str] | None = None) -> list[str]:
+    """The games of `names` (default: the built-in and registered ones) played by `seats`
+    players; a name that is no game here is left out."""
+    fitting = []
+    for name in game_names() if names is None else names:
+        try:
+            game = get_game(name)
+        except GameError:
+            continue
+        if game.min_players <= seats <= game.max_players:
+            fitting.append(name)
+    return fitting
+
+
+def ready_table(
+    game: Game, options: Mapping[str, Any], seats: int | None, others: Sequence[str] | None = None
+) -> int:
     """`table_seats`, and the options checked by dealing one game with them: an option the
     game does not have, or a value it refuses (turn_limit=0), is a GameError here, before
     anything is played."""
-    seats = table_seats(game, seats)
+    seats = table_seats(game, seats, others)
     game.new_state(0, options, seats)
     return seats

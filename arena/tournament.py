@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from arena.errors import TournamentError
+from arena.errors import BotManifestError, TournamentError
 from arena.execution import (
     Executor,
     WorkerContext,
@@ -33,8 +33,9 @@ from arena.execution import (
 )
 from arena.game_sources import game_notes
 from arena.pairing_tests import PairingTests
+from arena.players.limits import limits_from_json
 from arena.players.manifest import BotManifest
-from arena.players.ready import unready
+from arena.players.ready import fingerprint, unready
 from arena.results.log import LOG_NAME, GameLine, GamesLog, completed_ids, read_games, repair
 from arena.run_config import TournamentConfig
 from arena.run_setup import create_run, load_bots, resume_run, sandbox_report_of
@@ -79,6 +80,8 @@ class RunSummary:
     interrupted: bool = False
     repaired: str | None = None
     """The warning if a half-written last line was set aside."""
+    changed: list[str] = field(default_factory=list)
+    """The bots whose files changed while this call played (`BotWatch`)."""
 
     @property
     def done(self) -> int:
@@ -91,6 +94,55 @@ class RunSummary:
 
 ProgressCallback = Callable[[int, int, int], None]
 """Called after every logged game with (games done, games in total, games played by this call)."""
+
+CHANGED_CHECK_S = 30.0
+"""How often the bots' files are hashed again during a run (`BotWatch`)."""
+
+
+@dataclass
+class BotWatch:
+    """Issue 46: a bot whose files change during a run (rebuilt or edited by mistake) is
+    noticed and warned of, once, in run.log and to `warn`. Each bot's source hash is taken
+    once its build is done (a build may write sources, e.g. a lock file), again every
+    CHANGED_CHECK_S seconds as games are logged, and at the end. A warning, not a refusal:
+    the games already played stay good, and the person running it decides (Ctrl-C, restore
+    the files, or a new run). In a league a change is a new version, never the old one's."""
+
+    bots: list[BotManifest]
+    cap_mb: int
+    warn: Callable[[str], None] | None = None
+    start: dict[str, str] = field(default_factory=dict)
+    changed: list[str] = field(default_factory=list)
+    last: float = 0.0
+
+    def begin(self) -> None:
+        """The hashes to compare with: the bots as built for this run."""
+        self.start = {bot.name: self._hash(bot) for bot in self.bots}
+        self.last = time.monotonic()
+
+    def check(self, now: bool = False) -> None:
+        """Hash the bots again if CHANGED_CHECK_S have passed (or `now`); warn of each change."""
+        if not now and time.monotonic() - self.last < CHANGED_CHECK_S:
+            return
+        for bot in self.bots:
+            if bot.name not in self.changed and self._hash(bot) != self.start.get(bot.name):
+                self.changed.append(bot.name)
+                text = (
+                    f"bot {bot.name!r} changed during the run: its files in {bot.folder} hash "
+                    "differently from when the run started, so its games from now on may be "
+                    "played by another version and its results mix two. Restore its files, or "
+                    "stop and start a new run to rate one version."
+                )
+                log.warning("%s", text)
+                if self.warn is not None:
+                    self.warn(text)
+        self.last = time.monotonic()
+
+    def _hash(self, bot: BotManifest) -> str:
+        try:
+            return fingerprint(bot.folder, self.cap_mb)
+        except (BotManifestError, OSError) as error:  # gone, too big, unreadable: changed
+            return f"unreadable: {error}"
 
 
 @contextmanager
@@ -162,14 +214,18 @@ def play(
     workers: int,
     executor: Executor | None = None,
     progress: ProgressCallback | None = None,
+    warn: Callable[[str], None] | None = None,
 ) -> RunSummary:
-    """Play every game of the tournament that is not yet in the games log, and log each one.
+    """Play every game of the tournament that is not yet in the games log, and log each one;
+    `warn` is told of a bot whose files changed meanwhile (`BotWatch`).
 
     Ctrl-C stops the workers at once (their bots are closed) and returns with `interrupted`
     set: every game already logged stays, the games in flight are played again on resume.
     """
     bots = load_bots(config)
     broken = unready(bots)  # a bot that cannot start stops the run (startup_watch.py)
+    changes = BotWatch(bots, limits_from_json(config.limits).bot_size_mb, warn)
+    changes.begin()
     (run_dir / RECORDS).mkdir(parents=True, exist_ok=True)
     (run_dir / BOT_LOGS).mkdir(parents=True, exist_ok=True)
     log_path = run_dir / LOG_NAME
@@ -192,8 +248,10 @@ def play(
         )
         pool = executor if executor is not None else make_executor(workers)
         context = _context(run_dir, config, bots, broken, pool.remote)
-        feed = _Feed(pool, context, pending, summary, watch, tests, progress, set(done))
+        feed = _Feed(pool, context, pending, summary, watch, tests, progress, set(done), changes)
         _feed_until_done(feed, log_path, started)
+        changes.check(now=True)
+        summary.changed = changes.changed
         if tests is not None:
             log.info("SPRT: %d pairings decided", len(tests.verdicts))
         log.info(
@@ -296,6 +354,7 @@ class _Feed:
     progress: ProgressCallback | None
     logged: set[str]
     """The games logged: a table run twice (a worker died) logs each game once."""
+    changes: BotWatch | None = None
     in_flight: dict[Any, tuple[TableTask, int]] = field(default_factory=dict)
 
     def run(self, games_log: GamesLog) -> None:
@@ -350,3 +409,5 @@ class _Feed:
         self.summary.played += 1
         if self.progress is not None:
             self.progress(self.summary.done, self.summary.total, self.summary.played)
+        if self.changes is not None:
+            self.changes.check()

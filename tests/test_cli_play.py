@@ -236,7 +236,10 @@ def test_play_with_the_same_bot_twice_labels_the_seats(bots: Path, tmp_path: Pat
 def test_play_refuses_a_table_the_game_does_not_have(bots: Path, tmp_path: Path) -> None:
     code, output = run("play", str(bots / "first"), str(bots / "first"), "--seats", "3")
     assert code == 1
-    assert output == "Error: mandala is played by 2 players, not --seats 3.\n"
+    assert output == (  # issue 46: the games that seat 3 are named
+        "Error: mandala is played by 2 players, not --seats 3; at 3 seats play flowers, "
+        "highcard or takenoko (--game flowers).\n"
+    )
     code, output = run("play", str(bots / "first"), "--game", "chess")
     assert code == 1
     assert output.startswith("Error: Unknown game 'chess'; the known games are: ")

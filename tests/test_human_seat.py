@@ -301,6 +301,28 @@ def test_the_command_prints_the_address_and_the_result(tmp_path: Path) -> None:
     assert json.loads((tmp_path / "out" / "g0002.json").read_text())["players"][0] == "human:ann"
 
 
+def test_the_command_prints_the_result_when_the_game_ends_not_when_the_page_closes(
+    tmp_path: Path,
+) -> None:
+    """Issue 46, point 6: the result is printed while the page may still open the replay."""
+    command = [sys.executable, "-c", "from arena.cli.main import main; main()", "play", "human",
+               "random", "--game", "mandala", "--no-open", "--seed", "5", "--gone-after", "30",
+               "--out", str(tmp_path / "out")]  # fmt: skip
+    with subprocess.Popen(command, stdout=subprocess.PIPE, text=True) as process:
+        assert process.stdout is not None
+        url = re.search(r"http://127\.0\.0\.1:\d+/#key=\S+", process.stdout.readline())
+        assert url
+        running = RunningGame(url=url.group(0))
+        play_randomly(running)  # the page is open and asked for news a moment ago
+        said = [process.stdout.readline() for _ in range(3)]
+        assert process.poll() is None  # the page lingers, and the result is out already
+        open_replay(running)
+        assert process.wait(60) == 0
+    assert "human:you" in said[0]
+    assert said[1].startswith("record: ") and said[1].rstrip().endswith(".json --html)")
+    assert said[2].startswith("The page stays open for the game's replay")
+
+
 def test_one_human_per_table() -> None:
     result = CliRunner().invoke(
         main, ["play", "human:ann", "human:bob", "random", "--game", "flowers"]

@@ -301,7 +301,13 @@ def _run(tmp_path: Path, *args: str) -> tuple[int, str]:
 @pytest.mark.parametrize(
     ("args", "sentence"),
     [
-        (["--seats", "3"], "Error: mandala is played by 2 players, not --seats 3.\n"),
+        (
+            ["--seats", "3"],
+            (  # issue 46: and the games that seat 3
+                "Error: mandala is played by 2 players, not --seats 3; at 3 seats play flowers, "
+                "highcard or takenoko (--game flowers).\n"
+            ),
+        ),
         (
             ["--game", "chess"],
             "Error: Unknown game 'chess'; the known games are: flowers, highcard, mandala, takenoko.\n",

@@ -14,11 +14,15 @@ from arena.errors import ArenaError
 from arena.game_sources import get_game, ready_table
 from arena.games import DEFAULT_GAME
 from arena.players.limits import Limits
-from arena.players.manifest import BotManifest, game_refusal, resolve_bot, written_for
+from arena.players.manifest import (
+    FAMILY,
+    BotManifest,
+    common_games,
+    game_refusal,
+    resolve_bot,
+    written_for,
+)
 from arena.results.folders import new_results_folder
-
-FAMILY = "openspiel"
-"""A name in `games` that stands for every OpenSpiel game (manifest.written_for)."""
 
 
 @click.command()
@@ -160,7 +164,7 @@ def _game_of(manifest: BotManifest, asked: str | None) -> tuple[str, str]:
             "--game checks another, and a league admits it only once games = [...] names "
             "the league's game."
         )
-    games = [name for name in manifest.games if name != FAMILY]  # a family is not one game
+    games = common_games([manifest])  # a family is not one game
     if not games:
         raise ArenaError(
             f"{manifest.name}'s bot.toml names every OpenSpiel game ({FAMILY}) and no other; "

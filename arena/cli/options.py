@@ -78,12 +78,12 @@ def league_game_options(command: F) -> F:
 
 
 def bot_game_options(command: F) -> F:
-    """`game_options` for a command about one bot, which plays the bot's own game unasked
-    (`arena check`)."""
+    """`game_options` for a command that plays the bots' own game unasked (`arena check`,
+    `arena play`)."""
     return _game_options(
         command,
-        f"The game to play (`arena games` lists them) [the first game in the bot's bot.toml, "
-        f"else {DEFAULT_GAME}].",
+        f"The game to play (`arena games` lists them) [the first game in the BOT's bot.toml "
+        f"(every BOT's, when several are named), else {DEFAULT_GAME}].",
         False,
     )
 

@@ -9,17 +9,19 @@ from pathlib import Path
 from typing import Any
 
 import click
+from click.core import ParameterSource
 
+from arena.cli.bot_game import game_of_bots
 from arena.cli.game_line import game_line
 from arena.cli.match_stats import format_elo, format_sprt, parse_sprt, sprt_stop, sprt_test
-from arena.cli.options import game_options, limit_options
+from arena.cli.options import bot_game_options, limit_options
 from arena.cli.play_human import HumanOptions, human_options, play_human
 from arena.errors import ArenaError
 from arena.game_sources import get_game, ready_table
 from arena.human.seat import human_name
 from arena.match import BotTally, MatchSummary, play_match, seat_labels
 from arena.players.limits import Limits
-from arena.players.manifest import BotManifest, game_refusal, plays, resolve_bot
+from arena.players.manifest import BotManifest, common_games, game_refusal, plays, resolve_bot
 from arena.referee import GameReport
 from arena.results.folders import new_results_folder
 from arena.stats.ahead import Ahead
@@ -43,7 +45,7 @@ from arena.stats.sprt import CONTINUE, MODELS, Sprt
     help="Seats at the table [the number of BOTs given, at least the game's smallest table]; "
     "the last BOT fills the seats left over.",
 )
-@game_options
+@bot_game_options
 @click.option("--seed", type=int, default=None, help="Seed of the first deal (default: random).")
 @click.option(
     "--out",
@@ -122,15 +124,17 @@ def play(
         Limits(move_ms=move_ms, time_bank_ms=time_bank_ms, cpu_ms=cpu_ms), out_dir,
     )  # fmt: skip
     try:
-        rules = get_game(game)
-        table.seats = ready_table(rules, game_options, seats or max(len(bots), rules.min_players))
+        table.game, shared = _game(bots, game, seats)
+        rules = get_game(table.game)
+        wanted = seats or max(len(bots), rules.min_players)
+        table.seats = ready_table(rules, game_options, wanted, shared)
         if len(bots) > table.seats:
             raise click.UsageError(
                 f"{len(bots)} bots were given for a table of {table.seats} seats."
             )
         if any(human_name(bot) for bot in bots):
             table.out_dir = table.out_dir or new_results_folder("human")
-            play_human(bots, table.seats, game, game_options, table.seed, table.out_dir,
+            play_human(bots, table.seats, table.game, game_options, table.seed, table.out_dir,
                        table.limits, human)  # fmt: skip
         else:
             _play_bots(table, games, quiet, _SprtOptions(sprt, alpha, beta, elo_model, max_games))
@@ -141,6 +145,18 @@ def play(
             f"Cannot write {error.filename or table.out_dir}: {error.strerror or error}; "
             "choose another --out."
         ) from None
+
+
+def _game(bots: tuple[str, ...], game: str, seats: int | None) -> tuple[str, list[str] | None]:
+    """The game to play (--game, else the first game the bots named have in common that
+    seats them, said in a line) and the games they have in common (None: no bot lists any)."""
+    manifests = [resolve_bot(bot) for bot in bots if human_name(bot) is None]
+    if click.get_current_context().get_parameter_source("game") != ParameterSource.DEFAULT:
+        return game, common_games(manifests)
+    chosen, shared, why = game_of_bots(manifests, seats, len(bots))
+    if why:  # a note on stderr: the output (a human seat's page address first) stays as it was
+        click.echo(why, err=True)
+    return chosen, shared
 
 
 @dataclass

@@ -18,6 +18,7 @@ from arena.human.seat import human_name
 from arena.names import name_problem
 from arena.players.limits import Limits
 from arena.players.manifest import BotManifest, game_refusal, plays, resolve_bot
+from arena.referee import GameReport
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -113,7 +114,8 @@ def play_human(
     limits: Limits,
     human: HumanOptions,
 ) -> None:
-    """Play one game with the human's seat on the page; print its result and its record."""
+    """Play one game with the human's seat on the page; print its result and its record as
+    soon as it is over (the page may then open the replay until it is closed)."""
     table = HumanTable(
         seats=_seats(bots, seats, game),
         game=game,
@@ -129,6 +131,21 @@ def play_human(
         if human.open_page and not webbrowser.open(url):
             click.echo("No browser could be opened: open the address above yourself.")
 
-    report, path = play_human_game(table, out_dir, on_open)
-    click.echo(game_line(0, report))
-    click.echo(f"record: {path} (replay: arena replay {path} --html)")
+    ended: list[Path] = []
+
+    def on_end(report: GameReport, path: Path) -> None:
+        ended.append(path)
+        click.echo(game_line(0, report))
+        click.echo(f"record: {path} (replay: arena replay {path} --html)")
+        if table.clock.linger_s > 0:
+            click.echo(
+                f"The page stays open for the game's replay: this ends once the page opens it "
+                f"or has been silent {table.clock.gone_s:g} s (at most "
+                f"{table.clock.linger_s / 60:g} minutes); Ctrl-C ends it now."
+            )
+
+    try:
+        play_human_game(table, out_dir, on_open, on_end)
+    except KeyboardInterrupt:
+        if not ended:  # during the game: stopped, as any command
+            raise

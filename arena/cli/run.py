@@ -86,6 +86,13 @@ class Progress:
             self.stream.write(text + "\n")
         self.stream.flush()
 
+    def note(self, text: str) -> None:
+        """A warning on a line of its own, above the bar on a terminal."""
+        self.stream.write(("\r\x1b[K" if self.tty else "") + f"warning: {text}\n")
+        self.stream.flush()
+        if self.tty and self.drawn >= 0:
+            self._draw(time.monotonic())
+
     def close(self) -> None:
         if self.played and self.drawn != self.done:
             self._draw(time.monotonic())
@@ -254,8 +261,6 @@ def run(**options: Any) -> None:
     charts and run.log. Ctrl-C stops cleanly; --resume continues without replaying a game.
     """
     asked = Asked(**options)
-    from arena.results.report import make_report
-
     workers = (os.cpu_count() or 1) if asked.workers is None else asked.workers
     executor: DaskExecutor | None = None
     handed_over = False  # tournament.play stops the executor once it has it
@@ -267,7 +272,7 @@ def run(**options: Any) -> None:
         _announce(run_dir, config, workers, executor)
         handed_over = True
         summary = _played(run_dir, config, workers, executor)
-        report = make_report(run_dir, charts=asked.charts, html=True)
+        report = _written(run_dir, summary, asked.charts)
     except ArenaError as error:
         raise click.ClickException(str(error)) from None
     finally:
@@ -403,13 +408,72 @@ def _played(
             workers=workers,
             executor=executor,
             progress=progress.update,
+            warn=progress.note,
         )
     finally:
         signal.signal(signal.SIGTERM, previous)
         progress.close()
     if summary.repaired:
         click.echo(f"warning: {summary.repaired}", err=True)
+    if summary.changed:
+        click.echo(
+            f"warning: {', '.join(summary.changed)} changed during the run (see above and "
+            f"{run_dir / 'run.log'}): their results mix two versions.",
+            err=True,
+        )
     return summary
+
+
+class Steps:
+    """The steps of writing a run's results, on stderr as they go: each step's name as it
+    starts, its time once done (a large run's report takes minutes on a busy machine)."""
+
+    def __init__(self, stream: IO[str] | None = None) -> None:
+        self.stream = stream if stream is not None else sys.stderr
+        self.current: str | None = None
+        self.started = 0.0
+
+    def __call__(self, step: str) -> None:
+        self.close()
+        self.current, self.started = step, time.monotonic()
+        self.stream.write(f"  {step} ...")
+        self.stream.flush()
+
+    def close(self) -> None:
+        """The step under way is done."""
+        if self.current is not None:
+            self.stream.write(f" {time.monotonic() - self.started:.1f} s\n")
+            self.stream.flush()
+            self.current = None
+
+
+def _written(run_dir: Path, summary: RunSummary, charts: bool) -> Report:
+    """The run's results written (ratings, charts, leaderboard, report.html), each step shown
+    as it goes; after Ctrl-C, said first, since a large run's results take a while; a second
+    Ctrl-C stops the writing (`arena report` writes them later)."""
+    from arena.results.report import make_report
+
+    logged = f"{summary.done} of {summary.total} games" if summary.interrupted else ""
+    click.echo(
+        f"Interrupted: {logged} are logged. Writing their results to {run_dir} (Ctrl-C again "
+        f"to skip; `arena report {run_dir}` writes them later):"
+        if summary.interrupted
+        else f"Writing the results to {run_dir}:",
+        err=True,
+    )
+    steps = Steps()
+    try:
+        return make_report(run_dir, charts=charts, html=True, step=steps)
+    except KeyboardInterrupt:
+        steps.close()
+        click.echo(
+            f"Stopped before the results were all written: `arena report {run_dir}` writes "
+            f"them; `arena run --resume --out {run_dir}` continues the run.",
+            err=True,
+        )
+        sys.exit(130)
+    finally:
+        steps.close()
 
 
 def _show(run_dir: Path, config: TournamentConfig, summary: RunSummary, report: Report) -> None:

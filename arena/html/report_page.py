@@ -16,7 +16,7 @@ import html
 import json
 import math
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -50,9 +50,9 @@ def write_html_report(
 ) -> Path:
     """Write `report.html` and the replays it links to; the path of the report."""
     picked = _games_to_show(games, [str(b) for b in report.leaderboard["bot"]], report.seats)
-    replays = _write_replays(run_dir, picked[:MOST_REPLAYS])
+    replays = _write_replays(run_dir, list(picked)[:MOST_REPLAYS])
     path = run_dir / REPORT_NAME
-    write_atomic(path, report_html(run_dir, report, config, games, replays))
+    write_atomic(path, report_html(run_dir, report, config, games, replays, picked))
     return path
 
 
@@ -62,8 +62,10 @@ def report_html(
     config: dict[str, Any],
     games: Sequence[GameLine],
     replays: dict[str, str],
+    why: Mapping[str, str] | None = None,
 ) -> str:
-    """The whole page; `replays` maps a game id to its replay page (relative path)."""
+    """The whole page; `replays` maps a game id to its replay page (relative path), `why`
+    to why the game is listed among the games to look at (whose worst game it is...)."""
     e = html.escape
     title = f"{config.get('game', 'mandala')} tournament: {run_dir.name}"
     played = f"{report.games_played}" + (
@@ -76,7 +78,7 @@ def report_html(
         *_gauntlet(config, games),
         _section("failures", "Failures", _failures(games, replays)),
         _section("charts", "Charts", _charts(run_dir, chart_files(report.seats))),
-        _section("games", "Games to look at", _games(games, replays, report)),
+        _section("games", "Games to look at", _games(games, replays, why or {})),
         _section("configuration", "Configuration", _configuration(config)),
     ]
     nav = " ".join(
@@ -277,11 +279,13 @@ def _charts(run_dir: Path, files: dict[str, str]) -> str:
     return f'<div class="charts">{"".join(images)}</div>'
 
 
-def _games_to_show(games: Sequence[GameLine], bots: Sequence[str], seats: int) -> list[str]:
-    """The game ids the report lists: failures first, then each bot's worst games, then the
-    first table's games."""
-    chosen: list[str] = [line.game_id for line in games if line.faulty_seat is not None]
-    chosen = chosen[:MOST_FAILURES_LISTED]
+def _games_to_show(games: Sequence[GameLine], bots: Sequence[str], seats: int) -> dict[str, str]:
+    """The game ids the report lists, each with why: failures first, then each bot's worst
+    games, then the first table's games."""
+    why: dict[str, list[str]] = {}
+    failed = [(line, seat) for line in games if (seat := line.faulty_seat) is not None]
+    for line, seat in failed[:MOST_FAILURES_LISTED]:
+        why.setdefault(line.game_id, []).append(f"{line.players[seat]} failed ({line.termination})")
     for bot in bots:
         own = [
             (line.ranks[line.players.index(bot)], -line.scores[line.players.index(bot)], line)
@@ -289,12 +293,19 @@ def _games_to_show(games: Sequence[GameLine], bots: Sequence[str], seats: int) -
             if bot in line.players and line.faulty_seat is None
         ]
         own.sort(key=lambda item: (-item[0], -item[1], item[2].seq))
-        chosen += [line.game_id for _, _, line in own[:WORST_GAMES_PER_BOT]]
-    chosen += [line.game_id for line in sorted(games, key=lambda g: g.seq)[:seats]]
-    return list(dict.fromkeys(chosen))
+        for rank, score, line in own[:WORST_GAMES_PER_BOT]:
+            points = _number(float(-score))
+            place = f"place {rank + 1} of {len(line.players)}, {points} point" + (
+                "" if points == "1" else "s"
+            )
+            worst = f"one of {bot}'s {WORST_GAMES_PER_BOT} worst ({place})"
+            why.setdefault(line.game_id, []).append(worst)
+    for line in sorted(games, key=lambda g: g.seq)[:seats]:
+        why.setdefault(line.game_id, []).append("the first table")
+    return {game_id: "; ".join(reasons) for game_id, reasons in why.items()}
 
 
-def _games(games: Sequence[GameLine], replays: dict[str, str], report: Report) -> str:
+def _games(games: Sequence[GameLine], replays: dict[str, str], why: Mapping[str, str]) -> str:
     by_id = {line.game_id: line for line in games}
     rows = []
     for game_id in replays:
@@ -307,17 +318,19 @@ def _games(games: Sequence[GameLine], replays: dict[str, str], report: Report) -
         )
         rows.append(
             f'<tr><td class="name">{_game_link(game_id, replays)}</td>'
+            f'<td class="name">{html.escape(why.get(game_id, ""))}</td>'
             f'<td class="name">{result}</td><td class="name">'
             f"{html.escape(line.end or line.termination)}</td><td>{line.turns}</td></tr>"
         )
     return (
-        '<p class="muted">Each bot\'s worst games, the failed games and the first table, with '
-        "their replays. Any other game: <code>arena replay records/GAME.json.gz --html "
+        '<p class="muted">Each bot\'s worst games (its lowest places, then its lowest scores), '
+        "the failed games and the first table, with their replays; <em>listed as</em> says "
+        "which each one is. Any other game: <code>arena replay records/GAME.json.gz --html "
         "GAME.html</code>."
         "</p>"
         '<table class="sortable"><thead><tr><th class="name">game</th><th class="name">'
-        'scores</th><th class="name">end</th><th>turns</th></tr></thead>'
-        f"<tbody>{''.join(rows)}</tbody></table>"
+        'listed as</th><th class="name">scores</th><th class="name">end</th><th>turns</th>'
+        f"</tr></thead><tbody>{''.join(rows)}</tbody></table>"
     )
 
 

@@ -90,10 +90,15 @@ def _players(table: HumanTable, desk: Desk, out_dir: Path) -> list[Player]:
 
 
 def play_human_game(
-    table: HumanTable, out_dir: Path, on_open: Callable[[str], None]
+    table: HumanTable,
+    out_dir: Path,
+    on_open: Callable[[str], None],
+    on_end: Callable[[GameReport, Path], None] | None = None,
 ) -> tuple[GameReport, Path]:
-    """Play the game; `on_open(url)` once the page is served. Returns the report and the
-    record's path (its replay beside it, .html)."""
+    """Play the game; `on_open(url)` once the page is served, `on_end(report, record's
+    path)` once the game is over and its record written, while the page may still open the
+    replay (up to the clock's `linger_s`). Returns the report and the record's path (its
+    replay beside it, .html)."""
     for bot in {who.folder: who for who in table.seats if isinstance(who, BotManifest)}.values():
         make_ready(bot)
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -107,6 +112,8 @@ def play_human_game(
         path = out_dir / f"{game_id}.json"
         path.write_text(json.dumps(record, indent=1))
         path.with_suffix(".html").write_text(replay_html(record), encoding="utf-8")
+        if on_end is not None:
+            on_end(report, path)
         _linger(server, desk, table.clock)
     finally:
         server.stop()

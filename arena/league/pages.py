@@ -217,8 +217,9 @@ how it fared against each other bot, from each seat, and its games.</p>
 <th>Elo (95%)</th><th>failures</th><th>mu</th><th>sigma</th><th>mu − 3σ</th></tr></thead>
 <tbody id="board"></tbody></table>
 <h2 id="detail-title"></h2>
-<table id="against-table" hidden><thead><tr><th>against</th><th>score (of games met)</th>
-<th>ahead of it</th><th>level</th><th>behind it</th></tr></thead><tbody id="against"></tbody></table>
+<table id="against-table" hidden><thead><tr><th>other bot</th><th>score (of games met)</th>
+<th>games this bot finished ahead</th><th>level</th><th>games the other bot finished ahead</th>
+</tr></thead><tbody id="against"></tbody></table>
 <table id="seats-table" hidden><thead><tr><th>seat</th><th>games</th><th>mean place</th>
 <th>first</th></tr></thead><tbody id="seats"></tbody></table>
 <p id="verdict"></p>

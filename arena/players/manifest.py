@@ -9,6 +9,7 @@ import json
 import shlex
 import sys
 import tomllib
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -238,6 +239,21 @@ def written_for(bot: BotManifest, game: str) -> bool:
     league admits only bots that say they play its game."""
     names = {game, game.partition("(")[0], game.partition(":")[0]}
     return bot.games is not None and not names.isdisjoint(bot.games)
+
+
+FAMILY = "openspiel"
+"""A name in `games` that stands for every OpenSpiel game (`written_for`), not one game."""
+
+
+def common_games(bots: Sequence[BotManifest]) -> list[str] | None:
+    """The games every one of `bots` that lists games is written for, in the order their
+    bot.toml files first name them (a family such as `openspiel` is no one game, so it is
+    left out); None when none of them lists any games."""
+    listing = [bot for bot in bots if bot.games is not None]
+    if not listing:
+        return None
+    named = dict.fromkeys(game for bot in listing for game in bot.games or () if game != FAMILY)
+    return [game for game in named if all(written_for(bot, game) for bot in listing)]
 
 
 def game_refusal(bot: BotManifest, game: str) -> str:

@@ -8,9 +8,9 @@ imported only when a report is made.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from arena.atomic import write_atomic
 from arena.errors import TournamentError
@@ -25,6 +25,9 @@ from arena.results.summary import (
 )
 from arena.run_folder import CONFIG_NAME, load_config
 from arena.stats import think
+
+if TYPE_CHECKING:
+    from arena.results.ratings import Ratings
 
 __all__ = [
     "CHART_FILES",
@@ -51,16 +54,29 @@ def newest_run(results_dir: Path) -> Path:
     return max(runs, key=lambda p: ((p / CONFIG_NAME).stat().st_mtime, p.name))
 
 
+Step = Callable[[str], None]
+"""Told the name of each step of writing a report as it starts (e.g. to show progress)."""
+
+
 def make_report(
-    run_dir: Path, *, write: bool = True, charts: bool = True, html: bool = False
+    run_dir: Path,
+    *,
+    write: bool = True,
+    charts: bool = True,
+    html: bool = False,
+    step: Step | None = None,
 ) -> Report:
     """Read the games log of `run_dir`, build the tables, and (if `write`) write the files;
-    with `html`, also report.html and the replays it links to (arena.html.report_page)."""
+    with `html`, also report.html and the replays it links to (arena.html.report_page).
+    `step` is told each step as it starts: "ratings", "charts", "leaderboard.md",
+    "report.html"."""
     from arena.results import tables
     from arena.results.ratings import rate_games
 
+    tell = step if step is not None else _quiet
     config = load_config(run_dir)
     bots = [str(bot["name"]) for bot in config.get("bots", [])]
+    tell("ratings")
     games = list(read_games(run_dir / LOG_NAME))
     seats = int(config.get("seats", tables.table_size(games)))
     ratings = rate_games(games, bots, history=write and charts)
@@ -83,33 +99,44 @@ def make_report(
     write_atomic(csv_path, board.to_csv(index=False, float_format="%.6f", lineterminator="\n"))
     report.files.append(csv_path)
     if charts:
-        from arena.results.charts import draw_all
-
-        order = board["bot"].tolist()
-        report.files.extend(
-            draw_all(
-                run_dir,
-                tables.games_frame(games),
-                tables.seats_frame(games),
-                pairs,
-                ratings,
-                order,
-                seats,
-                board,
-            )
-        )
+        tell("charts")
+        report.files.extend(_charts(report, games, ratings))
+    tell(LEADERBOARD_NAME)
     md_path = run_dir / LEADERBOARD_NAME
-    write_atomic(md_path, _leaderboard_markdown(report, config))
+    write_atomic(md_path, _leaderboard_markdown(report, config, games))
     report.files.append(md_path)
     if html:
-        from arena.html.report_page import write_html_report
+        from arena.html.report_page import REPORT_NAME, write_html_report
 
+        tell(REPORT_NAME)
         report.html = write_html_report(run_dir, report, config, games)
         report.files.append(report.html)
     return report
 
 
-def _leaderboard_markdown(report: Report, config: dict[str, Any]) -> str:
+def _quiet(step: str) -> None:
+    """A report's steps, told to nobody."""
+
+
+def _charts(report: Report, games: list[GameLine], ratings: Ratings) -> list[Path]:
+    """The PNG charts of the report's tables; the paths written."""
+    from arena.results import tables
+    from arena.results.charts import draw_all
+
+    board = report.leaderboard
+    return draw_all(
+        report.run_dir,
+        tables.games_frame(games),
+        tables.seats_frame(games),
+        report.pairwise,
+        ratings,
+        board["bot"].tolist(),
+        report.seats,
+        board,
+    )
+
+
+def _leaderboard_markdown(report: Report, config: dict[str, Any], games: list[GameLine]) -> str:
     from arena.results.tables import format_markdown
 
     lines = [f"# Leaderboard: {report.run_dir.name}", ""]
@@ -157,11 +184,10 @@ def _leaderboard_markdown(report: Report, config: dict[str, Any]) -> str:
     if config.get("gauntlet"):  # at every table size (at 3-4 seats: finished ahead)
         from arena.results.tables import gauntlet_lines
 
-        games = read_games(report.run_dir / LOG_NAME)
         lines += ["", *gauntlet_lines(games, str(config["gauntlet"]))]
-    lines += ["", *_time_lines(read_games(report.run_dir / LOG_NAME))]
+    lines += ["", *_time_lines(games)]
     if config.get("until_decided") and report.seats == 2:
-        lines += ["", *_sprt_lines(report.run_dir, config["until_decided"])]
+        lines += ["", *_sprt_lines(games, config["until_decided"])]
     if report.ends:
         lines += ["", "## Notes", "", report.ends_line()]
     files = chart_files(report.seats)
@@ -225,12 +251,12 @@ def _time_lines(games: Iterable[GameLine]) -> list[str]:
     return lines
 
 
-def _sprt_lines(run_dir: Path, bounds: list[float]) -> list[str]:
+def _sprt_lines(games: list[GameLine], bounds: list[float]) -> list[str]:
     """Each pairing's SPRT (--until-decided): pairs played, LLR, verdict."""
     from arena.pairing_tests import PairingTests
     from arena.stats.sprt import CONTINUE, Sprt
 
-    tests = PairingTests(Sprt(bounds[0], bounds[1]), read_games(run_dir / LOG_NAME))
+    tests = PairingTests(Sprt(bounds[0], bounds[1]), games)
     lines = [
         f"## SPRT per pairing: [{bounds[0]:g}, {bounds[1]:g}] nElo, alpha = beta = 0.05",
         "",

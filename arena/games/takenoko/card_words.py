@@ -42,7 +42,8 @@ def _gardener_cards() -> dict[str, dict[str, Any]]:
         plots = "a plot" if card.count == 1 else f"{card.count} plots"
         condition = {NONE: ", no improvement", ANY: ""}.get(card.improvement)
         if condition is None:
-            condition = f" with a {card.improvement}"
+            article = "an" if card.improvement[0] in "aeiou" else "a"
+            condition = f" with {article} {card.improvement}"
         cards[card.id] = {
             "kind": "gardener",
             "points": card.points,

@@ -40,7 +40,7 @@ def keep(state: Position, card: str | None) -> None:
 
 
 def cabin_moves(state: Position) -> list[Move]:
-    """§8, T15: keep one of the cards seen (not with 5 in hand), or none."""
+    """§8, T15, T33: keep one of the cards seen (not with 5 in hand), or none."""
     room = len(state.hands[state.current]) < HAND_LIMIT
     kept: list[Move] = [{"action": "keep", "card": card} for card in state.cabin if room]
     return [*kept, {"action": "keep", "card": None}]

@@ -369,7 +369,7 @@ class TakenokoState(GameState):
         self._return(self.drawn)
 
     def _return(self, plots: list[str]) -> None:
-        """T9: the plots not kept go under the deck, the first named first."""
+        """T9, T33: the plots not kept go under the deck, the first named first."""
         self.plot_deck.extend(plots)
         self.returned[self.current].extend(plots)
         self.drawn = []

@@ -1,0 +1,99 @@
+"""Issue 46, point 2: `arena play` plays the game the bots named have in common (as `arena
+check` checks the first game its bot lists), not Mandala unasked; a table size the game does
+not have names the games that have it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from arena.cli.bot_game import game_of_bots
+from arena.cli.main import main
+from arena.errors import ArenaError
+from arena.players.manifest import common_games, load_manifest
+from tests.referee_support import fake_bot
+
+
+def bot(root: Path, name: str, games: list[str] | None) -> Path:
+    """A fake bot whose bot.toml lists `games` (None: no games line)."""
+    fake_bot(root, name)
+    if games is not None:
+        with (root / name / "bot.toml").open("a") as manifest:
+            manifest.write(f"games = {json.dumps(games)}\n")
+    return root / name
+
+
+def run(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(main, list(args), catch_exceptions=False)
+    return result.exit_code, result.output
+
+
+def test_bots_that_list_only_flowers_play_flowers_without_being_told(tmp_path: Path) -> None:
+    first = bot(tmp_path, "first", ["flowers"])
+    second = bot(tmp_path, "second", ["takenoko", "flowers"])
+    out = tmp_path / "out"
+    args = ["play", str(first), str(second), "--seats", "3", "--out", str(out), "-q",
+            "--time-limit", "10000"]  # fmt: skip
+    result = CliRunner().invoke(main, args, catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    assert result.stderr == (  # a note, beside the output
+        "Playing flowers, the first game first and second have in common; --game plays another.\n"
+    )
+    assert result.stdout.startswith("first vs second#1 vs second#2: 3 games")
+    records = [json.loads(path.read_text()) for path in sorted(out.glob("g*.json"))]
+    assert len(records) == 3
+    assert {record["game"] for record in records} == {"flowers"}
+
+
+def test_the_first_common_game_that_seats_the_table_is_chosen(tmp_path: Path) -> None:
+    both = [
+        load_manifest(bot(tmp_path, "one", ["mandala", "flowers", "takenoko"])),
+        load_manifest(bot(tmp_path, "two", ["takenoko", "mandala", "flowers"])),
+    ]
+    assert common_games(both) == ["mandala", "flowers", "takenoko"]
+    assert game_of_bots(both, None, 2)[0] == "mandala"
+    assert game_of_bots(both, 3, 2)[0] == "flowers"  # mandala seats 2 only
+    assert game_of_bots(both, None, 4)[0] == "flowers"  # four bots named
+    plain = load_manifest(bot(tmp_path, "plain", None))
+    assert game_of_bots([plain], None, 2) == ("mandala", None, "")  # lists none: any game
+
+
+def test_bots_with_no_game_in_common_are_refused_in_one_sentence(tmp_path: Path) -> None:
+    first = bot(tmp_path, "first", ["mandala"])
+    second = bot(tmp_path, "second", ["flowers"])
+    code, output = run("play", str(first), str(second))
+    assert code == 1
+    assert output == (
+        "Error: first and second have no game in common in their bot.toml (first: mandala; "
+        "second: flowers); choose one with --game NAME.\n"
+    )
+    family = [load_manifest(bot(tmp_path, "spiel", ["openspiel"]))]
+    with pytest.raises(ArenaError, match="choose one with --game openspiel:NAME"):
+        game_of_bots(family, None, 2)
+
+
+def test_a_table_size_none_of_their_games_has_is_refused_before_a_page_opens(
+    tmp_path: Path,
+) -> None:
+    only = bot(tmp_path, "only", ["flowers"])
+    code, output = run("play", "human", str(only), "--seats", "5", "--no-open")
+    assert code == 1
+    assert output == (
+        "Error: The games only's bot.toml lists (flowers) are not played by 5 players; "
+        "choose another --seats.\n"
+    )
+
+
+def test_a_game_given_that_does_not_seat_the_table_names_the_bots_games_that_do(
+    tmp_path: Path,
+) -> None:
+    first = bot(tmp_path, "first", ["mandala", "takenoko"])
+    code, output = run("play", str(first), str(first), "--game", "mandala", "--seats", "3")
+    assert code == 1
+    assert output == (
+        "Error: mandala is played by 2 players, not --seats 3; at 3 seats play takenoko "
+        "(--game takenoko).\n"
+    )
