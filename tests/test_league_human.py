@@ -253,17 +253,29 @@ def test_the_play_button_in_chromium_plays_a_whole_game_by_clicking(site: Site) 
         browser.find_element(By.ID, "play").click()
         until(lambda: "/play/H" in browser.current_url, 30)
         addresses = [browser.current_url]
-        decisions = 0
+        decisions, key = 0, None
         while True:
             now = until(lambda: browser.execute_script(NOW), 60)
             addresses.append(browser.current_url)
             if now[0] == "over":
                 break
+            if decisions == 3:  # the tab is closed; a new one at the address rejoins (issue 43)
+                key = browser.execute_script('return sessionStorage.getItem("arena-seat-key")')
+                address = browser.current_url
+                browser.switch_to.new_window("tab")
+                old, browser_tab = browser.window_handles[0], browser.current_window_handle
+                browser.switch_to.window(old)
+                browser.close()
+                browser.switch_to.window(browser_tab)
+                browser.get(address)
+                now = until(lambda: browser.execute_script(NOW), 60)
+                assert now[0] == "asked", now
             browser.find_element(By.CSS_SELECTOR, "#legal li").click()
             decisions += 1
         assert decisions > 5
         game_id = addresses[0].rsplit("/", 1)[1]
-        key = browser.execute_script('return sessionStorage.getItem("arena-seat-key")')
+        assert not browser.execute_script('return localStorage.getItem("arena-seat-key:" + '
+                                          "location.pathname)")  # forgotten once the game is over
         assert key and all(key not in a and site.ada not in a and "#" not in a for a in addresses)
         browser.find_element(By.ID, "replay-link").click()
         until(lambda: browser.find_elements(By.ID, "replay-data"), 30)

@@ -161,6 +161,7 @@ $("play").addEventListener("click", () => {
     .then((r) => r.json()).then((answer) => {
       if (answer.error) { $("play-answer").textContent = answer.error; return; }
       sessionStorage.setItem("arena-seat-key", answer.key);  // the seat's page reads it: in no address
+      localStorage.setItem("arena-seat-key:" + answer.page, answer.key);  // a closed tab rejoins
       location.assign(answer.page);
     });
 });

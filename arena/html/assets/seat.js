@@ -273,6 +273,7 @@
       document.body.classList.toggle("your-turn", Boolean(asked) && !data.over);
       document.getElementById("resign").hidden = Boolean(data.over);
       document.title = (data.over ? "(Game over) " : asked ? "(Your move) " : "") + title;
+      if (data.over) window.localStorage.removeItem(KEPT_NAME);  // no seat to come back to
       if (data.over) say("The game is over.");
       else if (asked) say((turnCame ? "Your turn has come, " : "Your move, ") + drawing.who(page.seat) + ".");
       else say("Waiting for the other seats...");
