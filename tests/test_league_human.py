@@ -274,8 +274,9 @@ def test_the_play_button_in_chromium_plays_a_whole_game_by_clicking(site: Site) 
             decisions += 1
         assert decisions > 5
         game_id = addresses[0].rsplit("/", 1)[1]
-        assert not browser.execute_script('return localStorage.getItem("arena-seat-key:" + '
-                                          "location.pathname)")  # forgotten once the game is over
+        assert not browser.execute_script(
+            'return localStorage.getItem("arena-seat-key:" + location.pathname)'
+        )  # forgotten once the game is over
         assert key and all(key not in a and site.ada not in a and "#" not in a for a in addresses)
         browser.find_element(By.ID, "replay-link").click()
         until(lambda: browser.find_elements(By.ID, "replay-data"), 30)
