@@ -194,8 +194,10 @@ class League:
             with self.lock:
                 bot = self.store.add_bot(name, author, sources)
             target = bot_folders(self.folder, bot)[0]  # proven inside bots/
-        except ArenaError:
+        except ArenaError as error:
             shutil.rmtree(incoming, ignore_errors=True)
+            for where in (folder, incoming):  # the upload's files by their own names
+                error.args = (str(error).replace(f"{where}/", "").replace(str(where), "it"),)
             raise
         shutil.move(str(folder), target)
         if folder != incoming:

@@ -52,8 +52,10 @@ connection; an author may submit `UPLOADS_PER_MINUTE` times a minute. What a vis
 is bounded below the application by `server.py` (header and body timeouts, connection caps)
 and in it by per-client caps (`server.ClientRequests`: requests at once; live leaderboards)
 and rate limits (`server.RateLimit`: custom leaderboards, joins, submissions, downloads), a
-client known behind a trusted proxy by the address it passes; every response carries `exposure.StrictHeaders`' headers, no public
-page or message carries a bot's stderr or a server path (`public.py`), and a path built from
+client known behind a trusted proxy by the address it passes; every response carries
+`exposure.StrictHeaders`' headers, no answer carries a bot's stderr or a server path
+(`public.PublicAnswers`, the gate every answer passes; only a bot's stderr route is its
+author's), and a path built from
 a bot's name is proven inside the league's folder first (`paths.py`).
 """
 
@@ -70,6 +72,7 @@ from starlette.types import ASGIApp
 
 from arena.league.exposure import StrictHeaders
 from arena.league.league import League
+from arena.league.public import PublicAnswers
 from arena.league.routes.accounts import Accounts
 from arena.league.routes.bots import Bots
 from arena.league.routes.human import Human
@@ -126,8 +129,15 @@ def serving(league: League, limits: ServerLimits | None = None) -> Iterator[str]
 def create_app(league: League, limits: ServerLimits | None = None) -> ASGIApp:
     """The web application of `league`, every response of it (an unforeseen error's 500 too)
     with the strict headers of `arena.league.exposure`, each client held to `limits`'
-    requests at once (server.py's unless given; the same as `server_config`'s)."""
+    requests at once (server.py's unless given; the same as `server_config`'s), and through
+    the gate that keeps bots' stderr and the server's paths out of it
+    (`public.PublicAnswers`)."""
     limits = limits or ServerLimits()
     site = Site(league, limits)
     routes = [route for group in ROUTE_GROUPS for route in group(site).routes()]
-    return StrictHeaders(ClientRequests(Starlette(routes=routes), limits))
+
+    def ours(path: str) -> bool:  # a path the application serves is not the server's
+        return any(route.path_regex.match(path) for route in routes)
+
+    gated = PublicAnswers(Starlette(routes=routes), league.folder, ours)
+    return StrictHeaders(ClientRequests(gated, limits))
