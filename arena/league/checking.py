@@ -11,7 +11,10 @@ MiB on disk. Now:
 - `build_version`: the build runs under `CheckPolicy.build_limits` (the build limits of
   every build, with a CPU time and the largest file lowered to the quota) and within
   `build_timeout_s`; then its folder (every file, build outputs included) may hold at most
-  `bot_disk_mb`, or the version fails and the folder is emptied.
+  `bot_disk_mb`, or the version fails and the folder is emptied. A build that fails has its
+  folder emptied too (issue 42: a 1 kB upload whose build wrote 600 MiB and exited 1 kept
+  it all), and so has a failed version's folder over the quota when the league next starts
+  (`League._recover`: a build cut short by a crash, or an older arena's).
 """
 
 from __future__ import annotations
@@ -82,6 +85,7 @@ def build_version(bot: BotManifest, policy: CheckPolicy) -> str | None:
         found = build(bot, force=True, limits=policy.build_limits, timeout_s=policy.build_timeout_s)
         refuse_forbidden(bot, found)  # set-id files or devices its build left
     except BotBuildError as error:
+        empty_folder(bot.folder)  # a failed version is never played: what it wrote goes
         return f"build: {error}"
     size = folder_bytes(bot.folder)
     if size <= policy.bot_disk_mb << 20:

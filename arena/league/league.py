@@ -46,7 +46,13 @@ from arena.execution import (
 from arena.game_sources import get_game
 from arena.league import public, uploads
 from arena.league.candidates import DEFAULT_TEST, Verdict, verdict_for
-from arena.league.checking import CheckPolicy, CheckQueue, build_version
+from arena.league.checking import (
+    CheckPolicy,
+    CheckQueue,
+    build_version,
+    empty_folder,
+    folder_bytes,
+)
 from arena.league.database import Outage, lock_file
 from arena.league.matchmaking import Meetings, next_table
 from arena.league.paths import PathError, bot_folders
@@ -157,13 +163,16 @@ class League:
 
     def _recover(self) -> None:
         """What a stopped league left half done, put right by the process that plays it
-        next (never by a command run beside a playing one). A bot whose name or folder in
-        the store breaks the rule (an older arena let `..` in) is never acted on: its files
-        stay, and it is failed rather than played (paths.bot_folders)."""
+        next (never by a command run beside a playing one): uploads and staged archives
+        removed, a check cut short failed and its folders emptied (as a failed version's
+        over the quota). A bot whose name or folder in the store breaks the rule (an older
+        arena let `..` in) is never acted on: its files stay, and it is failed rather than
+        played (paths.bot_folders)."""
         cut_short = self.store.bots("building") + self.store.bots("checking")
         for bot in cut_short:
             self.store.set_status(bot, "failed", CUT_SHORT)  # the league stopped during its check
-        uploads.clean_leftovers(self.folder, [bot.label for bot in cut_short])
+        cut = [bot.label for bot in cut_short]
+        uploads.clean_leftovers(self.folder, cut)
         for bot in self.store.bots():
             try:
                 folders = bot_folders(self.folder, bot)
@@ -175,6 +184,10 @@ class League:
             if bot.status == "removed":  # no table is in flight now
                 for path in folders:
                     shutil.rmtree(path, ignore_errors=True)
+            elif bot.status == "failed" and (
+                bot.label in cut or folder_bytes(folders[0]) > self.checking.bot_disk_mb << 20
+            ):
+                empty_folder(folders[0])  # half built, or over the quota: never played
 
     # --- submissions ---
 
