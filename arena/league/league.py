@@ -45,7 +45,7 @@ from arena.execution import (
 )
 from arena.game_sources import get_game
 from arena.league import public, uploads
-from arena.league.candidates import DEFAULT_TEST, Verdict, verdict_for
+from arena.league.candidates import DEFAULT_TEST, CandidateTests, Verdict, verdict_for
 from arena.league.checking import (
     CheckPolicy,
     CheckQueue,
@@ -126,6 +126,7 @@ class League:
         self.outage = Outage(log)  # a database that keeps failing: told once a minute
         self.executor_factory = executor_factory
         self.test = test
+        self.tests = CandidateTests(test, self.seats)  # each candidate's, final at its verdict
         self.checking = checking or CheckPolicy()
         """How submissions are checked: at most so many at once, their builds bounded."""
         self.checks = CheckQueue(self.checking.checks, self._check, self.store, self.lock)
@@ -332,7 +333,7 @@ class League:
         if bots is None:
             bots = self.store.bots()
         games = self.games_by_bot.get(bot.label, [])
-        return verdict_for(bot, bots, games, self.seats, self.test)
+        return verdict_for(bot, bots, games, self.seats, self.test, self.tests)
 
     def _open_test(self, active: list[Bot]) -> tuple[str, str] | None:
         """A candidate whose test continues, with its previous version (both active)."""
