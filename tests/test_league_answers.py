@@ -13,19 +13,21 @@ league's folder, while the records and the author's own stderr still hold the se
 
 from __future__ import annotations
 
+import asyncio
 import http.client
 import json
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from starlette.applications import Starlette
+from starlette.responses import HTMLResponse, JSONResponse, StreamingResponse
 from starlette.routing import Route
 
-from arena.league import human_tables, web
+from arena.league import human_tables, public, web
 from arena.league.league import League
 from arena.league.uploads import archive_folder
 from arena.players.limits import Limits
@@ -205,7 +207,8 @@ def test_no_answer_of_any_route_carries_a_bots_stderr_or_the_servers_paths(
                         headers["Authorization"] = f"Bearer {who}"
                     for body in bodies.get(route.path, [b"{}"]) if method == "POST" else [None]:
                         answer = _ask(site, method, path, headers, body)
-                        answers.append((f"{method} {path} ({'bob' if who else 'visitor'})", answer))
+                        asker = "bob" if who else "player" if "X-Seat-Key" in headers else "visitor"
+                        answers.append((f"{method} {path} ({asker})", answer))
                         asked[route.path] = asked.get(route.path, 0) + 1
     assert set(asked) == {route.path for route in routes}  # every route, each asked
     forms = {str(folder), str(folder.resolve()), str(tmp_path), str(tmp_path.resolve())}
@@ -218,7 +221,7 @@ def test_no_answer_of_any_route_carries_a_bots_stderr_or_the_servers_paths(
         assert not any(form in answer for form in forms), (where, answer)
     # what the answers say is still told: the crash at the human table, the refusals
     said = dict(answers)
-    state = json.loads(said[f"GET /play/{human['game']}/api/state (visitor)"].split(" ", 1)[1])
+    state = json.loads(said[f"GET /play/{human['game']}/api/state (player)"].split(" ", 1)[1])
     assert (
         "crashed" in state["outcome"]["reason"] and "for its author" in state["outcome"]["reason"]
     )
@@ -226,3 +229,66 @@ def test_no_answer_of_any_route_carries_a_bots_stderr_or_the_servers_paths(
     assert len(refusals) == 4 and all(answer.startswith("400 ") for answer in refusals), refusals
     assert all("LEAGUE" not in answer and "…" not in answer for answer in refusals), refusals
     assert "bot.toml is larger than" in refusals[-1], refusals[-1]
+
+
+def _asgi_get(app: Any, path: str) -> tuple[dict[str, str], list[bytes]]:
+    """One GET of an ASGI application in this process: its headers and body messages."""
+    sent: list[Any] = []
+    asked: list[bool] = []
+
+    async def receive() -> dict[str, Any]:
+        if asked:  # the client stays: a stream listens for it to go until the stream ends
+            await asyncio.Event().wait()
+        asked.append(True)
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def send(message: Any) -> None:
+        sent.append(message)
+
+    scope = {
+        "type": "http", "method": "GET", "path": path, "raw_path": path.encode(),
+        "root_path": "", "scheme": "http", "query_string": b"", "headers": [],
+        "http_version": "1.1", "server": ("127.0.0.1", 80), "client": ("127.0.0.1", 1),
+    }  # fmt: skip
+    asyncio.run(app(scope, receive, send))
+    headers = {k.decode(): v.decode() for k, v in sent[0]["headers"]}
+    return headers, [m["body"] for m in sent[1:] if m.get("body")]
+
+
+def test_the_gate_cleans_json_events_and_pages_and_lets_an_authors_own_pass(
+    tmp_path: Path,
+) -> None:
+    """The gate alone (public.PublicAnswers) on a small application: each kind of answer."""
+    folder = tmp_path / "league"
+    said = f"crashed. Its stderr: SECRET in {folder}/bots/x/bot.py"
+
+    async def events() -> AsyncIterator[str]:
+        for n in range(2):
+            yield f"data: {json.dumps({'n': n, 'reason': said})}\n\n"
+
+    @public.private
+    def own(request: Any) -> JSONResponse:
+        return JSONResponse({"stderr": said})
+
+    routes = [
+        Route("/json", lambda r: JSONResponse({"reason": said, "page": "/play/H0000001"})),
+        Route("/events", lambda r: StreamingResponse(events(), media_type="text/event-stream")),
+        Route("/page", lambda r: HTMLResponse(f"<p>{folder}/records</p>")),
+        Route("/own", own),
+        Route("/play/{game_id}", lambda r: JSONResponse({})),
+    ]
+    app = public.PublicAnswers(Starlette(routes=routes), folder, lambda p: p.startswith("/play/"))
+    headers, body = _asgi_get(app, "/json")
+    shown = json.loads(b"".join(body))
+    assert shown == {
+        "reason": "crashed. What it wrote is for its author.",
+        "page": "/play/H0000001",
+    }
+    assert int(headers["content-length"]) == len(b"".join(body))
+    _, chunks = _asgi_get(app, "/events")
+    assert len(chunks) == 2 and all(b"SECRET" not in chunk for chunk in chunks)
+    assert json.loads(chunks[1].removeprefix(b"data: "))["n"] == 1
+    _, page = _asgi_get(app, "/page")
+    assert page == [b"<p>LEAGUE/records</p>"]
+    _, mine = _asgi_get(app, "/own")
+    assert json.loads(b"".join(mine)) == {"stderr": said}  # its author's own: as it is
