@@ -16,10 +16,11 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from arena.cli.main import main
-from arena.league.checking import CheckPolicy, folder_bytes
+from arena.league.checking import CheckPolicy
 from arena.league.league import League
 from arena.league.store import Author
 from arena.league.uploads import archive_folder
+from arena.players.build import folder_bytes
 from arena.players.limits import Limits
 from tests.league_support import BOTS
 
@@ -234,5 +235,28 @@ def test_a_restart_cleans_what_a_crash_left(tmp_path: Path) -> None:
             statuses = {bot.label: bot.status for bot in league.store.bots()}
         assert statuses == {"halfway": "failed", "hoarder": "failed", "small": "failed"}
         assert (cut.label, old.label, kept.label) == ("halfway", "hoarder", "small")
+    finally:
+        league.close()
+
+
+HOARDING_BUILD = """import pathlib, time
+for n in range(3):  # each file under the largest a build may write, together past the quota
+    pathlib.Path(f"data{n}.bin").write_bytes(bytes(3 << 20))
+time.sleep(600)  # and it would hold them till its time ran out
+"""
+
+
+def test_a_build_past_the_quota_is_stopped_while_it_runs(tmp_path: Path) -> None:
+    """The quota holds while a build runs, not only after it: many files each under the
+    largest file's limit would otherwise fill the disk until the build's time ran out."""
+    league, ada = _league(tmp_path, CheckPolicy(bot_disk_mb=4, build_timeout_s=300))
+    try:
+        files = {"build.py": HOARDING_BUILD}
+        archive = _built_bot(tmp_path, "hog", ["python3", "build.py"], files)
+        bot = league.submit(ada, archive, wait=True)
+        assert bot.status == "failed", bot.message
+        assert "was stopped while building" in bot.message
+        assert "held more than 4 MiB, the most a version may hold here" in bot.message
+        assert list((league.folder / bot.folder).iterdir()) == []
     finally:
         league.close()

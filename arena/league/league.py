@@ -46,13 +46,7 @@ from arena.execution import (
 from arena.game_sources import get_game
 from arena.league import public, uploads
 from arena.league.candidates import DEFAULT_TEST, CandidateTests, Verdict, verdict_for
-from arena.league.checking import (
-    CheckPolicy,
-    CheckQueue,
-    build_version,
-    empty_folder,
-    folder_bytes,
-)
+from arena.league.checking import CheckPolicy, CheckQueue, build_version, empty_folder
 from arena.league.database import Outage, lock_file
 from arena.league.matchmaking import Meetings, next_table
 from arena.league.paths import PathError, bot_folders
@@ -60,6 +54,7 @@ from arena.league.standings import Standings
 from arena.league.store import CUT_SHORT, Author, Bot, Store, StoreError
 from arena.league.table import made_line, settle
 from arena.league.table_loop import LeagueSteps, play_tables
+from arena.players.build import folder_bytes
 from arena.players.limits import Limits
 from arena.players.manifest import BotManifest, default_bots_dir, game_refusal, written_for
 from arena.players.ready import fingerprint, read
