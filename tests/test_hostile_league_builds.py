@@ -153,9 +153,12 @@ def test_a_build_that_fills_its_folder_fails_and_its_files_are_deleted(tmp_path:
         archive = _built_bot(tmp_path, "hoarder", ["python3", "build.py"], files)
         bot = league.submit(ada, archive, wait=True)
         assert bot.status == "failed"
-        # three files of 3 MiB, and one cut at the quota, 4 MiB: 13 MiB
-        assert "its folder holds 13 MiB after its build; a bot version may hold at most 4 MiB" in (
-            bot.message
+        # three files of 3 MiB, and one cut at the quota, 4 MiB: 13 MiB, found as it builds or
+        # once it is done (the machine's speed decides which)
+        assert "a bot version may hold at most 4 MiB, so its files were deleted" in bot.message
+        assert re.search(
+            r"its folder (holds 13 MiB after its build|held more than 4 MiB as it built)",
+            bot.message,
         )
         folder = league.folder / bot.folder
         assert folder.is_dir() and list(folder.iterdir()) == []
@@ -255,8 +258,10 @@ def test_a_build_past_the_quota_is_stopped_while_it_runs(tmp_path: Path) -> None
         archive = _built_bot(tmp_path, "hog", ["python3", "build.py"], files)
         bot = league.submit(ada, archive, wait=True)
         assert bot.status == "failed", bot.message
-        assert "was stopped while building" in bot.message
-        assert "held more than 4 MiB, the most a version may hold here" in bot.message
+        assert (
+            "its folder held more than 4 MiB as it built; a bot version may hold at most 4 MiB"
+            in (bot.message)
+        )
         assert list((league.folder / bot.folder).iterdir()) == []
     finally:
         league.close()

@@ -175,7 +175,7 @@ ADDRESS_SETTING = "address"
     default=CheckPolicy.bot_disk_mb,
     show_default=True,
     metavar="M",
-    help="MiB a bot version's folder may hold after its build (also its largest file).",
+    help="MiB a bot version's folder may hold while it builds and after (also its largest file).",
 )
 @limit_options
 def serve(

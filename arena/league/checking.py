@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from arena.errors import BotBuildError
-from arena.players.build import BUILD_LIMITS, folder_bytes
+from arena.players.build import BUILD_LIMITS, BuildOverDisk, folder_bytes
 from arena.players.limits import SandboxLimits
 from arena.players.manifest import BotManifest
 from arena.players.ready import build, refuse_forbidden
@@ -60,8 +60,8 @@ class CheckPolicy:
     build_timeout_s: int = 300
     """Wall time a build may take, in seconds."""
     bot_disk_mb: int = 256
-    """The most a version's folder may hold after its build, in MiB (also the largest file
-    its build may write)."""
+    """The most a version's folder may hold while it builds and after, in MiB (also the
+    largest file its build may write)."""
 
     def __post_init__(self) -> None:
         if not 1 <= self.checks <= MAX_CHECKS:
@@ -91,6 +91,9 @@ def build_version(bot: BotManifest, policy: CheckPolicy) -> str | None:
             disk_mb=policy.bot_disk_mb,  # weighed as it builds too: many files under the cap
         )
         refuse_forbidden(bot, found)  # set-id files or devices its build left
+    except BuildOverDisk:
+        empty_folder(bot.folder)
+        return _over_quota(f"held more than {policy.bot_disk_mb} MiB as it built", policy)
     except BotBuildError as error:
         empty_folder(bot.folder)  # a failed version is never played: what it wrote goes
         return f"build: {error}"
@@ -98,10 +101,15 @@ def build_version(bot: BotManifest, policy: CheckPolicy) -> str | None:
     if size <= policy.bot_disk_mb << 20:
         return None
     empty_folder(bot.folder)
+    return _over_quota(f"holds {_mib(size)} after its build", policy)
+
+
+def _over_quota(held: str, policy: CheckPolicy) -> str:
+    """The sentence of a version whose folder `held` more than the quota, found as it built
+    or after."""
     return (
-        f"build: its folder holds {_mib(size)} after its build; a bot version may hold at most "
-        f"{policy.bot_disk_mb} MiB, so its files were deleted: build less, or leave out what "
-        "the bot does not need to play."
+        f"build: its folder {held}; a bot version may hold at most {policy.bot_disk_mb} MiB, "
+        "so its files were deleted: build less, or leave out what the bot does not need to play."
     )
 
 

@@ -194,12 +194,16 @@ def _wait(
             pass
         if disk is not None and folder_bytes(bot.folder) > disk:
             assert bot.build is not None
-            raise BotBuildError(
+            raise BuildOverDisk(
                 f"Bot {bot.name!r} was stopped while building (`{' '.join(bot.build)}`): its "
                 f"folder held more than {disk >> 20} MiB, the most a version may hold here; "
                 "build less, or leave out what the bot does not need to play."
             )
     return None
+
+
+class BuildOverDisk(BotBuildError):
+    """A build stopped because its folder grew past the bound it was given."""
 
 
 def folder_bytes(folder: Path) -> int:
