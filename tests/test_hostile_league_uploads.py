@@ -371,9 +371,9 @@ def test_what_a_killed_server_left_is_removed_when_the_league_starts(tmp_path: P
         folder / "bots" / ".incoming-0123abcd" / "bot.toml",
         folder / "bots" / ".upload-4567cdef" / "mine" / "bot.toml",
         folder / "checks" / cut.label / "logs" / f"{cut.label}.stderr.log",
+        folder / "bots" / cut.label / "bot.toml",  # half built: emptied (issue 42, point 3)
     ]
     kept = [
-        folder / "bots" / cut.label / "bot.toml",
         folder / "checks" / done.label / "logs" / f"{done.label}.stderr.log",
         folder / "uploads" / "notes.txt",
     ]

@@ -175,7 +175,7 @@ ADDRESS_SETTING = "address"
     default=CheckPolicy.bot_disk_mb,
     show_default=True,
     metavar="M",
-    help="MiB a bot version's folder may hold after its build (also its largest file).",
+    help="MiB a bot version's folder may hold while it builds and after (also its largest file).",
 )
 @limit_options
 def serve(
@@ -328,10 +328,9 @@ def _serve_league(
     league: League, host: str, port: int, public_url: str | None, cluster: str | None,
     scheduler: str | None, limits: ServerLimits,
 ) -> None:  # fmt: skip
-    """Play the league and serve its pages until Ctrl-C; the league closed at the end."""
-    import uvicorn
-
-    from arena.league.web import create_app
+    """Play the league and serve its pages until Ctrl-C (or SIGTERM); the league closed at
+    the end."""
+    from arena.league.web import league_server
 
     listening = None
     try:
@@ -351,11 +350,8 @@ def _serve_league(
     _log_to_output()
     reached = f" (reached at {public_url}/)" if public_url else ""
     click.echo(f"League of {league.game} ({league.seats} seats) at {listened}/{reached}")
-    try:
-        from arena.league.server import server_config  # timeouts, caps, file limit raised
-
-        config = server_config(create_app(league, limits), limits, log_level="warning")
-        uvicorn.Server(config).run(sockets=[listening])
+    try:  # timeouts, caps, the file limit raised; a stop stops the league first
+        league_server(league, limits, log_level="warning").run(sockets=[listening])
     finally:
         league.close()
         listening.close()

@@ -162,6 +162,8 @@ class Boards:
         self.key: Any = None
         self.bots: dict[str, Bot] | None = None
         self.made = self.took = self.fitted = self.rows_made = self.rows_took = 0.0
+        self.known_at = -1
+        """The games stored when every bot on the board was last known to `bots`."""
         self.making = threading.Lock()
         # custom boards: used on the event loop only
         self.pool: ProcessPoolExecutor | None = None
@@ -178,12 +180,13 @@ class Boards:
         when a game, a bot or the Elo fit changed: a game is on it as soon as it is stored.
         The bots are read again, and the Elo refitted, in the background (`_refresh`); the
         first bots are read now."""
-        if self.bots is None:
-            with self.making:
-                if self.bots is None:
-                    self._refresh(fit=False)  # the fit next, in the background
-        assert self.bots is not None
         standings = self.league.standings
+        if self.bots is None or self._newcomer():
+            with self.making:
+                if self.bots is None or self._newcomer():
+                    self._refresh(fit=False)  # the fit next, in the background
+                    self.known_at = standings.count  # whatever the store said
+        assert self.bots is not None
         key = (standings.count, standings.last_fit, self.bots)
         now = time.monotonic()
         cheap = self.rows_took < ROWS_FREE_S  # a dozen bots: made again at every change
@@ -198,10 +201,23 @@ class Boards:
 
     async def served_plain(self) -> Rows:
         """`plain` for a handler on the event loop: at once, in no thread, once the bots
-        were first read."""
-        if self.bots is None:
+        were first read (and when a bot came on the board since: `_newcomer`)."""
+        if self.bots is None or self._newcomer():
             return await asyncio.to_thread(self.plain)
         return self.plain()
+
+    def _newcomer(self) -> bool:
+        """Whether a bot on the board came after the bots were last read (its row would
+        show no author nor status until the background refresh: issue 42): then they are
+        read again at once. Looked for once per stored game count."""
+        standings, bots = self.league.standings, self.bots
+        if bots is None or standings.count == self.known_at:
+            return False
+        count = standings.count
+        if any(name not in bots for name in list(standings.bots)):
+            return True
+        self.known_at = count
+        return False
 
     def _refresh_and_release(self) -> None:
         try:

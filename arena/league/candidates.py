@@ -6,7 +6,9 @@ league's games where both versions sat at the same table, from the new version's
 2 seats the deal's two games with the seats swapped make one pentanomial pair (the
 statistic fastchess recommends); at more seats each game is a win, draw or loss by which of
 the two ranked better (trinomial). While a candidate's test continues, matchmaking seats it
-with its previous version at every other table. The verdict is shown, not acted on: the
+with its previous version at every other table. A verdict is final when reached: the test
+stops there, its figures (LLR, games, wins, draws, losses) those of that moment whatever
+the two versions play later (`CandidateTests`). The verdict is shown, not acted on: the
 author retires whichever version they choose.
 
 The previous version (`opponent`) is the author's latest earlier version that is active,
@@ -20,6 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -52,6 +55,11 @@ class Verdict:
     """The test's error rate (alpha), said in words."""
     why: str = ""
     """Why a version is untested or its test stopped."""
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    """The candidate's games against its previous version counted: ranked better, level,
+    worse."""
 
     @property
     def decided(self) -> bool:
@@ -83,6 +91,9 @@ class Verdict:
             "lower": round(self.lower, 4),
             "upper": round(self.upper, 4),
             "games": self.games,
+            "wins": self.wins,
+            "draws": self.draws,
+            "losses": self.losses,
             "verdict": self.verdict,
             "words": self.words,
         }
@@ -103,26 +114,77 @@ def _versus(line: GameLine, candidate: str, previous: str) -> float:
     return 1.0 if mine < theirs else 0.5 if mine == theirs else 0.0
 
 
+@dataclass
+class _Running:
+    """One test as its games are read: its evidence so far, and its verdict once reached."""
+
+    read: int = 0
+    """The games of the candidate's list read so far (the list is only appended to)."""
+    both: int = 0
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    pairs: Pentanomial = dataclasses.field(default_factory=Pentanomial)
+    halves: dict[int, float] = dataclasses.field(default_factory=dict)
+    """At 2 seats: a table's first game's points for the candidate, until its second."""
+    llr: float = 0.0
+    verdict: str = CONTINUE
+
+
+class CandidateTests:
+    """The SPRT of each candidate against its previous version, kept up to date as their
+    games arrive (each game read once) and final once decided: the games after a verdict
+    change neither the verdict nor its figures (issue 42: an LLR of -2.97 at 732 games, H0,
+    went on to -3.38 at 888 on the page while the log kept the verdict's). Safe to share
+    between threads."""
+
+    def __init__(self, test: Sprt = DEFAULT_TEST, seats: int = 2) -> None:
+        self.test, self.seats = test, seats
+        self.running: dict[tuple[str, str], _Running] = {}
+        self.lock = threading.Lock()
+
+    def judge(self, candidate: str, previous: str, games: Sequence[GameLine]) -> Verdict:
+        """The test after the candidate's `games` (in the order stored; the same list, longer,
+        at each call): those of its tables with both versions count, until its verdict."""
+        with self.lock:
+            run = self.running.setdefault((candidate, previous), _Running())
+            while run.read < len(games) and run.verdict == CONTINUE:
+                line = games[run.read]
+                run.read += 1
+                if candidate in line.players and previous in line.players:
+                    self._count(run, line, candidate, previous)
+            test = self.test
+            return Verdict(
+                candidate, previous, run.llr, test.lower, test.upper, run.both, run.verdict,
+                test.alpha, wins=run.wins, draws=run.draws, losses=run.losses,
+            )  # fmt: skip
+
+    def _count(self, run: _Running, line: GameLine, candidate: str, previous: str) -> None:
+        """One game with both versions: its result, and the verdict it may bring."""
+        score = _versus(line, candidate, previous)
+        run.both += 1
+        run.wins, run.draws, run.losses = (
+            run.wins + (score == 1.0), run.draws + (score == 0.5), run.losses + (score == 0.0)
+        )  # fmt: skip
+        if self.seats == 2:  # the deal's two games with the seats swapped make one pair
+            points = game_points(line.ranks, line.players.index(candidate))
+            first = run.halves.pop(line.table, None)
+            if first is None:
+                run.halves[line.table] = points
+                return
+            run.pairs = run.pairs.add(first, points)
+            run.llr = self.test.llr(run.pairs)
+        else:
+            run.llr = self.test.llr_games(run.wins, run.draws, run.losses)
+        run.verdict = self.test.verdict(run.llr)
+
+
 def judge(
-    candidate: str, previous: str, games: Iterable[GameLine], seats: int, test: Sprt = DEFAULT_TEST
+    candidate: str, previous: str, games: Sequence[GameLine], seats: int, test: Sprt = DEFAULT_TEST
 ) -> Verdict:
-    """The candidate's test after `games` (those of its tables with both versions count)."""
-    both = [g for g in games if candidate in g.players and previous in g.players]
-    if seats == 2:
-        by_table: dict[int, list[GameLine]] = {}
-        for line in both:
-            by_table.setdefault(line.table, []).append(line)
-        counts = Pentanomial()
-        for pair in by_table.values():
-            if len(pair) == 2:
-                first, second = (game_points(g.ranks, g.players.index(candidate)) for g in pair)
-                counts = counts.add(first, second)
-        llr = test.llr(counts)
-    else:
-        scores = [_versus(line, candidate, previous) for line in both]
-        llr = test.llr_games(scores.count(1.0), scores.count(0.5), scores.count(0.0))
-    verdict = test.verdict(llr)
-    return Verdict(candidate, previous, llr, test.lower, test.upper, len(both), verdict, test.alpha)
+    """The candidate's test after `games` (those of its tables with both versions count),
+    final at its verdict (`CandidateTests`)."""
+    return CandidateTests(test, seats).judge(candidate, previous, games)
 
 
 def opponent(bot: Bot, bots: Sequence[Bot], games: Iterable[GameLine]) -> Bot | None:
@@ -146,17 +208,24 @@ def opponent(bot: Bot, bots: Sequence[Bot], games: Iterable[GameLine]) -> Bot | 
 
 
 def verdict_for(
-    bot: Bot, bots: Sequence[Bot], games: Sequence[GameLine], seats: int, test: Sprt = DEFAULT_TEST
+    bot: Bot,
+    bots: Sequence[Bot],
+    games: Sequence[GameLine],
+    seats: int,
+    test: Sprt = DEFAULT_TEST,
+    tests: CandidateTests | None = None,
 ) -> Verdict | None:
     """The test of version `bot` over its `games` (None for a first version): against its
-    `opponent`, untested without one, stopped when undecided and a side no longer plays."""
+    `opponent`, untested without one, stopped when undecided and a side no longer plays;
+    `tests` keeps the running tests between calls (else they are judged afresh)."""
     if bot.version < 2:
         return None
     against = opponent(bot, bots, games) if bot.status != "failed" else None
     if against is None:
         why = "it failed its check" if bot.status == "failed" else "no earlier version is active"
         return Verdict(bot.label, None, 0.0, test.lower, test.upper, 0, UNTESTED, test.alpha, why)
-    verdict = judge(bot.label, against.label, games, seats, test)
+    tests = tests or CandidateTests(test, seats)
+    verdict = tests.judge(bot.label, against.label, games)
     if not verdict.decided:
         gone = [b for b in (bot, against) if b.status not in PLAYING]
         if gone:

@@ -10,8 +10,12 @@ MiB on disk. Now:
   message "waiting to be checked (N ahead)".
 - `build_version`: the build runs under `CheckPolicy.build_limits` (the build limits of
   every build, with a CPU time and the largest file lowered to the quota) and within
-  `build_timeout_s`; then its folder (every file, build outputs included) may hold at most
-  `bot_disk_mb`, or the version fails and the folder is emptied.
+  `build_timeout_s`; its folder (every file, build outputs included) may hold at most
+  `bot_disk_mb`, weighed every second while it builds (a build past it is stopped) and once
+  after, or the version fails and the folder is emptied. A build that fails has its
+  folder emptied too (issue 42: a 1 kB upload whose build wrote 600 MiB and exited 1 kept
+  it all), and so has a failed version's folder over the quota when the league next starts
+  (`League._recover`: a build cut short by a crash, or an older arena's).
 """
 
 from __future__ import annotations
@@ -31,7 +35,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from arena.errors import BotBuildError
-from arena.players.build import BUILD_LIMITS
+from arena.players.build import BUILD_LIMITS, BuildOverDisk, folder_bytes
 from arena.players.limits import SandboxLimits
 from arena.players.manifest import BotManifest
 from arena.players.ready import build, refuse_forbidden
@@ -56,8 +60,8 @@ class CheckPolicy:
     build_timeout_s: int = 300
     """Wall time a build may take, in seconds."""
     bot_disk_mb: int = 256
-    """The most a version's folder may hold after its build, in MiB (also the largest file
-    its build may write)."""
+    """The most a version's folder may hold while it builds and after, in MiB (also the
+    largest file its build may write)."""
 
     def __post_init__(self) -> None:
         if not 1 <= self.checks <= MAX_CHECKS:
@@ -79,41 +83,34 @@ def build_version(bot: BotManifest, policy: CheckPolicy) -> str | None:
     """Build a submitted version under the policy's limits and weigh its folder; the sentence
     that fails it, or None when it may be checked (its build done: check it without one)."""
     try:
-        found = build(bot, force=True, limits=policy.build_limits, timeout_s=policy.build_timeout_s)
+        found = build(
+            bot,
+            force=True,
+            limits=policy.build_limits,
+            timeout_s=policy.build_timeout_s,
+            disk_mb=policy.bot_disk_mb,  # weighed as it builds too: many files under the cap
+        )
         refuse_forbidden(bot, found)  # set-id files or devices its build left
+    except BuildOverDisk:
+        empty_folder(bot.folder)
+        return _over_quota(f"held more than {policy.bot_disk_mb} MiB as it built", policy)
     except BotBuildError as error:
+        empty_folder(bot.folder)  # a failed version is never played: what it wrote goes
         return f"build: {error}"
     size = folder_bytes(bot.folder)
     if size <= policy.bot_disk_mb << 20:
         return None
     empty_folder(bot.folder)
+    return _over_quota(f"holds {_mib(size)} after its build", policy)
+
+
+def _over_quota(held: str, policy: CheckPolicy) -> str:
+    """The sentence of a version whose folder `held` more than the quota, found as it built
+    or after."""
     return (
-        f"build: its folder holds {_mib(size)} after its build; a bot version may hold at most "
-        f"{policy.bot_disk_mb} MiB, so its files were deleted: build less, or leave out what "
-        "the bot does not need to play."
+        f"build: its folder {held}; a bot version may hold at most {policy.bot_disk_mb} MiB, "
+        "so its files were deleted: build less, or leave out what the bot does not need to play."
     )
-
-
-def folder_bytes(folder: Path) -> int:
-    """What a folder holds on disk, every entry counted (its size or its blocks, the larger),
-    links not followed."""
-    total = 0
-    pending = [folder]
-    while pending:
-        try:
-            entries = os.scandir(pending.pop())
-        except OSError:
-            continue
-        with entries:
-            for entry in entries:
-                try:
-                    info = entry.stat(follow_symlinks=False)
-                except OSError:
-                    continue
-                total += max(info.st_size, info.st_blocks * 512)
-                if stat.S_ISDIR(info.st_mode):
-                    pending.append(Path(entry.path))
-    return total
 
 
 def empty_folder(folder: Path) -> None:

@@ -19,9 +19,9 @@ tab) may come back with its key until the decision's clock runs out; then the hu
 that reason (the seat's fault, as a bot's timeout) and the author's slot is free. A human who
 wants to stop resigns from the page (the same, at once). A table lasts at most `TABLE_S` in
 all: past it, the human loses with that reason as the table is stopped (issue 42). When the
-league stops, every table playing ends
-at once with that reason (its bots' processes closed). A finished table stays in memory `KEPT_S`
-seconds (its page shows the outcome), then only its record remains.
+league stops, every table playing ends at once with that reason (its bots' processes closed;
+`League.close` waits STOP_S for them). A finished table stays in memory `KEPT_S` seconds (its
+page shows the outcome), then only its record remains.
 """
 
 from __future__ import annotations
@@ -62,6 +62,8 @@ TABLE_S = 2700.0
 time for a slow game of Takenoko. Then the table is stopped and the human loses (the bot's
 turn under way ends first, within the league's time per move); two authors cannot keep the
 league's tables for hours."""
+STOP_S = 3.0
+"""When the league stops, its tables get this long to end (their bots' processes closed)."""
 FOLDER = "human"
 INDEX = "games.jsonl"
 
@@ -86,6 +88,8 @@ class HumanGame:
     finished: float | None = None
     """When it finished (monotonic), else None while it plays."""
     summary: dict[str, Any] = field(default_factory=dict)
+    thread: threading.Thread | None = None
+    """The thread playing it."""
 
     def key_ok(self, given: str) -> bool:
         return hmac.compare_digest(given.encode(), self.key.encode())
@@ -105,7 +109,9 @@ class HumanTables:
         self._lock = threading.Lock()
         self._games: dict[str, HumanGame] = {}
         self._next = 1 + max((_number(line["game_id"]) for line in self.games()), default=0)
-        threading.Thread(target=self._stop_with_league, daemon=True, name="human-stop").start()
+        stopper = threading.Thread(target=self._stop_with_league, daemon=True, name="human-stop")
+        stopper.start()
+        league.threads.append(stopper)  # League.close waits for it: the tables ended
 
     def start(self, author: str, bot: Bot) -> HumanGame:
         """A new table: the author's human seat (0) and `bot` at every other seat; Refused
@@ -138,9 +144,10 @@ class HumanTables:
                 game_id, author, bot.label, secrets.token_urlsafe(24), table_desk(table)
             )
             self._games[game_id] = game
-        threading.Thread(
+        game.thread = threading.Thread(
             target=self._play, args=(game, table), daemon=True, name=f"human-{game_id}"
-        ).start()
+        )
+        game.thread.start()
         return game
 
     def game(self, game_id: str) -> HumanGame | None:
@@ -201,6 +208,10 @@ class HumanTables:
             playing = [game for game in self._games.values() if game.finished is None]
         for game in playing:
             game.desk.stop("the league stopped")
+        deadline = time.monotonic() + STOP_S
+        for game in playing:  # each records its game and closes its bot's process
+            if game.thread is not None:
+                game.thread.join(max(0.0, deadline - time.monotonic()))
 
     def _keep(self, summary: dict[str, Any]) -> None:
         """Add a game's line to the index; the oldest records beyond KEPT_GAMES go."""

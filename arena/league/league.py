@@ -45,8 +45,8 @@ from arena.execution import (
 )
 from arena.game_sources import get_game
 from arena.league import public, uploads
-from arena.league.candidates import DEFAULT_TEST, Verdict, verdict_for
-from arena.league.checking import CheckPolicy, CheckQueue, build_version
+from arena.league.candidates import DEFAULT_TEST, CandidateTests, Verdict, verdict_for
+from arena.league.checking import CheckPolicy, CheckQueue, build_version, empty_folder
 from arena.league.database import Outage, lock_file
 from arena.league.matchmaking import Meetings, next_table
 from arena.league.paths import PathError, bot_folders
@@ -54,6 +54,7 @@ from arena.league.standings import Standings
 from arena.league.store import CUT_SHORT, Author, Bot, Store, StoreError
 from arena.league.table import made_line, settle
 from arena.league.table_loop import LeagueSteps, play_tables
+from arena.players.build import folder_bytes
 from arena.players.limits import Limits
 from arena.players.manifest import BotManifest, default_bots_dir, game_refusal, written_for
 from arena.players.ready import fingerprint, read
@@ -120,6 +121,7 @@ class League:
         self.outage = Outage(log)  # a database that keeps failing: told once a minute
         self.executor_factory = executor_factory
         self.test = test
+        self.tests = CandidateTests(test, self.seats)  # each candidate's, final at its verdict
         self.checking = checking or CheckPolicy()
         """How submissions are checked: at most so many at once, their builds bounded."""
         self.checks = CheckQueue(self.checking.checks, self._check, self.store, self.lock)
@@ -157,13 +159,16 @@ class League:
 
     def _recover(self) -> None:
         """What a stopped league left half done, put right by the process that plays it
-        next (never by a command run beside a playing one). A bot whose name or folder in
-        the store breaks the rule (an older arena let `..` in) is never acted on: its files
-        stay, and it is failed rather than played (paths.bot_folders)."""
+        next (never by a command run beside a playing one): uploads and staged archives
+        removed, a check cut short failed and its folders emptied (as a failed version's
+        over the quota). A bot whose name or folder in the store breaks the rule (an older
+        arena let `..` in) is never acted on: its files stay, and it is failed rather than
+        played (paths.bot_folders)."""
         cut_short = self.store.bots("building") + self.store.bots("checking")
         for bot in cut_short:
             self.store.set_status(bot, "failed", CUT_SHORT)  # the league stopped during its check
-        uploads.clean_leftovers(self.folder, [bot.label for bot in cut_short])
+        cut = [bot.label for bot in cut_short]
+        uploads.clean_leftovers(self.folder, cut)
         for bot in self.store.bots():
             try:
                 folders = bot_folders(self.folder, bot)
@@ -175,6 +180,10 @@ class League:
             if bot.status == "removed":  # no table is in flight now
                 for path in folders:
                     shutil.rmtree(path, ignore_errors=True)
+            elif bot.status == "failed" and (
+                bot.label in cut or folder_bytes(folders[0]) > self.checking.bot_disk_mb << 20
+            ):
+                empty_folder(folders[0])  # half built, or over the quota: never played
 
     # --- submissions ---
 
@@ -194,8 +203,10 @@ class League:
             with self.lock:
                 bot = self.store.add_bot(name, author, sources)
             target = bot_folders(self.folder, bot)[0]  # proven inside bots/
-        except ArenaError:
+        except ArenaError as error:
             shutil.rmtree(incoming, ignore_errors=True)
+            for where in (folder, incoming):  # the upload's files by their own names
+                error.args = (str(error).replace(f"{where}/", "").replace(str(where), "it"),)
             raise
         shutil.move(str(folder), target)
         if folder != incoming:
@@ -317,7 +328,7 @@ class League:
         if bots is None:
             bots = self.store.bots()
         games = self.games_by_bot.get(bot.label, [])
-        return verdict_for(bot, bots, games, self.seats, self.test)
+        return verdict_for(bot, bots, games, self.seats, self.test, self.tests)
 
     def _open_test(self, active: list[Bot]) -> tuple[str, str] | None:
         """A candidate whose test continues, with its previous version (both active)."""

@@ -24,7 +24,7 @@ function draw(rows) {
     const f = (x) => (x === null || x === undefined) ? "-" : Number(x).toFixed(1);
     const elo = r.elo === null ? "-" : f(r.elo) + (r.elo_lo === null ? " (too few games)"
       : " (" + f(r.elo_lo) + " to " + f(r.elo_hi) + ")");
-    [i + 1, r.bot, r.author, r.status, r.games, elo, r.failures || "-", f(r.mu), f(r.sigma), f(r.conservative)]
+    [i + 1, r.bot, r.author ?? "-", r.status ?? "-", r.games, elo, r.failures || "-", f(r.mu), f(r.sigma), f(r.conservative)]
       .forEach((v) => cell(tr, v));
     tr.dataset.bot = r.bot;
     if (r.bot === chosen) tr.className = "chosen";
@@ -98,7 +98,7 @@ function games(label) {
         const a = document.createElement("a"); a.href = "/replay/" + encodeURIComponent(g.game_id);
         a.textContent = g.game_id; td.append(a); tr.append(td);
         tr.addEventListener("click", () => { location.href = a.href; });  // the row opens it
-        [g.finished_at.slice(0, 19).replace("T", " "), g.seat + 1, g.place + " of " + g.seats,
+        [g.finished_at.slice(0, 19).replace("T", " "), g.seat, g.place + " of " + g.seats,
          g.players.map((p) => p.bot + " " + p.place + ". (" + p.score + ")").join(", "), g.end]
           .forEach((v) => cell(tr, v));
         body.append(tr);
@@ -134,7 +134,7 @@ function show(label) {
     fill("versions", (bot.versions || []).map((v) => [v.bot, v.status, v.games,
       v.sprt ? v.sprt.words : "the first version", v.sprt && v.sprt.against ? v.sprt.llr +
       " in [" + v.sprt.lower + ", " + v.sprt.upper + "]" : "-"]));
-    fill("seats", (bot.by_seat || []).map((s) => [s.seat + 1, s.games, s.mean_place, s.first]));
+    fill("seats", (bot.by_seat || []).map((s) => [s.seat, s.games, s.mean_place, s.first]));  // 0 first
     const t = bot.sprt;
     $("detail-title").textContent = "Games of " + bot.bot + " (" + bot.think_ms_per_decision +
       " ms a decision, " + bot.failures.length + " failures" + timeLosses(bot.time_losses) + ")";
@@ -183,9 +183,17 @@ $("send").addEventListener("click", () => {
   fetch("/api/bots", {method: "POST", body: file,
     headers: {"Authorization": "Bearer " + $("token").value}})
     .then((r) => r.json()).then((answer) => {
-      $("error").textContent = answer.error || ("Submitted " + answer.bot + ": " + answer.status);
+      if (answer.error) $("error").textContent = answer.error;
+      else follow(answer.bot);
     });
 });
+function follow(label) {  // a submitted version's status, told until its check is done
+  fetch("/api/bots/" + encodeURIComponent(label)).then((r) => r.json()).then((b) => {
+    if (b.error) return;
+    $("error").textContent = "Submitted " + b.bot + ": " + b.status + (b.message ? " (" + b.message + ")" : "");
+    if (b.status === "building" || b.status === "checking") setTimeout(() => follow(label), 2000);
+  });
+}
 fetch("/api/leaderboard").then((r) => r.json()).then(draw);
 new EventSource("/api/events").onmessage = (event) => draw(JSON.parse(event.data));
 """.replace("__MAX_MIB__", str(MAX_UPLOAD_BYTES >> 20))

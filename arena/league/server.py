@@ -74,6 +74,8 @@ OPEN_CONNECTIONS = 2000
 """Above this many a new connection is answered 503 and closed before it is read."""
 PER_ADDRESS_CONNECTIONS = 100
 HEADER_BYTES = 16 << 10
+STOP_GRACE_S = 3
+"""When the server stops, what still runs (a request, a download) is cancelled after this."""
 SPARE_DESCRIPTORS = 256
 """File descriptors kept for the store, the bots' pipes and the logs, beside connections."""
 TRUSTED_PROXIES = ("127.0.0.1", "::1")
@@ -176,6 +178,7 @@ def server_config(app: Any, limits: ServerLimits | None = None, **options: Any) 
         limit_concurrency=limits.max_connections,
         timeout_keep_alive=limits.keep_alive,
         h11_max_incomplete_event_size=HEADER_BYTES,
+        timeout_graceful_shutdown=STOP_GRACE_S,
         **options,
     )
 

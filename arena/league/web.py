@@ -52,8 +52,10 @@ connection; an author may submit `UPLOADS_PER_MINUTE` times a minute. What a vis
 is bounded below the application by `server.py` (header and body timeouts, connection caps)
 and in it by per-client caps (`server.ClientRequests`: requests at once; live leaderboards)
 and rate limits (`server.RateLimit`: custom leaderboards, joins, submissions, downloads), a
-client known behind a trusted proxy by the address it passes; every response carries `exposure.StrictHeaders`' headers, no public
-page or message carries a bot's stderr or a server path (`public.py`), and a path built from
+client known behind a trusted proxy by the address it passes; every response carries
+`exposure.StrictHeaders`' headers, no answer carries a bot's stderr or a server path
+(`public.PublicAnswers`, the gate every answer passes; only a bot's stderr route is its
+author's), and a path built from
 a bot's name is proven inside the league's folder first (`paths.py`).
 """
 
@@ -64,12 +66,15 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import Any
 
+import uvicorn
 from starlette.applications import Starlette
 from starlette.types import ASGIApp
 
 from arena.league.exposure import StrictHeaders
 from arena.league.league import League
+from arena.league.public import PublicAnswers
 from arena.league.routes.accounts import Accounts
 from arena.league.routes.bots import Bots
 from arena.league.routes.human import Human
@@ -80,7 +85,14 @@ from arena.league.routes.site import RouteGroup, Site
 from arena.league.routes.submissions import UPLOADS_PER_MINUTE, Submissions
 from arena.league.server import ClientRequests, ServerLimits, server_config
 
-__all__ = ["ROUTE_GROUPS", "UPLOADS_PER_MINUTE", "create_app", "serving"]
+__all__ = [
+    "ROUTE_GROUPS",
+    "UPLOADS_PER_MINUTE",
+    "LeagueServer",
+    "create_app",
+    "league_server",
+    "serving",
+]
 
 ROUTE_GROUPS: tuple[Callable[[Site], RouteGroup], ...] = (
     Pages,
@@ -95,22 +107,43 @@ ROUTE_GROUPS: tuple[Callable[[Site], RouteGroup], ...] = (
 routes are matched; a new group is one more line here."""
 
 
+class LeagueServer(uvicorn.Server):
+    """uvicorn's server of a league's web side that, told to stop (SIGINT or SIGTERM, or
+    `should_exit`), first stops the league (`stopping`: its play, its human tables, its event
+    streams, which uvicorn would otherwise wait for as long as a visitor holds one), and gives
+    what still runs `server.STOP_GRACE_S` before it is cancelled."""
+
+    def __init__(self, config: uvicorn.Config, stopping: Callable[[], None]) -> None:
+        super().__init__(config)
+        self.stopping = stopping
+
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        self.stopping()
+        await super().shutdown(sockets)
+
+
+def league_server(
+    league: League, limits: ServerLimits | None = None, **options: Any
+) -> LeagueServer:
+    """The server of `league`'s web side with `arena serve`'s settings (`limits`: server.py's
+    unless given; `options` as uvicorn.Config takes them), which stops the league first."""
+    config = server_config(create_app(league, limits), limits, **options)
+    return LeagueServer(config, league.stop.set)
+
+
 @contextmanager
 def serving(league: League, limits: ServerLimits | None = None) -> Iterator[str]:
     """`league`'s web side served by uvicorn in a thread of this process, on a free port of
     the loopback, for as long as the block lasts, with `arena serve`'s settings (`limits`:
     server.py's unless given); its address. Logging is left as it is (uvicorn's own set-up
-    would replace the process's handlers)."""
-    import uvicorn
-
+    would replace the process's handlers). At the end the league is stopped, as by
+    `arena serve`'s stop."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    config = server_config(
-        create_app(league, limits), limits, host="127.0.0.1", port=port, log_level="error",
-        log_config=None,
-    )  # fmt: skip
-    server = uvicorn.Server(config)
+    server = league_server(
+        league, limits, host="127.0.0.1", port=port, log_level="error", log_config=None
+    )
     thread = threading.Thread(target=server.run, daemon=True, name="league-web")
     thread.start()
     deadline = time.monotonic() + 30
@@ -126,8 +159,15 @@ def serving(league: League, limits: ServerLimits | None = None) -> Iterator[str]
 def create_app(league: League, limits: ServerLimits | None = None) -> ASGIApp:
     """The web application of `league`, every response of it (an unforeseen error's 500 too)
     with the strict headers of `arena.league.exposure`, each client held to `limits`'
-    requests at once (server.py's unless given; the same as `server_config`'s)."""
+    requests at once (server.py's unless given; the same as `server_config`'s), and through
+    the gate that keeps bots' stderr and the server's paths out of it
+    (`public.PublicAnswers`)."""
     limits = limits or ServerLimits()
     site = Site(league, limits)
     routes = [route for group in ROUTE_GROUPS for route in group(site).routes()]
-    return StrictHeaders(ClientRequests(Starlette(routes=routes), limits))
+
+    def ours(path: str) -> bool:  # a path the application serves is not the server's
+        return any(route.path_regex.match(path) for route in routes)
+
+    gated = PublicAnswers(Starlette(routes=routes), league.folder, ours)
+    return StrictHeaders(ClientRequests(gated, limits))

@@ -10,8 +10,10 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import stat
 import subprocess
 import tempfile
+import time
 from pathlib import Path
 from typing import IO
 
@@ -25,6 +27,8 @@ from arena.players.toolchains import toolchain_problem
 
 BUILD_TIMEOUT_S = 600
 _OUTPUT_TAIL = 2000
+DISK_CHECK_S = 1.0
+"""How often a build with a disk bound has its folder weighed while it runs."""
 
 BUILD_LIMITS = SandboxLimits(memory_mb=4096, processes=256, file_mb=512, tmp_mb=512)
 """What a build may use: compilers need more than a playing bot; the same isolation holds."""
@@ -39,13 +43,16 @@ def build_bot(
     *,
     limits: SandboxLimits = BUILD_LIMITS,
     timeout_s: float | None = None,
+    disk_mb: int | None = None,
 ) -> list[str] | None:
     """Run the bot's build command once in its folder (per process); BotBuildError on failure.
 
     The build runs in the sandbox of a bot (players/sandbox): no network, the other bots and
     the results hidden, `limits` (a league's builds also have a CPU time: `cpu_s`), its own
     cgroup killed at the end so nothing it started survives, `timeout_s` (`BUILD_TIMEOUT_S`)
-    at most. Only its folder (and a private /tmp) is writable. Returns what the folder held
+    at most, and with `disk_mb` stopped once its folder holds more (weighed every
+    DISK_CHECK_S: a league's quota, which many files each under the largest file's limit
+    would pass). Only its folder (and a private /tmp) is writable. Returns what the folder held
     right after the build that the arena refuses (setuid or setgid files, device nodes:
     found before the lease strips set-id bits), empty when none; None when no build ran. A
     build that left any is done again next time.
@@ -59,7 +66,8 @@ def build_bot(
     wall_s = BUILD_TIMEOUT_S if timeout_s is None else timeout_s
     used: list[tuple[int | None, int]] = []  # its cgroup's CPU µs and OOM kills, at the end
     launch.teardown.insert(0, lambda: used.append((launch.cpu_usec(), launch.oom_kills())))
-    code, output, forbidden = _lent_build(bot, launch, wall_s)
+    disk = None if disk_mb is None else disk_mb << 20
+    code, output, forbidden = _lent_build(bot, launch, wall_s, disk)
     shown = " ".join(bot.build)
     if code is None:
         raise BotBuildError(
@@ -101,15 +109,16 @@ def _check_program(bot: BotManifest, argv: list[str]) -> None:
 
 
 def _lent_build(
-    bot: BotManifest, launch: Launch, wall_s: float
+    bot: BotManifest, launch: Launch, wall_s: float, disk: int | None = None
 ) -> tuple[int | None, str, list[str]]:
     """Run the prepared build with its folder lent to the build user: its exit code (None
-    when out of time), the tail of its output, and what its folder holds that is refused."""
+    when out of time), the tail of its output, and what its folder holds that is refused;
+    BotBuildError when its folder grew past `disk` bytes."""
     assert bot.build is not None
     try:
         with tempfile.TemporaryFile() as output, lent_to_builder(bot.folder, launch.builder):
             env = bot_environment(bot, private_tmp=launch.mode == "bwrap")
-            code = _run_build(launch, bot, output, env, wall_s)
+            code = _run_build(launch, bot, output, env, wall_s, disk)
             forbidden = forbidden_entries(bot.folder)  # before the lease strips set-id bits
             output.seek(0, os.SEEK_END)
             size = output.tell()
@@ -136,9 +145,15 @@ def _out_of_cpu(code: int, used: list[tuple[int | None, int]], cpu_s: int) -> bo
 
 
 def _run_build(
-    launch: Launch, bot: BotManifest, output: IO[bytes], env: dict[str, str], timeout_s: float
+    launch: Launch,
+    bot: BotManifest,
+    output: IO[bytes],
+    env: dict[str, str],
+    timeout_s: float,
+    disk: int | None = None,
 ) -> int | None:
-    """Run a prepared build launch; its exit code, or None when it ran out of time.
+    """Run a prepared build launch; its exit code, or None when it ran out of time;
+    BotBuildError when its folder grew past `disk` bytes.
 
     Whatever happens, its whole process group and cgroup are killed before this returns.
     """
@@ -157,13 +172,57 @@ def _run_build(
             os.close(fd)
         for hook in launch.after_start:
             hook(process.pid)
-        try:
-            return process.wait(timeout_s)
-        except subprocess.TimeoutExpired:
-            return None
+        return _wait(process, bot, timeout_s, disk)
     finally:
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(process.pid, signal.SIGKILL)
         process.wait()
         for teardown in launch.teardown:
             teardown()
+
+
+def _wait(
+    process: subprocess.Popen[bytes], bot: BotManifest, timeout_s: float, disk: int | None
+) -> int | None:
+    """The build's exit code, None when out of time; BotBuildError as soon as its folder is
+    found holding more than `disk` bytes (weighed every DISK_CHECK_S)."""
+    deadline = time.monotonic() + timeout_s
+    while (left := deadline - time.monotonic()) > 0:
+        try:
+            return process.wait(left if disk is None else min(left, DISK_CHECK_S))
+        except subprocess.TimeoutExpired:
+            pass
+        if disk is not None and folder_bytes(bot.folder) > disk:
+            assert bot.build is not None
+            raise BuildOverDisk(
+                f"Bot {bot.name!r} was stopped while building (`{' '.join(bot.build)}`): its "
+                f"folder held more than {disk >> 20} MiB, the most a version may hold here; "
+                "build less, or leave out what the bot does not need to play."
+            )
+    return None
+
+
+class BuildOverDisk(BotBuildError):
+    """A build stopped because its folder grew past the bound it was given."""
+
+
+def folder_bytes(folder: Path) -> int:
+    """What a folder holds on disk, every entry counted (its size or its blocks, the larger),
+    links not followed."""
+    total = 0
+    pending = [folder]
+    while pending:
+        try:
+            entries = os.scandir(pending.pop())
+        except OSError:
+            continue
+        with entries:
+            for entry in entries:
+                try:
+                    info = entry.stat(follow_symlinks=False)
+                except OSError:
+                    continue
+                total += max(info.st_size, info.st_blocks * 512)
+                if stat.S_ISDIR(info.st_mode):
+                    pending.append(Path(entry.path))
+    return total

@@ -51,11 +51,13 @@ def build(
     *,
     limits: SandboxLimits = BUILD_LIMITS,
     timeout_s: float | None = None,
+    disk_mb: int | None = None,
 ) -> list[str] | None:
     """Step 3: the bot built (once per process, unless `force`), its folder lent to the
-    build user; BotBuildError when it fails. Returns what the folder held right after the
-    build that step 4 refuses, None when no build ran (build.build_bot)."""
-    return build_bot(bot, force, limits=limits, timeout_s=timeout_s)
+    build user; BotBuildError when it fails (or its folder grows past `disk_mb`). Returns
+    what the folder held right after the build that step 4 refuses, None when no build ran
+    (build.build_bot)."""
+    return build_bot(bot, force, limits=limits, timeout_s=timeout_s, disk_mb=disk_mb)
 
 
 def refuse(bot: BotManifest, found: list[str] | None = None) -> None:

@@ -26,12 +26,10 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
-from arena.errors import ArenaError
 from arena.html.seat_page import seat_html
 from arena.human.server import KEY_HEADER, MAX_BODY, MOVE_REFUSAL, move_fields, told_from
-from arena.league import public
 from arena.league.human_tables import HumanGame, HumanTables, Refused
-from arena.league.routes.site import NO_SUCH_BOT, RouteGroup, Site, error
+from arena.league.routes.site import NO_SUCH_BOT, RouteGroup, Site, error, replay
 from arena.league.server import BodyRefused, RateLimit, client_of, read_body
 
 GAME_ID = re.compile(r"H[0-9]{7}")
@@ -142,22 +140,11 @@ class Human(RouteGroup):
         return JSONResponse({"ok": True})
 
     async def replay(self, request: Request) -> Response:
-        from arena.html.replay_page import replay_html
-        from arena.record import load_record
-
         game_id = request.path_params["game_id"]
         path = self.tables.record_path(game_id)
         if not GAME_ID.fullmatch(game_id) or not path.is_file():
             return error(404, "There is no such game over (its replay is shown once it is over).")
-        folder = self.league.folder
-
-        def made() -> str:  # no bot's stderr: that is its author's (public.record)
-            return replay_html(public.record(load_record(path), folder))
-
-        try:
-            return HTMLResponse(await asyncio.to_thread(made))
-        except ArenaError as refused:
-            return error(404, public.message(f"Game {game_id} cannot be shown: {refused}", folder))
+        return await replay(path, game_id, self.league.folder)
 
     def _seated(self, request: Request) -> HumanGame | Response:
         """The table a seat's request names, its key checked; else the refusal."""

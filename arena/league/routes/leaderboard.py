@@ -24,7 +24,8 @@ from arena.league.server import RateLimit, client_of
 
 EVENT_SECONDS = 1.0
 EVENTS_MAX_SECONDS = 600.0
-"""A live page's event stream ends after this; the page opens a new one."""
+"""A live page's event stream ends after this (the page opens a new one), or within
+EVENT_SECONDS of the league stopping (its server stops: web.LeagueServer)."""
 
 
 class CountedStream(StreamingResponse):
@@ -85,6 +86,7 @@ class Leaderboard(RouteGroup):
 
     async def events(self, request: Request) -> Response:
         boards, limits, streams = self.boards, self.site.limits, self.streams
+        stop = self.league.stop
         client = limits.client(request.client.host if request.client else None)
         if streams.total() >= limits.event_streams:
             return error(503, f"The league serves {limits.event_streams} live leaderboards at "
@@ -99,9 +101,9 @@ class Leaderboard(RouteGroup):
             if streams[client] <= 0:
                 del streams[client]
 
-        async def stream() -> Any:
+        async def stream() -> Any:  # ends when the league stops: the server waits for it
             last, started = None, time.monotonic()
-            while time.monotonic() - started < EVENTS_MAX_SECONDS:
+            while time.monotonic() - started < EVENTS_MAX_SECONDS and not stop.is_set():
                 if await request.is_disconnected():
                     return
                 rows = await asyncio.to_thread(boards.plain)

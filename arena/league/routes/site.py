@@ -3,14 +3,18 @@ request's token is, and the one-sentence JSON errors; `RouteGroup`, the shape of
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse
+from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
+from arena.errors import ArenaError
+from arena.league import public
 from arena.league.league import League
 from arena.league.server import ServerLimits
 from arena.league.store import Author, Bot
@@ -25,6 +29,22 @@ NO_SUCH_BOT = "There is no such bot in this league."
 def error(status: int, sentence: str) -> JSONResponse:
     """A refusal: `{"error": sentence}` with `status`."""
     return JSONResponse({"error": sentence}, status_code=status)
+
+
+async def replay(record: Path, game_id: str, folder: Path) -> Response:
+    """The replay page of game `game_id` from its `record` (a league's or a human table's,
+    in the league's `folder`): no bot's stderr, that is its author's (`public.record`); a
+    damaged record is 404 with one sentence, no traceback, no server path."""
+    from arena.html.replay_page import replay_html
+    from arena.record import load_record
+
+    def made() -> str:
+        return replay_html(public.record(load_record(record), folder))
+
+    try:
+        return HTMLResponse(await asyncio.to_thread(made))
+    except ArenaError as refused:
+        return error(404, public.message(f"Game {game_id} cannot be shown: {refused}", folder))
 
 
 class Site:

@@ -12,7 +12,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from arena.errors import ArenaError
-from arena.league import server, uploads
+from arena.league import public, server, uploads
 from arena.league.boards import bot_json
 from arena.league.paths import PathError, bot_folders, inside
 from arena.league.routes.site import RouteGroup, Site, error
@@ -90,6 +90,7 @@ class Submissions(RouteGroup):
             return error(403, str(refused))
         return JSONResponse(bot_json(bot))
 
+    @public.private  # its author's (or the admin's) alone: checked below
     def stderr(self, request: Request) -> Response:
         author = self.site.author_of(request)
         if author is None:
