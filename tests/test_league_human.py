@@ -250,6 +250,7 @@ def test_the_play_button_in_chromium_plays_a_whole_game_by_clicking(site: Site) 
         # the bot's page, from the list of bots (with no game yet it is on no leaderboard)
         until(lambda: browser.execute_script(CLICK_BOT, "alpha"), 30)
         until(lambda: browser.find_element(By.ID, "play-box").is_displayed(), 30)
+        assert "(no game yet, 0 failures" in browser.find_element(By.ID, "detail-title").text
         browser.find_element(By.ID, "play").click()
         until(lambda: "/play/H" in browser.current_url, 30)
         addresses = [browser.current_url]
@@ -283,7 +284,16 @@ def test_the_play_button_in_chromium_plays_a_whole_game_by_clicking(site: Site) 
         assert browser.current_url.endswith(f"/play/{game_id}/replay")
         errors = [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
         assert not errors, errors  # a script or style the policy refused would be one
-    line = finished(site, game_id)
+        line = finished(site, game_id)
+        browser.get(site.url + "/")  # the bot's page lists the game with its result
+
+        def listed() -> str:  # (signed out now: the bot's page has no play button)
+            browser.execute_script(CLICK_BOT, "alpha")
+            return str(browser.find_element(By.ID, "human-games").text)
+
+        listed = until(listed, 30)
+        won = "the human won" if line["ranks"][0] == 0 else "the bot won"
+        assert f"{game_id} ada: " in listed and ("shared first" in listed or won in listed)
     assert line["players"] == ["human:ada", "alpha"] and site.league.store.game_count() == 0
 
 

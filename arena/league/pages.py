@@ -136,8 +136,9 @@ function show(label) {
       " in [" + v.sprt.lower + ", " + v.sprt.upper + "]" : "-"]));
     fill("seats", (bot.by_seat || []).map((s) => [s.seat, s.games, s.mean_place, s.first]));  // 0 first
     const t = bot.sprt;
-    $("detail-title").textContent = "Games of " + bot.bot + " (" + bot.think_ms_per_decision +
-      " ms a decision, " + bot.failures.length + " failures" + timeLosses(bot.time_losses) + ")";
+    const thinks = bot.think_ms_per_decision;  // null before its first rated game
+    $("detail-title").textContent = "Games of " + bot.bot + " (" + (thinks === null ||
+      thinks === undefined ? "no game yet" : thinks + " ms a decision") + ", " + bot.failures.length + " failures" + timeLosses(bot.time_losses) + ")";
     $("verdict").textContent = "Its version: " + bot.verdict + (t ? " (LLR " + t.llr + " in [" +
       t.lower + ", " + t.upper + "] after " + t.games + " games)" : "");
     chart(bot.history || []);
@@ -146,11 +147,19 @@ function show(label) {
     humanGames(label);
   });
 }
+function humanResult(g) {  // a human game's result, from the bot's side: the human's place
+  const ranks = g.ranks || [], seat = g.human_seat, place = ranks[seat];
+  if (place === undefined || place === null) return "no result";
+  const firsts = ranks.filter((r) => r === 0).length;
+  if (place === 0) return firsts > 1 ? "the human shared first place" : "the human won";
+  return "the bot won" + (ranks.length > 2 ? " (the human placed " + (place + 1) + ")" : "");
+}
 function humanGames(label) {  // the games people played against it (not rated)
   fetch("/api/play/games?bot=" + encodeURIComponent(label)).then((r) => r.json()).then((rows) => {
     const list = $("human-games"); list.replaceChildren();
     rows.forEach((g) => { const li = document.createElement("li"); const a = document.createElement("a");
-      a.href = g.replay; a.textContent = g.game_id; li.append(a, " " + g.author + ": " + (g.reason || ""));
+      a.href = g.replay; a.textContent = g.game_id;
+      li.append(a, " " + g.author + ": " + humanResult(g) + (g.reason ? " (" + g.reason + ")" : ""));
       list.append(li); });
     $("human-box").hidden = rows.length === 0;
   });
