@@ -32,8 +32,10 @@ RESAMPLE_TARGET_MS = {"mandala": 1.0, "flowers": 1.0, "takenoko": 5.0}
 ISMCTS_TARGET_SECONDS = 2.0
 """OpenSpiel's Python ISMCTS on Mandala: seconds a move at 1,000 simulations."""
 ISMCTS_SIMULATIONS = 1000
-TABLES = (("mandala", 2), ("flowers", 2), ("flowers", 3), ("flowers", 4))
-TABLES += (("takenoko", 2), ("takenoko", 3), ("takenoko", 4))
+TABLES: tuple[tuple[str, int], ...] = (
+    *(("mandala", 2), ("flowers", 2), ("flowers", 3), ("flowers", 4)),
+    *(("takenoko", 2), ("takenoko", 3), ("takenoko", 4)),
+)
 """Every game at every table size, with its default options."""
 POINTS = 5
 """Points of a game (after the first decision) where a resample is timed: each fifth."""
@@ -137,19 +139,30 @@ def resample_rows(
 
 
 def _points(game: Any, seed: int) -> list[Any]:
-    """Clones of a random game at its first decision and at each fifth of its decisions."""
+    """Clones of a random game at its first decision and at each fifth of its decisions
+    (the game is played twice from one seed: first to count them, then to clone there)."""
+    decisions = _decisions(game, seed, ())
+    picked = {min(decisions - 1, decisions * k // POINTS) for k in range(POINTS)}
+    points: list[Any] = []
+    _decisions(game, seed, picked, points)
+    return points
+
+
+def _decisions(game: Any, seed: int, picked: Any, clones: list[Any] | None = None) -> int:
+    """Play a random game from `seed`; clone it into `clones` at the decisions `picked`."""
     rng = random.Random(seed)
     state = game.new_initial_state()
-    decisions: list[Any] = []
+    decisions = 0
     while not state.is_terminal():
         if state.is_chance_node():
             state.apply_action(_by_probability(state.chance_outcomes(), rng.random()))
             continue
-        decisions.append(state.clone())
+        if clones is not None and decisions in picked:
+            clones.append(state.clone())
+        decisions += 1
         actions = state.legal_actions()
         state.apply_action(actions[int(rng.random() * len(actions))])
-    picked = sorted({min(len(decisions) - 1, len(decisions) * k // POINTS) for k in range(POINTS)})
-    return [decisions[index] for index in picked]
+    return decisions
 
 
 def ismcts_row(simulations: int, moves: int) -> dict[str, Any]:
