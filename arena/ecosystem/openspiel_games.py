@@ -23,8 +23,9 @@ OpenSpiel's tests work as for any game. The arena itself still deals a game from
   (`GameState.view_json`, `tensors`): exactly what a bot sees now.
 - The information state is perfect recall (recall.py): the seat's own actions and every
   change of its view, in order; its tensor the view and the sequence of actions.
-- `resample_from_infostate` deals again, from the chance model, what the seat has not seen,
-  replaying the game's history (resample.py): the state it returns has a full `history()`.
+- `resample_from_infostate` deals what the seat has not seen again, once, into the same
+  places (resample.py); the sample keeps the real `history()` (a state to search from).
+- A step costs the same at any point of a game (stepping.py): nothing earlier is run again.
 - Returns: `returns.rank_returns` (2 seats: win 1, draw 0, loss -1).
 - Parameters: `players` and the game's own options (`turn_limit`, `max_rounds`, `chibis`...);
   a value the game refuses is a `pyspiel.SpielError` with the game's own sentence.

@@ -14,8 +14,10 @@ whole record, as OpenSpiel defines it:
 - its tensor is the seat's current view in numbers (the observation tensor) followed by
   one pair of numbers per step of the game, up to the game's longest: who acted (seat + 1)
   and, when this seat acted, its action code + 1 (0 for another seat's action, whose
-  effect the view shows). It is fixed-length, as OpenSpiel's tensors are; the string is
-  the exact record (CFR-family algorithms key on it).
+  effect the view shows). It is fixed-length, as OpenSpiel's tensors are, so mostly zeros
+  and coarser than the string: a deliberate choice (README, "Use the games elsewhere");
+  the string is the exact record (CFR-family algorithms key on it), the observation
+  tensor the compact one.
 """
 
 from __future__ import annotations
