@@ -19,6 +19,7 @@ costs the same at move 10 as at move 500: nothing earlier is run again.
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 from greenlet import greenlet
@@ -146,7 +147,8 @@ class Play:
         """Run the move under way from its start, with the outcomes drawn so far."""
         assert self.pending is not None
         self.working = self.position.copy()
-        self.runner = _RUNNERS.pop() if _RUNNERS else _runner()
+        idle = _IDLE.runners
+        self.runner = idle.pop() if idle else _runner()
         self.runner.parent = greenlet.getcurrent()
         self._went(self.runner.switch((self.working, self.pending, Waiting(self.drawn))))
 
@@ -156,8 +158,9 @@ class Play:
             self.node = result
             return
         assert self.runner is not None and self.working is not None
-        if len(_RUNNERS) < _IDLE_RUNNERS:
-            _RUNNERS.append(self.runner)  # free again, for the next move
+        idle = _IDLE.runners
+        if len(idle) < _IDLE_RUNNERS and self.runner.parent is greenlet.getcurrent():
+            idle.append(self.runner)  # free again, for the next move
         self.runner = None
         if result is not None:
             self.drawn.pop()  # the outcome it refused
@@ -200,7 +203,16 @@ class Waiting(Draws):
 
 _IDLE_RUNNERS = 8
 """Greenlets kept for later moves (making one costs far more than a switch)."""
-_RUNNERS: list[greenlet] = []
+
+
+class _Idle(threading.local):
+    """Each thread's idle greenlets (a greenlet runs in the thread that made it)."""
+
+    def __init__(self) -> None:
+        self.runners: list[greenlet] = []
+
+
+_IDLE = _Idle()
 
 
 def _runner() -> greenlet:
