@@ -70,6 +70,7 @@ bench: $(STAMP)
 	$(BIN)/arena bench sandbox
 	$(BIN)/arena bench stats
 	$(BIN)/arena bench league
+	$(BIN)/arena bench openspiel --simulations 100
 
 lint: $(STAMP)
 	$(BIN)/ruff check arena tests bots

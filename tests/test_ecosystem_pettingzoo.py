@@ -13,9 +13,11 @@ pytest.importorskip("pettingzoo", reason="pettingzoo is not installed (the ecosy
 
 import numpy as np  # noqa: E402
 from pettingzoo.test import api_test, render_test, seed_test  # noqa: E402
+from pettingzoo.test.state_test import state_test  # noqa: E402
 from pettingzoo.test.state_test import test_state_space as check_state_space  # noqa: E402
 
 from arena.ecosystem import tensors  # noqa: E402
+from arena.ecosystem.actions import NUM_ACTIONS  # noqa: E402
 from arena.ecosystem.pettingzoo_env import env  # noqa: E402
 from arena.errors import GameError  # noqa: E402
 from arena.game_sources import get_game  # noqa: E402
@@ -149,6 +151,36 @@ def test_state_is_the_global_state_not_the_engine_position() -> None:
         assert state.tolist() == [x for vector in expected for x in vector]
         mask = game.observe(game.agent_selection)["action_mask"]
         game.step(int(rng.choice(np.flatnonzero(mask))))
+
+
+@pytest.mark.parametrize(("name", "players", "options"), TABLES)
+def test_pettingzoo_state_test_passes_when_an_illegal_action_ends_the_episode(
+    name: str, players: int, options: dict
+) -> None:
+    """Issue 44: PettingZoo's own `state_test` plays random action codes, nearly all illegal;
+    with `illegal_reward` the episode ends on one, as PettingZoo's classic games do."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # its warnings, e.g. on the agents after the end
+        made = env(name, players=players, options=options, illegal_reward=-1)
+        state_test(made, env(name, players=players, options=options, illegal_reward=-1))
+
+
+def test_an_illegal_action_raises_or_ends_the_episode_with_its_penalty() -> None:
+    """Without `illegal_reward` an illegal action is a ValueError; with it, the episode ends:
+    the penalty to the agent that played it, 0 to the others, `illegal_move` in its info."""
+    strict = env("flowers", players=3)
+    strict.reset(seed=3)
+    legal = strict.position.legal_actions()
+    illegal = next(code for code in range(NUM_ACTIONS["flowers"]) if code not in legal)
+    with pytest.raises(ValueError, match="not legal here"):
+        strict.step(illegal)
+    game = env("flowers", players=3, illegal_reward=-1)
+    game.reset(seed=3)
+    offender = game.agent_selection
+    game.step(illegal)
+    assert all(game.terminations.values())
+    assert game.rewards == {a: (-1.0 if a == offender else 0.0) for a in game.agents}
+    assert game.infos[offender] == {"illegal_move": True}
 
 
 def test_state_before_reset_is_one_sentence() -> None:

@@ -2,8 +2,8 @@
 
 - No seat's information state identifies the deal beyond what the rules reveal (R14): states
   sharing seat 0's first information state differ in the cards it cannot see.
-- `resample_from_infostate` gives states the seat cannot tell from the real one, each with a
-  history that replays to it from the root.
+- `resample_from_infostate` gives states the seat cannot tell from the real one, that play
+  on to the end (their history() is the real one: issue 44).
 - Returns are zero-sum at every table.
 - Outcome-sampling MCCFR runs on the game, and its average policy, played as an arena bot
   (bots/mccfr-mandala), beats `random` with a 95% interval that excludes 50%.
@@ -130,13 +130,14 @@ def test_seat_0s_first_information_state_does_not_identify_the_deal(
 
 
 @pytest.mark.parametrize(("name", "params"), TABLES)
-def test_a_resampled_state_has_the_seats_information_state_and_a_history_that_replays(
+def test_a_resampled_state_has_the_seats_information_state_and_plays_on(
     name: str, params: dict[str, Any]
 ) -> None:
     """`resample_from_infostate(p)` at positions of random games: the same
-    information_state_string for p, and a history() that replays from the root (possible
-    chance outcomes, legal actions) to the same state; not the real state every time (what
-    p cannot see is dealt again)."""
+    information_state_string for p, a state that plays on to its end (possible chance
+    outcomes, legal actions), and not the real state every time (what p cannot see is
+    dealt again). Its history() is the real state's (issue 44: the unseen is dealt once,
+    not replayed), so the history replays to the real state."""
     game = _load(name, params)
     rng = random.Random(7)
     sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
@@ -148,18 +149,23 @@ def test_a_resampled_state_has_the_seats_information_state_and_a_history_that_re
                 assert other.information_state_string(player) == (
                     state.information_state_string(player)
                 )
-                again = _replay(game, other.history())
-                assert again is not None, "the resampled history does not replay"
-                assert again.history() == other.history() and str(again) == str(other)
+                assert other.history() == state.history()
+                assert str(_replay(game, other.history())) == str(state)
                 for seat in range(game.num_players()):
-                    assert again.information_state_string(seat) == (
-                        other.information_state_string(seat)
-                    )
                     if seat != player:  # what `player` cannot see, dealt again
                         redealt += other.observation_string(seat) != state.observation_string(seat)
+                _play_out(other, rng)
             checked += 1
         _step(state, rng)
     assert redealt, "every resampled state showed the other seats what the real one did"
+
+
+def _play_out(state: Any, rng: random.Random) -> None:
+    """Play `state` to its end: every chance outcome possible, every action legal."""
+    while not state.is_terminal():
+        if state.is_chance_node():
+            assert all(p > 0 for _, p in state.chance_outcomes())
+        _step(state, rng)
 
 
 @pytest.mark.parametrize(("name", "params"), TABLES)

@@ -14,6 +14,7 @@ BENCHMARKS: dict[str, str] = {
     "protocol": "arena.bench.protocol:protocol_bench",
     "stats": "arena.bench.stats:stats_bench",
     "league": "arena.bench.league:league_bench",
+    "openspiel": "arena.bench.openspiel:openspiel_bench",
 }
 
 

@@ -14,7 +14,8 @@ would hold nothing for the games a bot plays; the abstraction's keys come back a
 and a bot computes them from its `decide` messages.
 
 The average policy is saved as JSON, `{"policy": {key: {label: probability}}, ...}` with the
-run's figures beside it (game, options, iterations, seconds), at most `MAX_KEYS` keys (those
+run's figures beside it (game, options, iterations, seed, seconds, the command and the
+commit that made it), at most `MAX_KEYS` keys (those
 the run reached most). `bots/mccfr-mandala` plays it.
 """
 
@@ -23,6 +24,9 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import shlex
+import subprocess
+import sys
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -150,6 +154,30 @@ def average_table(infostates: Mapping[str, Sequence[Any]]) -> dict[str, dict[str
     return table
 
 
+def commit() -> str:
+    """The commit of the code that trains (`git rev-parse HEAD`, with "+changes" when the
+    work tree differs from it), or "unknown" outside a git checkout."""
+    root = Path(__file__).resolve().parents[2]
+    try:
+        head = subprocess.run(
+            ["git", "-C", str(root), "rev-parse", "HEAD"],
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
+        dirty = subprocess.run(
+            ["git", "-C", str(root), "status", "--porcelain", "--untracked-files=no"],
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    if head.returncode != 0:
+        return "unknown"
+    return head.stdout.strip() + ("+changes" if dirty.stdout.strip() else "")
+
+
 def _option(text: str) -> tuple[str, Any]:
     key, sep, value = text.partition("=")
     if not sep:
@@ -172,6 +200,9 @@ def main(argv: list[str] | None = None) -> None:
         saved = train(args.game, dict(args.option), args.iterations, args.seed)
     except (GameError, pyspiel.SpielError) as error:
         parser.exit(2, f"{error}\n")
+    given = sys.argv[1:] if argv is None else argv
+    saved["command"] = shlex.join(["python", "-m", "arena.ecosystem.mccfr_policy", *given])
+    saved["commit"] = commit()
     args.out.write_text(json.dumps(saved, indent=0, sort_keys=True) + "\n")
     print(
         f"{saved['iterations']} iterations of outcome-sampling MCCFR on arena_{args.game} "

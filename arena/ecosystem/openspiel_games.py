@@ -23,8 +23,9 @@ OpenSpiel's tests work as for any game. The arena itself still deals a game from
   (`GameState.view_json`, `tensors`): exactly what a bot sees now.
 - The information state is perfect recall (recall.py): the seat's own actions and every
   change of its view, in order; its tensor the view and the sequence of actions.
-- `resample_from_infostate` deals again, from the chance model, what the seat has not seen,
-  replaying the game's history (resample.py): the state it returns has a full `history()`.
+- `resample_from_infostate` deals what the seat has not seen again, once, into the same
+  places (resample.py); the sample keeps the real `history()` (a state to search from).
+- A step costs the same at any point of a game (stepping.py): nothing earlier is run again.
 - Returns: `returns.rank_returns` (2 seats: win 1, draw 0, loss -1).
 - Parameters: `players` and the game's own options (`turn_limit`, `max_rounds`, `chibis`...);
   a value the game refuses is a `pyspiel.SpielError` with the game's own sentence.
@@ -46,12 +47,13 @@ from arena import compact_json
 from arena.ecosystem import tensors
 from arena.ecosystem.actions import NUM_ACTIONS, legal
 from arena.ecosystem.recall import Recall
-from arena.ecosystem.resample import Steps, resample
+from arena.ecosystem.resample import resample
 from arena.ecosystem.returns import rank_returns
+from arena.ecosystem.stepping import Play
 from arena.errors import GameError
 from arena.game_sources import BUILT_IN, get_game, table_seats
 from arena.games import Game, GameState
-from arena.games.chance import ChanceNode, ChanceRules, Draws, NeedChance, drawing
+from arena.games.chance import ChanceRules
 
 
 class ArenaGame(pyspiel.Game):  # type: ignore[misc]
@@ -88,6 +90,8 @@ class ArenaGame(pyspiel.Game):  # type: ignore[misc]
         )
         super().__init__(game_type, info, dict(params or {}))
         self.view_size = tensors.size(arena_game.name, players)
+        self.root = Play(arena_game, self.chance, self.config, players)
+        """The root, copied for each new state (its first chance node found once)."""
 
     def new_initial_state(self) -> ArenaState:
         return ArenaState(self)
@@ -109,141 +113,93 @@ class ArenaGame(pyspiel.Game):  # type: ignore[misc]
 
 class ArenaState(pyspiel.State):  # type: ignore[misc]
     """A position: the engine after the last whole step, and the step under way (a
-    player's action, or the deal) with the chance outcomes it has drawn so far."""
+    player's action, or the deal) with the chance outcomes it has drawn so far (stepping.py).
+    Everything it holds is one `Play`, which OpenSpiel's `clone` copies by hand."""
 
-    def __init__(self, game: ArenaGame, position: GameState | None = None) -> None:
+    def __init__(
+        self, game: ArenaGame, position: GameState | None = None, play: Play | None = None
+    ) -> None:
         """The game's root; or, given an arena `position` (a search bot's determinized
         sample, bots/openspiel-ismcts), a state at it without a history, whose later draws
         are the engine's own (its seed's) and whose resample is the game's determinizer."""
         super().__init__(game)
-        self.arena_game = game.arena_game
-        self.chance = game.chance
-        self.config = game.config
-        self.players = game.players
-        self._engine = _Engine(None)
-        self.pending: int | None = None
-        """The player action under way (None: none, or the deal when `position` is None)."""
-        self.drawn: list[int] = []
-        self.drawn_nodes: tuple[ChanceNode, ...] = ()
-        """The chance nodes `drawn` answered."""
-        self.node: ChanceNode | None = None
-        """The chance node to answer before the step under way can finish."""
-        self.recall = Recall(game.players)
-        self.steps = Steps()
-        """Each whole step (`Step`)."""
         self.sample = position is not None
         """A state made from an arena position (no history, no chance nodes)."""
-        if position is None:
-            self._advance()
+        if play is not None:
+            self._play = play
+        elif position is None:
+            self._play = game.root.copy()
         else:
-            self.position = position
-            self.recall.see([position.view(seat) for seat in range(self.players)])
+            self._play = Play.at(game.arena_game, game.chance, game.config, position, game.players)
 
     @property
     def position(self) -> GameState | None:
-        """The engine after the last whole step; None before the deal."""
-        return self._engine.position
+        """The engine after the last whole step; None before the deal is done."""
+        return None if self._play.in_deal() else self._play.position
 
-    @position.setter
-    def position(self, position: GameState | None) -> None:
-        self._engine = _Engine(position)
-
-    def _advance(self) -> None:
-        """Run the step under way with the outcomes drawn so far: done, or a chance node."""
-        draws = Draws(self.drawn)
-        try:
-            with drawing(draws):
-                if self.position is None:
-                    position = self.chance.deal(self.config, self.players)
-                else:
-                    position = self.position.copy()
-                    assert self.pending is not None
-                    position.apply_action(self.pending)
-        except NeedChance as need:
-            self.node, self.drawn_nodes = need.node, tuple(draws.nodes)
-            return
-        move = None if self.position is None else self.position.action_to_move(self.pending or 0)
-        self.steps.append((move, tuple(self.drawn), tuple(draws.nodes), tuple(draws.forced)))
-        self.position, self.pending, self.drawn, self.node = position, None, [], None
-        self.drawn_nodes = ()
-        self.recall.see([position.view(seat) for seat in range(self.players)])
+    @property
+    def recall(self) -> Recall:
+        return self._play.recall
 
     def current_player(self) -> int:
-        if self.node is not None:
+        play = self._play
+        if play.node is not None:
             return int(pyspiel.PlayerId.CHANCE)
-        assert self.position is not None
-        decision = self.position.decision()
+        decision = play.position.decision()
         return int(pyspiel.PlayerId.TERMINAL) if decision is None else decision.seat
 
     def _legal_actions(self, player: int) -> list[int]:
-        assert self.position is not None
-        return legal(self.arena_game.name, self.position.legal_actions())
+        return legal(self._play.game.name, self._play.position.legal_actions())
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        assert self.node is not None
-        return list(self.node.outcomes)
+        assert self._play.node is not None
+        return list(self._play.node.outcomes)
 
     def _apply_action(self, action: int) -> None:
-        if self.node is None:
-            assert self.position is not None
-            seat = self.current_player()
-            self.recall.act(seat, action, compact_json.dumps(self.position.action_to_move(action)))
-            self.pending = action
-        else:
-            self.drawn.append(action)
-        self._advance()
+        self._play.apply(action)
 
     def _action_to_string(self, player: int, action: int) -> str:
+        play = self._play
         if player == pyspiel.PlayerId.CHANCE:
-            what = self.node.what if self.node is not None else "chance"
-            return self.chance.describe(what, action)
-        assert self.position is not None
+            what = play.node.what if play.node is not None else "chance"
+            return play.rules.describe(what, action)
         try:
-            return compact_json.dumps(self.position.action_to_move(action))
+            return compact_json.dumps(play.position.action_to_move(action))
         except (IndexError, KeyError, ValueError):
             return f"action {action}"  # a code that names no move in this position
 
     def is_terminal(self) -> bool:
-        return self.node is None and self.position is not None and self.position.is_over()
+        play = self._play
+        return play.node is None and not play.in_deal() and play.position.is_over()
 
     def returns(self) -> list[float]:
         if not self.is_terminal():
-            return [0.0] * self.players
-        assert self.position is not None
-        return rank_returns(self.position.outcome().ranks)
+            return [0.0] * self._play.players
+        return rank_returns(self._play.position.outcome().ranks)
 
     def resample_from_infostate(self, player: int, sampler: Callable[[], float]) -> ArenaState:
-        """A state `player` cannot tell from this one, what it has not seen dealt again from
-        the chance model, with the history that leads to it (resample.py)."""
+        """A state `player` cannot tell from this one, what it has not seen dealt again once
+        (resample.py); its history() is this state's."""
+        rng = random.Random(int(float(sampler()) * (1 << 53)))
         if self.sample:
-            return self._redeal(player, sampler)
-        return resample(self, player, sampler)
+            return self._redeal(player, rng)
+        other: ArenaState = self.clone()
+        other._play = resample(self._play, player, rng)
+        return other
 
-    def _redeal(self, seat: int, sampler: Callable[[], float]) -> ArenaState:
+    def _redeal(self, seat: int, rng: random.Random) -> ArenaState:
         """For a state made from an arena position (no history): a new position from the
         game's determinizer and `seat`'s view, as a search bot samples."""
-        determinizer = self.arena_game.determinizer()
-        assert self.position is not None and determinizer is not None
-        rng = random.Random(int(float(sampler()) * (1 << 53)))
-        position = determinizer.determinize(self.position.view(seat), rng, self.config)
+        play = self._play
+        determinizer = play.game.determinizer()
+        assert determinizer is not None
+        position = determinizer.determinize(play.position.view(seat), rng, play.config)
         return ArenaState(self.get_game(), position)
 
     def __str__(self) -> str:
-        if self.position is None:
+        if self._play.in_deal():
             return "(the deal)"
-        return compact_json.dumps(self.position.spectator_view())
-
-
-class _Engine:
-    """The engine's position, copied by its own `copy` when OpenSpiel clones a state."""
-
-    __slots__ = ("position",)
-
-    def __init__(self, position: GameState | None) -> None:
-        self.position = position
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> _Engine:
-        return _Engine(None if self.position is None else self.position.copy())
+        return compact_json.dumps(self._play.position.spectator_view())
 
 
 class ViewObserver:
@@ -255,15 +211,15 @@ class ViewObserver:
         self.dict = {"observation": self.tensor}
 
     def set_from(self, state: ArenaState, player: int) -> None:
-        if state.position is None:
+        position = state.position
+        if position is None:
             self.tensor.fill(0.0)
         else:
-            self.tensor[:] = tensors.encode(self.game_name, state.position.view(player))
+            self.tensor[:] = tensors.encode(self.game_name, position.view(player))
 
     def string_from(self, state: ArenaState, player: int) -> str:
-        if state.position is None:
-            return ""
-        return state.position.view_json(player)
+        position = state.position
+        return "" if position is None else position.view_json(player)
 
 
 class RecallObserver(ViewObserver):
@@ -280,14 +236,15 @@ class RecallObserver(ViewObserver):
 
     def set_from(self, state: ArenaState, player: int) -> None:
         view = self.tensor[: self.view_size]
-        if state.position is None:
+        position = state.position
+        if position is None:
             view.fill(0.0)
         else:
-            view[:] = tensors.encode(self.game_name, state.position.view(player))
+            view[:] = tensors.encode(self.game_name, position.view(player))
         state.recall.tensor(player, self.tensor, self.view_size)
 
     def string_from(self, state: ArenaState, player: int) -> str:
-        return state.recall.text[player]
+        return state.recall.text(player)
 
 
 Observer = ViewObserver

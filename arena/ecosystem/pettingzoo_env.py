@@ -28,6 +28,10 @@
   own position (`GameState`: `outcome()`, `spectator_view()`...).
 - `render_mode="ansi"`: `render()` returns the spectator's view as one JSON line; `"human"`
   prints it. Any other mode is refused when the environment is made.
+- An illegal action raises ValueError; with `illegal_reward=R` (a number, e.g. -1) it ends
+  the episode instead, as PettingZoo's classic games do (their `TerminateIllegalWrapper`):
+  R to the agent that played it, 0 to the others, `infos[agent]["illegal_move"] = True`.
+  PettingZoo's `state_test`, which plays random action codes, needs it.
 """
 
 from __future__ import annotations
@@ -61,8 +65,11 @@ class ArenaEnv(AECEnv):  # type: ignore[misc]
         players: int | None = None,
         options: Mapping[str, Any] | None = None,
         render_mode: str | None = None,
+        illegal_reward: float | None = None,
     ) -> None:
         super().__init__()
+        self.illegal_reward = illegal_reward
+        """None: an illegal action raises; a number: it ends the episode with that reward."""
         self.game = get_game(game)
         self.config = self.game.config(options)
         self.players = ready_table(self.game, self.config, players)  # a bad option fails here
@@ -145,7 +152,8 @@ class ArenaEnv(AECEnv):  # type: ignore[misc]
             return
         allowed = self.position.legal_actions()
         if action is None or int(action) not in allowed:
-            raise ValueError(f"{agent} cannot play action {action!r}: it is not legal here.")
+            self._illegal(agent, action)
+            return
         self._cumulative_rewards[agent] = 0.0
         self.position.apply_action(int(action))
         self.rewards = {a: 0.0 for a in self.agents}
@@ -155,6 +163,17 @@ class ArenaEnv(AECEnv):  # type: ignore[misc]
             self.terminations = {a: True for a in self.agents}
         else:
             self._select()
+        self._accumulate_rewards()
+
+    def _illegal(self, agent: str, action: Any) -> None:
+        """Raise, or end the episode with `illegal_reward` to `agent` (see the module)."""
+        if self.illegal_reward is None:
+            raise ValueError(f"{agent} cannot play action {action!r}: it is not legal here.")
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = {a: 0.0 for a in self.agents}
+        self.rewards[agent] = float(self.illegal_reward)
+        self.terminations = {a: True for a in self.agents}
+        self.infos[agent]["illegal_move"] = True
         self._accumulate_rewards()
 
     def render(self) -> str | None:
@@ -171,5 +190,6 @@ class ArenaEnv(AECEnv):  # type: ignore[misc]
 
 
 def env(game: str = "mandala", **kwargs: Any) -> ArenaEnv:
-    """An `ArenaEnv` for `game` (`players`, `options`, `render_mode` as keywords)."""
+    """An `ArenaEnv` for `game` (`players`, `options`, `render_mode`, `illegal_reward` as
+    keywords)."""
     return ArenaEnv(game, **kwargs)

@@ -10,8 +10,10 @@ outcome, with nothing decided before it is drawn:
   next outcome from `draws`, or, when there is none left, stops the step with `NeedChance`
   naming the chance node: what is drawn, the outcomes (each item still possible, with
   its probability by count) and who sees it;
-- the caller (arena/ecosystem/openspiel_games.py) asks the chance player for that outcome
-  and runs the step again from its start with one more outcome.
+- the caller (arena/ecosystem/stepping.py) asks the chance player for that outcome and
+  goes on with it: a move waits at the draw (`Draws.wait`) and resumes there; the deal is
+  many draws, which the game gives as `DealStep`s, each one draw, run in turn on the
+  position being dealt, so no draw runs the steps before it again.
 
 The games say where they draw in arena/games/<game>/chance.py (an engine subclass whose
 piles draw through `pick`); the arena's own engines and seeds are untouched.
@@ -19,10 +21,10 @@ piles draw through `pick`); the arena's own engines and seeds are untouched.
 
 from __future__ import annotations
 
+import random
 from abc import ABC, abstractmethod
 from collections import Counter
-from collections.abc import Collection, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Collection, Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, SupportsIndex, TypeVar
@@ -58,63 +60,80 @@ class NeedChance(Exception):
 
 
 class Draws:
-    """The chance outcomes a step uses, in order, and the nodes they answered."""
+    """The chance outcomes a step uses, in order; one more than it has stops the step
+    (`NeedChance`), or, in a subclass, waits for it (`wait`)."""
 
-    def __init__(self, outcomes: Sequence[int] = ()) -> None:
-        self.outcomes = list(outcomes)
-        self.nodes: list[ChanceNode] = []
-        self.forced: list[tuple[int, ChanceNode]] = []
-        """The draws with one possible outcome (no chance node), each after how many nodes."""
+    __slots__ = ("outcomes", "used")
+
+    def __init__(self, outcomes: list[int] | None = None) -> None:
+        self.outcomes = [] if outcomes is None else outcomes
+        self.used = 0
+        """How many of `outcomes` the step has taken."""
 
     def pick(self, what: str, weights: Mapping[int, int], pile: int = 0) -> int:
         """The next outcome among `weights` (outcome -> how many items give it). A single
         possible outcome is no chance node: it is taken without asking."""
         if len(weights) == 1:
-            only, count = next(iter(weights.items()))
-            node = ChanceNode(what, ((only, 1.0),), _AUDIENCE.get(), (count,), pile)
-            self.forced.append((len(self.nodes), node))
-            return only
-        total = sum(weights.values())
-        order = sorted(weights)
-        node = ChanceNode(
-            what,
-            tuple((o, weights[o] / total) for o in order),
-            _AUDIENCE.get(),
-            tuple(weights[o] for o in order),
-            pile,
-        )
-        used = len(self.nodes)
-        if used == len(self.outcomes):
-            raise NeedChance(node)
-        outcome = self.outcomes[used]
+            return next(iter(weights))
+        used = self.used
+        if used < len(self.outcomes):
+            outcome = self.outcomes[used]
+        else:
+            total = sum(weights.values())
+            order = sorted(weights)
+            outcome = self.wait(
+                ChanceNode(
+                    what,
+                    tuple((o, weights[o] / total) for o in order),
+                    _AUDIENCE.get(),
+                    tuple(weights[o] for o in order),
+                    pile,
+                )
+            )
         if outcome not in weights:
             raise ValueError(f"{outcome} is not a possible outcome of this draw ({what}).")
-        self.nodes.append(node)
+        self.used = used + 1
         return outcome
+
+    def wait(self, node: ChanceNode) -> int:
+        """The outcome of `node`, which `outcomes` does not hold yet: none here (the step
+        stops, to be run again with it)."""
+        raise NeedChance(node)
 
 
 _DRAWS: ContextVar[Draws | None] = ContextVar("draws", default=None)
 _AUDIENCE: ContextVar[frozenset[int] | None] = ContextVar("audience", default=None)
 
 
-@contextmanager
-def drawing(draws: Draws) -> Iterator[Draws]:
+class drawing:  # noqa: N801  (used as `with drawing(draws):`, as a contextmanager is)
     """Run a step of the engine with `draws` as its chance."""
-    token = _DRAWS.set(draws)
-    try:
-        yield draws
-    finally:
-        _DRAWS.reset(token)
+
+    __slots__ = ("draws", "token")
+
+    def __init__(self, draws: Draws) -> None:
+        self.draws = draws
+
+    def __enter__(self) -> Draws:
+        self.token = _DRAWS.set(self.draws)
+        return self.draws
+
+    def __exit__(self, *exc: object) -> None:
+        _DRAWS.reset(self.token)
 
 
-@contextmanager
-def seen_by(seats: Collection[int] | None) -> Iterator[None]:
+class seen_by:  # noqa: N801  (used as `with seen_by(seats):`, as a contextmanager is)
     """The draws inside are seen by `seats` only (None: by every seat, face up)."""
-    token = _AUDIENCE.set(None if seats is None else frozenset(seats))
-    try:
-        yield
-    finally:
-        _AUDIENCE.reset(token)
+
+    __slots__ = ("seats", "token")
+
+    def __init__(self, seats: Collection[int] | None) -> None:
+        self.seats = None if seats is None else frozenset(seats)
+
+    def __enter__(self) -> None:
+        self.token = _AUDIENCE.set(self.seats)
+
+    def __exit__(self, *exc: object) -> None:
+        _AUDIENCE.reset(self.token)
 
 
 def pick(what: str, weights: Mapping[int, int], pile: int = 0) -> int:
@@ -132,21 +151,30 @@ def uniform(what: str, n: int) -> int:
 
 class Pile(list[int]):
     """A face-down pile whose top is its end: `pop()` draws a random item among those in it
-    (the pile's order means nothing, it is drawn as it goes)."""
+    (the pile's order means nothing, it is drawn as it goes). It keeps a tally of its items
+    for the draw; only `pop` takes items out (the engines' only use of it)."""
 
-    __slots__ = ("what", "number")
+    __slots__ = ("what", "number", "tally")
 
     def __init__(self, items: Sequence[int] = (), what: str = "card", number: int = 0) -> None:
         super().__init__(sorted(items))
         self.what = what
         self.number = number
         """Which pile of this name: one more for each deck made again from a discard pile."""
+        self.tally: dict[int, int] = dict(Counter(self))
+        """How many of each item the pile holds (the chance node's counts)."""
 
     def pop(self, index: SupportsIndex = -1) -> int:
         if int(index) != -1 or not self:
-            return super().pop(index)
-        item = pick(self.what, Counter(self), self.number)
-        self.remove(item)
+            item = super().pop(index)
+        else:
+            item = pick(self.what, self.tally, self.number)
+            self.remove(item)
+        left = self.tally[item] - 1
+        if left:
+            self.tally[item] = left
+        else:
+            del self.tally[item]
         return item
 
     def again(self, items: Sequence[int]) -> Pile:
@@ -154,7 +182,10 @@ class Pile(list[int]):
         return Pile(items, self.what, self.number + 1)
 
     def copy(self) -> Pile:
-        return Pile(self, self.what, self.number)
+        other = Pile.__new__(Pile)
+        list.extend(other, self)
+        other.what, other.number, other.tally = self.what, self.number, dict(self.tally)
+        return other
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (Pile, (list(self), self.what, self.number))
@@ -175,31 +206,43 @@ def arrange_top(pile: list[T], count: int, fixed: int, what: str, items: Sequenc
         pile[place], pile[where] = pile[where], pile[place]
 
 
+@dataclass(frozen=True)
+class DealStep:
+    """One draw of the deal (or a step with none, such as setting a hand's size), run on the
+    position being dealt. A `live` step draws once, before it changes anything, so that it
+    can stop for its outcome and run again in place; another runs on a copy."""
+
+    run: Callable[[Any], None]
+    live: bool = True
+
+
 class ChanceRules(ABC):
     """Where a game deals and draws (arena/games/<game>/chance.py)."""
 
     max_outcomes: int
     """Every outcome of every chance node lies below it."""
-    unique_items: bool = False
-    """True when no two items of a pile are alike (Takenoko's plots and cards, by id): an
-    item drawn again went back under its pile in between."""
 
     @abstractmethod
+    def start(self, config: Mapping[str, Any], players: int) -> GameState:
+        """The position before the deal (config checked by the game): nothing dealt yet,
+        its later draws through `pick`."""
+
+    @abstractmethod
+    def deal_steps(self, players: int) -> tuple[DealStep, ...]:
+        """The deal, draw by draw, in order (each run inside `drawing`)."""
+
     def deal(self, config: Mapping[str, Any], players: int) -> GameState:
-        """The game's first position, dealt inside `drawing` (config checked by the game);
-        its later draws go through `pick` too."""
+        """The game's first position, dealt inside `drawing`, step by step."""
+        position = self.start(config, players)
+        for step in self.deal_steps(players):
+            step.run(position)
+        return position
 
     @abstractmethod
-    def hidden_from(self, state: GameState, seat: int) -> Counter[tuple[str, int, int]]:
-        """The drawn items `seat` has not seen where they are now (another hand, a card put
-        under a deck by another seat...), as (what, holder, outcome): the pile's `what`,
-        the seat that saw the draw (the hand it went to) and the item. A resample of
-        `seat`'s information state deals them again."""
-
-    def rename(self, move: Any, renamed: Mapping[tuple[str, int], int]) -> Any:
-        """`move` with the items it names dealt again as `renamed` says (a game whose moves
-        name hidden items, by id); unchanged here."""
-        return move
+    def redeal(self, state: GameState, seat: int, rng: random.Random) -> GameState:
+        """A copy of `state` with everything `seat` has not seen dealt again at random
+        (uniformly among the deals that show `seat` what it saw), its piles still drawn
+        through `pick`."""
 
     def describe(self, what: str, outcome: int) -> str:
         """An outcome in words."""

@@ -473,6 +473,21 @@ def decide(
         return 0
 
 
+def cannot_search(game: str) -> str | None:
+    """Why this bot cannot play `game` (one sentence), or None when it can: it searches only
+    games with a determinizer (a bot.toml edited to list another brings it here)."""
+    try:
+        determinizer = get_game(game).determinizer()
+    except ArenaError as error:
+        return f"ismcts cannot play {game}: {error}"
+    if determinizer is None:
+        return (
+            f"ismcts cannot play {game}: it searches only games with a determinizer "
+            "(mandala, flowers, takenoko); list only those in its bot.toml's games."
+        )
+    return None
+
+
 def send(message: dict[str, Any]) -> None:
     sys.stdout.write(json.dumps(message, separators=(",", ":")) + "\n")
     sys.stdout.flush()
@@ -505,6 +520,10 @@ def main() -> None:
         kind = message.get("type")
         if kind == "hello":
             game = str(message.get("game") or game)
+            refusal = cannot_search(game)
+            if refusal:  # a sentence in its stderr log, which the referee shows, not a timeout
+                print(refusal, file=sys.stderr)
+                sys.exit(2)
             send({"type": "hello", "name": "ismcts", "version": "1.1"})
         elif kind == "new_game":
             game = str(message.get("game") or game)

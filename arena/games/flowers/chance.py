@@ -10,12 +10,13 @@ tile and the final order every seat (face up, F20, F23).
 from __future__ import annotations
 
 import random
-from collections import Counter
 from collections.abc import Mapping
+from functools import partial
 from typing import Any, Self
 
 from arena.games.base import GameState
-from arena.games.chance import ChanceRules, Pile, seen_by, uniform
+from arena.games.chance import ChanceRules, DealStep, Pile, seen_by, uniform
+from arena.games.flowers import determinize
 from arena.games.flowers.components import (
     CARDS_PER_COLOUR,
     COLOURS,
@@ -87,30 +88,34 @@ class ChanceFlowers(FlowersState):
 class FlowersChance(ChanceRules):
     max_outcomes = len(TILE_NAMES)
 
-    def deal(self, config: Mapping[str, Any], players: int) -> ChanceFlowers:
-        """F6: the deck and the stacks, a tile pair on each Mandala, then seat i's 5 + i cards."""
+    def start(self, config: Mapping[str, Any], players: int) -> ChanceFlowers:
+        """F6: the deck and the tile stacks, nothing dealt."""
         state = ChanceFlowers.empty(players, 0, int(config["turn_limit"]))
         state.deck = Pile([c for c in range(NUM_COLOURS) for _ in range(CARDS_PER_COLOUR)], CARD)
         state.dark = Pile([c * 6 + v for c in DARK for v in range(6)], DARK_TILE)
         state.light = Pile([c * 6 + v for c in LIGHT for v in range(6)], LIGHT_TILE)
-        for mandala in range(MANDALAS):
-            state._new_tiles(mandala)
-        for seat in range(players):
-            with seen_by((seat,)):
-                for _ in range(5 + seat):
-                    state.hands[seat][state.deck.pop()] += 1
-            state.hand_sizes[seat] = 5 + seat
         return state
 
-    def hidden_from(self, state: GameState, seat: int) -> Counter[tuple[str, int, int]]:
-        """F27: the other hands but their known cards."""
-        assert isinstance(state, FlowersState)
-        hidden: Counter[tuple[str, int, int]] = Counter()
-        for other, hand in enumerate(state.hands):
-            if other != seat:
-                for colour in range(NUM_COLOURS):
-                    hidden[CARD, other, colour] = hand[colour] - state.known[other][colour]
-        return +hidden
+    def deal_steps(self, players: int) -> tuple[DealStep, ...]:
+        """F6: a tile pair on each Mandala (two draws: on a copy), then seat i's 5 + i cards."""
+        steps = [DealStep(partial(_tiles, mandala), live=False) for mandala in range(MANDALAS)]
+        for seat in range(players):
+            steps += [DealStep(partial(_to_hand, seat)) for _ in range(5 + seat)]
+            steps.append(DealStep(partial(_hand_size, seat)))
+        return tuple(steps)
+
+    def redeal(self, state: GameState, seat: int, rng: random.Random) -> ChanceFlowers:
+        """F27: the other hands but their known cards and the deck, dealt again from the
+        cards `seat` has not seen, and the tile stacks (determinize.redeal); the deck and
+        the stacks still `Pile`s drawn as they go."""
+        assert isinstance(state, ChanceFlowers)
+        other = state.copy()
+        determinize.redeal(other, seat, rng)
+        for name, what in (("deck", CARD), ("dark", DARK_TILE), ("light", LIGHT_TILE)):
+            pile = getattr(state, name)
+            assert isinstance(pile, Pile)
+            setattr(other, name, Pile(getattr(other, name), what, pile.number))
+        return other
 
     def describe(self, what: str, outcome: int) -> str:
         if what == CARD:
@@ -118,3 +123,16 @@ class FlowersChance(ChanceRules):
         if what in (DARK_TILE, LIGHT_TILE):
             return f"{what}: {TILE_NAMES[outcome]}"
         return f"{what}: number {outcome + 1} of those standing"
+
+
+def _tiles(mandala: int, state: ChanceFlowers) -> None:
+    state._new_tiles(mandala)
+
+
+def _to_hand(seat: int, state: ChanceFlowers) -> None:
+    with seen_by((seat,)):
+        state.hands[seat][state.deck.pop()] += 1
+
+
+def _hand_size(seat: int, state: ChanceFlowers) -> None:
+    state.hand_sizes[seat] = 5 + seat

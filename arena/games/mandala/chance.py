@@ -8,12 +8,14 @@ card their seat (R2, R14), a Mountain card both (face up, R2, R10).
 
 from __future__ import annotations
 
-from collections import Counter
+import random
 from collections.abc import Mapping
+from functools import partial
 from typing import Any, Self
 
 from arena.games.base import GameState
-from arena.games.chance import ChanceRules, Pile, seen_by
+from arena.games.chance import ChanceRules, DealStep, Pile, seen_by
+from arena.games.mandala import determinize
 from arena.games.mandala.cards import CARDS_PER_COLOUR, COLOURS, NUM_COLOURS
 from arena.games.mandala.state import MandalaState
 
@@ -29,7 +31,9 @@ class ChanceMandala(MandalaState):
 
     def copy(self) -> Self:
         other = super().copy()
-        other.deck = Pile(other.deck, DECK, self.shuffles)
+        deck = self.deck
+        assert isinstance(deck, Pile)
+        other.deck = deck.copy()
         return other
 
     def _draw(self, seat: int) -> int:
@@ -44,38 +48,58 @@ class ChanceMandala(MandalaState):
 class MandalaChance(ChanceRules):
     max_outcomes = NUM_COLOURS
 
-    def deal(self, config: Mapping[str, Any], players: int) -> ChanceMandala:
-        """R2: the Mountains (face up), then per seat 6 hand cards and 2 Cup cards."""
+    def start(self, config: Mapping[str, Any], players: int) -> ChanceMandala:
+        """R1: the 108 cards in the deck, nothing dealt."""
         state = ChanceMandala.empty(0, int(config["turn_limit"]))
         assert isinstance(state, ChanceMandala)
         state._shuffle_into_deck([c for c in range(NUM_COLOURS) for _ in range(CARDS_PER_COLOUR)])
-        deck = state.deck
-        assert isinstance(deck, Pile)
-        take = deck.pop
-        with seen_by(None):
-            for mountain in state.mountains:
-                for _ in range(2):
-                    mountain[take()] += 1
-        for seat in range(2):
-            with seen_by((seat,)):
-                for _ in range(6):
-                    state.hands[seat][take()] += 1
-                deck.what = CUP  # a draw for the Cup, told apart from the hand's
-                for _ in range(2):
-                    state.cup_setup[seat][take()] += 1
-                deck.what = DECK
-            state.hand_sizes[seat] = 6
         return state
 
-    def hidden_from(self, state: GameState, seat: int) -> Counter[tuple[str, int, int]]:
-        """R14: the other hand and the other setup Cup."""
-        assert isinstance(state, MandalaState)
-        other = 1 - seat
-        hidden: Counter[tuple[str, int, int]] = Counter()
-        for colour in range(NUM_COLOURS):
-            hidden[DECK, other, colour] = state.hands[other][colour]
-            hidden[CUP, other, colour] = state.cup_setup[other][colour]
-        return +hidden
+    def deal_steps(self, players: int) -> tuple[DealStep, ...]:
+        """R2: the Mountains (face up), then per seat 6 hand cards and 2 Cup cards."""
+        steps = [DealStep(partial(_to_mountain, m)) for m in range(2) for _ in range(2)]
+        for seat in range(2):
+            steps += [DealStep(partial(_to_hand, seat)) for _ in range(6)]
+            steps += [DealStep(partial(_to_cup, seat)) for _ in range(2)]
+            steps.append(DealStep(partial(_hand_size, seat)))
+        return tuple(steps)
+
+    def redeal(self, state: GameState, seat: int, rng: random.Random) -> ChanceMandala:
+        """R14: the other hand, the other setup Cup and the deck, dealt again from the cards
+        `seat` has not seen (determinize.redeal; after a reshuffle the deck from the
+        reshuffled cards only); the deck still a `Pile` drawn as it goes."""
+        assert isinstance(state, ChanceMandala)
+        other = state.copy()
+        determinize.redeal(other, seat, rng)
+        other.shuffles = state.shuffles
+        other.deck = Pile(other.deck, DECK, state.shuffles)
+        return other
 
     def describe(self, what: str, outcome: int) -> str:
         return f"{what}: {COLOURS[outcome]}"
+
+
+def _to_mountain(mandala: int, state: ChanceMandala) -> None:
+    with seen_by(None):
+        state.mountains[mandala][state.deck.pop()] += 1
+
+
+def _to_hand(seat: int, state: ChanceMandala) -> None:
+    with seen_by((seat,)):
+        state.hands[seat][state.deck.pop()] += 1
+
+
+def _to_cup(seat: int, state: ChanceMandala) -> None:
+    """A setup Cup card: a draw told apart from the hand's by its name."""
+    deck = state.deck
+    assert isinstance(deck, Pile)
+    deck.what = CUP
+    try:
+        with seen_by((seat,)):
+            state.cup_setup[seat][deck.pop()] += 1
+    finally:
+        deck.what = DECK
+
+
+def _hand_size(seat: int, state: ChanceMandala) -> None:
+    state.hand_sizes[seat] = 6

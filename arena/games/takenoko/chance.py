@@ -10,12 +10,13 @@ cards the seat to move (D4, D7, §8), a roll and a baby every seat.
 
 from __future__ import annotations
 
-from collections import Counter
+import random
 from collections.abc import Mapping
+from functools import partial
 from typing import Any
 
 from arena.games.base import GameState
-from arena.games.chance import ChanceRules, arrange_top, seen_by, uniform
+from arena.games.chance import ChanceRules, DealStep, arrange_top, seen_by, uniform
 from arena.games.takenoko.cards import DECK_CARDS, DECKS, OBJECTIVES, deck_of
 from arena.games.takenoko.components import BABIES, CHIBIS_TILES, PLOTS, WEATHER
 from arena.games.takenoko.state import TakenokoState
@@ -54,11 +55,10 @@ class ChanceTakenoko(TakenokoState):
 
 
 class TakenokoChance(ChanceRules):
-    unique_items = True
     max_outcomes = max(len(TILE_IDS), len(CARD_IDS), len(WEATHER), len(BABIES))
 
-    def deal(self, config: Mapping[str, Any], players: int) -> ChanceTakenoko:
-        """§3.4: each seat's first hand, a card of each deck in turn, seen by that seat."""
+    def start(self, config: Mapping[str, Any], players: int) -> ChanceTakenoko:
+        """§3.4: the decks in order (drawn as they go), the hands empty."""
         state = ChanceTakenoko(
             players,
             0,
@@ -71,45 +71,30 @@ class TakenokoChance(ChanceRules):
         state.plot_deck.sort()
         for deck in DECKS:
             state.decks[deck] = sorted(DECK_CARDS[deck])
-        for seat in range(players):
-            with seen_by((seat,)):
-                for deck in DECKS:
-                    arrange_top(state.decks[deck], 1, 0, deck, CARD_IDS)
-                    state.hands[seat].append(state.decks[deck].pop(0))
-        state._legal = state._index = None
         return state
 
-    def hidden_from(self, state: GameState, seat: int) -> Counter[tuple[str, int, int]]:
-        """The other hands, the plots drawn and the Cabin's cards of another seat to move,
-        and what others put under a deck (T27: known to them only)."""
-        assert isinstance(state, ChanceTakenoko)
-        hidden: Counter[tuple[str, int, int]] = Counter()
-        for other, hand in enumerate(state.hands):
-            if other != seat:
-                hidden.update((deck_of(card), other, _CARD[card]) for card in hand)
-        mover = state.current
-        if mover != seat:
-            hidden.update((PLOT, mover, _TILE[plot]) for plot in state.drawn)
-            hidden.update((deck_of(card), mover, _CARD[card]) for card in state.cabin)
-        for other, returned in enumerate(state.returned):
-            if other != seat:
-                for item in returned:
-                    if item in _TILE:
-                        hidden[PLOT, other, _TILE[item]] += 1
-                    else:
-                        hidden[deck_of(item), other, _CARD[item]] += 1
-        return hidden
+    def deal_steps(self, players: int) -> tuple[DealStep, ...]:
+        """§3.4: each seat's first hand, a card of each deck in turn, seen by that seat."""
+        steps = [
+            DealStep(partial(_to_hand, seat, deck)) for seat in range(players) for deck in DECKS
+        ]
+        return (*steps, DealStep(_dealt))
 
-    def rename(self, move: Any, renamed: Mapping[tuple[str, int], int]) -> Any:
-        """The plots and cards a move names (a plot to place, the order to return them, a
-        card to keep or complete), as dealt again."""
-        names = {
-            TILE_IDS[old]: TILE_IDS[new] for (what, old), new in renamed.items() if what == PLOT
-        }
-        names |= {
-            CARD_IDS[old]: CARD_IDS[new] for (what, old), new in renamed.items() if what != PLOT
-        }
-        return _rename(move, names)
+    def redeal(self, state: GameState, seat: int, rng: random.Random) -> ChanceTakenoko:
+        """The items `seat` has not seen where they are now (the other hands, the plots drawn
+        and the Cabin's cards of another seat to move, the decks but what `seat` put under
+        them, what others put under a deck, T27) take one another's places at random, each
+        kind (the plots, each deck's cards) among its own: every place keeps its kind and
+        every deck what lies under it in a known order."""
+        assert isinstance(state, ChanceTakenoko)
+        other = state.copy()
+        names: dict[str, str] = {}
+        for items in _hidden(state, seat).values():
+            shuffled = items[:]
+            rng.shuffle(shuffled)
+            names.update(zip(items, shuffled, strict=True))
+        _renamed(other, seat, names)
+        return other
 
     def describe(self, what: str, outcome: int) -> str:
         if what == PLOT:
@@ -121,12 +106,42 @@ class TakenokoChance(ChanceRules):
         return f"{what}: number {outcome + 1} of those possible"
 
 
-def _rename(value: Any, names: Mapping[str, str]) -> Any:
-    """`value` (JSON) with every string found in `names` replaced."""
-    if isinstance(value, str):
-        return names.get(value, value)
-    if isinstance(value, list):
-        return [_rename(item, names) for item in value]
-    if isinstance(value, dict):
-        return {key: _rename(item, names) for key, item in value.items()}
-    return value
+def _to_hand(seat: int, deck: str, state: ChanceTakenoko) -> None:
+    with seen_by((seat,)):
+        arrange_top(state.decks[deck], 1, 0, deck, CARD_IDS)
+        state.hands[seat].append(state.decks[deck].pop(0))
+
+
+def _dealt(state: ChanceTakenoko) -> None:
+    state._legal = state._index = None
+
+
+def _hidden(state: ChanceTakenoko, seat: int) -> dict[str, list[str]]:
+    """The items `seat` has not seen where they are, by kind (the plots, or a card's deck)."""
+    mine = set(state.returned[seat])
+    places = [card for other, hand in enumerate(state.hands) if other != seat for card in hand]
+    if state.current != seat:
+        places += state.drawn + state.cabin
+    places += [plot for plot in state.plot_deck if plot not in mine]
+    places += [card for cards in state.decks.values() for card in cards if card not in mine]
+    kinds: dict[str, list[str]] = {}
+    for item in places:
+        kinds.setdefault("plot tiles" if item in _TILE else deck_of(item), []).append(item)
+    return kinds
+
+
+def _renamed(state: ChanceTakenoko, seat: int, names: Mapping[str, str]) -> None:
+    """`state` with the items `names` names renamed wherever `seat` cannot see them."""
+
+    def rename(items: list[str]) -> list[str]:
+        return [names.get(item, item) for item in items]
+
+    state.hands = [hand if s == seat else rename(hand) for s, hand in enumerate(state.hands)]
+    if state.current != seat:
+        state.drawn, state.cabin = rename(state.drawn), rename(state.cabin)
+    state.plot_deck = rename(state.plot_deck)
+    state.decks = {deck: rename(cards) for deck, cards in state.decks.items()}
+    state.returned = [
+        items if s == seat else rename(items) for s, items in enumerate(state.returned)
+    ]
+    state._legal = state._index = None
