@@ -52,8 +52,10 @@ install: $(STAMP)
 run: $(STAMP)
 	$(BIN)/arena run --rounds $(ROUNDS) $(ARGS)
 
+# The suite on every core (pytest-xdist; a file's tests stay on one worker, so its module
+# fixtures start once), then its 15 slowest tests.
 test: $(STAMP)
-	$(BIN)/python -m pytest -q $(ARGS)
+	$(BIN)/python -m pytest -q -n auto --dist loadfile --durations=15 $(ARGS)
 
 # Takenoko's invariants over 3,000 random games (1,000 per option set): 38 minutes here
 # with a tournament on the other core.

@@ -44,12 +44,44 @@ def chromium() -> Iterator[Any]:
 
 
 def until(condition: Any, seconds: float = 120) -> Any:
-    """The first true value of `condition()`, asked every 0.2 s (a page updates by itself);
-    AssertionError after `seconds`."""
+    """The first true value of `condition()`, asked every 0.2 s until `seconds` have passed
+    (a live page updates by itself: this is how a test reads one). A read of an element the
+    page replaced meanwhile (StaleElementReferenceException) or has not drawn yet
+    (NoSuchElementException) counts as not yet and is asked again; AssertionError at the
+    deadline, from the last such error if there was one."""
+    from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+
     deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        value = condition()
+    replaced: Exception | None = None
+    while True:
+        try:
+            value = condition()
+        except (StaleElementReferenceException, NoSuchElementException) as error:
+            value, replaced = None, error
         if value:
             return value
+        if time.monotonic() >= deadline:
+            raise AssertionError("the page did not get there in time") from replaced
         time.sleep(0.2)
-    raise AssertionError("the page did not get there in time")
+
+
+TABLE_CELLS = """
+return [...document.querySelectorAll(arguments[0])]
+  .map((row) => [...row.querySelectorAll("td")].map((cell) => cell.textContent));
+"""
+
+
+def table_rows(browser: Any, selector: str) -> list[list[str]]:
+    """The cells' text of the rows `selector` finds, read in one script: one rendering of a
+    table the page redraws, never a mix of two (and never a stale element)."""
+    return list(browser.execute_script(TABLE_CELLS, selector))
+
+
+def click(find: Any, seconds: float = 120) -> None:
+    """Click the element `find()` returns, found again if the page replaced it meanwhile."""
+
+    def clicked() -> bool:
+        find().click()
+        return True
+
+    until(clicked, seconds)

@@ -32,6 +32,10 @@ if (document.getElementById("replay-link")) return ["over"];
 return null;
 """
 
+LEGAL = """
+return [...document.querySelectorAll("#legal li")].map((item) => item.getAttribute("data-targets") || "");
+"""
+
 FIND = """
 return [...document.querySelectorAll("#board .clickable")]
   .filter((node) => node.getAttribute("data-target") === arguments[0]);
@@ -82,7 +86,7 @@ def _play_by_clicking(browser: Any, game: str, seed: int, kinds: Counter[str]) -
                 lambda r=request, n=now: not _asked(browser, r) and browser.execute_script(NOW) != n
             )
             continue
-        items = browser.find_elements(By.CSS_SELECTOR, "#legal li")
+        items = browser.execute_script(LEGAL)  # one reading of the list
         if not counts["shot"] and (
             browser.find_elements(By.CSS_SELECTOR, "#board .spot")  # Takenoko: a plot to place
             or (game != "takenoko" and counts["decisions"] == 6)
@@ -90,7 +94,7 @@ def _play_by_clicking(browser: Any, game: str, seed: int, kinds: Counter[str]) -
             browser.save_screenshot(str(SCREENSHOTS / f"human-{game}-playing.png"))
             counts["shot"] = 1
         choice = chooser.randrange(len(items))
-        targets = (items[choice].get_attribute("data-targets") or "").split()
+        targets = items[choice].split()
         counts["board"] += _click_board(browser, targets, request, kinds)
         if _asked(browser, request):
             browser.find_elements(By.CSS_SELECTOR, "#legal li")[choice].click()
