@@ -4,13 +4,14 @@ the Makefile, like bubblewrap; without them those tests are skipped with a reaso
 from __future__ import annotations
 
 import shutil
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tests import waiting
 
 ROOT = Path(__file__).resolve().parents[1]
 SCREENSHOTS = ROOT / "results" / "screenshots"
@@ -47,22 +48,13 @@ def until(condition: Any, seconds: float = 120) -> Any:
     """The first true value of `condition()`, asked every 0.2 s until `seconds` have passed
     (a live page updates by itself: this is how a test reads one). A read of an element the
     page replaced meanwhile (StaleElementReferenceException) or has not drawn yet
-    (NoSuchElementException) counts as not yet and is asked again; AssertionError at the
-    deadline, from the last such error if there was one."""
+    (NoSuchElementException) counts as not yet and is asked again."""
     from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 
-    deadline = time.monotonic() + seconds
-    replaced: Exception | None = None
-    while True:
-        try:
-            value = condition()
-        except (StaleElementReferenceException, NoSuchElementException) as error:
-            value, replaced = None, error
-        if value:
-            return value
-        if time.monotonic() >= deadline:
-            raise AssertionError("the page did not get there in time") from replaced
-        time.sleep(0.2)
+    return waiting.until(
+        condition, seconds, what="the page's state", every=0.2,
+        retry=(StaleElementReferenceException, NoSuchElementException),
+    )  # fmt: skip
 
 
 TABLE_CELLS = """
