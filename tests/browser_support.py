@@ -45,14 +45,14 @@ def chromium() -> Iterator[Any]:
 
 
 def until(condition: Any, seconds: float = 120) -> Any:
-    """The first true value of `condition()`, asked every 0.2 s until `seconds` have passed
+    """The first true value of `condition()`, asked every 0.05 s until `seconds` have passed
     (a live page updates by itself: this is how a test reads one). A read of an element the
     page replaced meanwhile (StaleElementReferenceException) or has not drawn yet
     (NoSuchElementException) counts as not yet and is asked again."""
     from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 
     return waiting.until(
-        condition, seconds, what="the page's state", every=0.2,
+        condition, seconds, what="the page's state", every=0.05,
         retry=(StaleElementReferenceException, NoSuchElementException),
     )  # fmt: skip
 

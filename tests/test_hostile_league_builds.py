@@ -28,7 +28,7 @@ LIMITS = Limits(move_ms=5000, startup_ms=20_000)
 
 SLOW_BUILD = """import pathlib, time
 start = time.time()
-time.sleep(3)
+time.sleep(1)  # long enough for a second build to overlap, were two run at once
 pathlib.Path("built.txt").write_text(f"{start} {time.time()}")
 """
 
