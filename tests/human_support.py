@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import threading
-import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -85,12 +84,3 @@ def human_game(
     assert opened.wait(60), "the page was never served"
     yield running
     running.thread.join(linger_s + 30)
-
-
-def until(condition: Any, seconds: float = 60) -> Any:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if value := condition():
-            return value
-        time.sleep(0.05)
-    raise AssertionError("not in time")

@@ -26,7 +26,8 @@ from arena.html.replay_page import replay_data
 from arena.human.narration import move_words
 from arena.human.seat import asked_of
 from arena.record import start, walk
-from tests.human_support import RunningGame, human_game, until
+from tests.human_support import RunningGame, human_game
+from tests.waiting import until
 
 TABLES = [("mandala", 2), ("flowers", 2), ("flowers", 3), ("flowers", 4),
           ("takenoko", 2), ("takenoko", 3), ("takenoko", 4)]  # fmt: skip
