@@ -25,7 +25,13 @@ def browser() -> Iterator[Any]:
         yield driver
 
 
-CHOSEN = 'return [...document.querySelectorAll("#board tr.chosen")].map((row) => row.dataset.bot);'
+DATA_BOT = "return [...document.querySelectorAll(arguments[0])].map((node) => node.dataset.bot);"
+
+
+def _bots_of(browser: Any, selector: str) -> list[str]:
+    """The bots the `selector` finds are of (their data-bot), in one reading of the page:
+    its leaderboard and bots' list are redrawn as games finish."""
+    return list(browser.execute_script(DATA_BOT, selector))
 
 
 def _board_once_alpha_played(browser: Any) -> list[list[str]] | None:
@@ -79,7 +85,7 @@ def _run(browser: Any, site: Site, tmp_path: Path, by: Any) -> None:
     # a replay of alpha's opens in the viewer
     click(lambda: browser.find_element(by.CSS_SELECTOR, '#board tr[data-bot="alpha"]'))
     # it is highlighted, with every other bot's result against it and its seats
-    assert until(lambda: browser.execute_script(CHOSEN)) == ["alpha"]
+    assert until(lambda: _bots_of(browser, "#board tr.chosen")) == ["alpha"]
     against = until(lambda: browser.find_element(by.ID, "against").text)
     assert "beta" in against and browser.find_element(by.ID, "seats").text
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
@@ -103,13 +109,7 @@ def _run(browser: Any, site: Site, tmp_path: Path, by: Any) -> None:
     browser.find_element(by.ID, "token").clear()
     browser.find_element(by.ID, "token").send_keys(site.ada + "\t")
     until(lambda: "You are ada" in browser.find_element(by.ID, "who").text)
-    retire = "button.retire"  # the bots' list is redrawn as games finish: read it at once
-    buttons = until(
-        lambda: [
-            b.get_attribute("data-bot") for b in browser.find_elements(by.CSS_SELECTOR, retire)
-        ]
-    )
-    assert buttons == ["alpha"]
+    assert until(lambda: _bots_of(browser, "button.retire")) == ["alpha"]
     assert site.call("POST", "/api/bots/beta/retire", site.ada)[0] == 403  # the server checks
     assert site.call("GET", "/api/bots/beta")[1]["status"] == "active"
     # ada retires alpha; the admin is shown unretire on it (ada is not), and it plays again
@@ -117,9 +117,8 @@ def _run(browser: Any, site: Site, tmp_path: Path, by: Any) -> None:
     browser.find_element(by.ID, "token").clear()
     browser.find_element(by.ID, "token").send_keys(site.admin + "\t")
     until(lambda: "You are admin (admin)" in browser.find_element(by.ID, "who").text)
-    buttons = until(lambda: browser.find_elements(by.CSS_SELECTOR, "button.unretire"))
-    assert [button.get_attribute("data-bot") for button in buttons] == ["alpha"]
-    buttons[0].click()
+    assert until(lambda: _bots_of(browser, "button.unretire")) == ["alpha"]
+    click(lambda: browser.find_element(by.CSS_SELECTOR, "button.unretire"))
     until(lambda: site.call("GET", "/api/bots/alpha")[1]["status"] == "active")
 
 
