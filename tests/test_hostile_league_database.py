@@ -234,14 +234,15 @@ def _wait_for_more_games(site: Site, than: int) -> None:
     raise AssertionError("the league did not go on storing games")
 
 
-def _storing(league: League) -> bool:
-    """The league's play thread is inside the store's write of a game (so waits on the
-    lock another connection holds)."""
+def _writing(league: League) -> bool:
+    """The league's play thread is inside a write to its database (any statement but a
+    SELECT), so waits there on the lock another connection holds."""
     frames = sys._current_frames()
     for thread in league.threads:
         frame = frames.get(thread.ident or -1)
         while frame is not None:
-            if frame.f_code.co_name == "record_game":
+            sql = frame.f_locals.get("sql") if frame.f_code.co_name.startswith("execute") else None
+            if isinstance(sql, str) and not sql.lstrip().upper().startswith("SELECT"):
                 return True
             frame = frame.f_back
     return False
@@ -253,7 +254,7 @@ def test_readers_answer_while_another_process_holds_the_write_lock(
     with _served_on(tmp_path, league_db) as site:
         before = _playing(site, tmp_path)
         with _write_lock_held(league_db):  # held until the reads came back
-            until(lambda: _storing(site.league), 120, what="the league storing a table")
+            until(lambda: _writing(site.league), 120, what="the league writing to its database")
             answers = {}
             for path in ("/api/leaderboard", "/api/bots", "/api/bots/alpha"):
                 # 20 s: well within the 30 s a blocked write waits, far above a read
