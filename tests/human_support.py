@@ -40,7 +40,7 @@ class RunningGame:
         headers = {"X-Seat-Key": self.key if key is None else key}
         request = urllib.request.Request(self.base + path, data=data, headers=headers)
         try:
-            with urllib.request.urlopen(request, timeout=10) as response:
+            with urllib.request.urlopen(request, timeout=60) as response:  # a loaded machine
                 return response.status, json.loads(response.read())
         except urllib.error.HTTPError as error:
             return error.code, json.loads(error.read())

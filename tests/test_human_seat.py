@@ -60,7 +60,8 @@ def play_randomly(running: RunningGame, seed: int = 1) -> list[dict[str, Any]]:
 def open_replay(running: RunningGame) -> None:
     """Open the whole game's replay, as the page's last link does (the game then closes)."""
     until(lambda: running.call("/api/state")[1].get("replay"))
-    with urllib.request.urlopen(running.base + "/replay", timeout=10) as page:
+    # made once asked: a whole game's page, seconds of work on a loaded machine
+    with urllib.request.urlopen(running.base + "/replay", timeout=120) as page:
         assert b'id="replay-data"' in page.read()
 
 

@@ -121,9 +121,8 @@ def test_an_author_plays_a_bot_to_its_end_unrated_one_game_at_a_time(
     assert record["players"] == ["human:ada", "alpha"] and record["outcome"]["scores"]
     status, replay = site.call("GET", line["replay"])
     assert status == 200 and "replay-data" in replay
-    assert [g["game_id"] for g in site.call("GET", "/api/play/games?bot=alpha")[1]][-1:] == [
-        game["game"]
-    ]
+    # (bob's game, not opened, may end before or after it: the list is newest first)
+    assert game["game"] in [g["game_id"] for g in site.call("GET", "/api/play/games?bot=alpha")[1]]
     # not rated: nothing in the league's store, ratings or leaderboard
     assert site.league.store.game_count() == 0 and site.league.played == []
     assert site.call("GET", "/api/leaderboard")[1] == board
