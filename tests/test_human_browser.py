@@ -184,10 +184,10 @@ def _choose_on_the_board(browser: Any, request: str, chooser: random.Random) -> 
         return False
     index = chooser.choice(choices)
     for target in reachable[index]:
-        found = browser.execute_script(FIND, target)
-        if not found or not _asked(browser, request):
+        found = browser.execute_script(FIND, target, request)
+        if not found:
             return True  # the state moved on under the clicks: the caller looks again
-        found[0].click()
+        found.click()
     prompt = browser.find_element(By.ID, "prompt")
     confirm = prompt.find_elements(By.CSS_SELECTOR, "button.confirm")
     pick = prompt.find_elements(By.CSS_SELECTOR, f'button.choice[data-move="{index}"]')
@@ -216,7 +216,8 @@ def test_a_game_on_the_board_alone_against_a_slow_bot_shows_each_of_its_moves(
     browser: Any, tmp_path: Path
 ) -> None:
     slow = fake_bot(tmp_path, "slow", "--slow", "800", "--random", "5")
-    with human_game("mandala", 2, tmp_path, seat=0, seed=8, bot=slow) as running:
+    short = SHORTER["mandala"]  # R12: 0.8 s a bot move, a whole game is a minute or more
+    with human_game("mandala", 2, tmp_path, seat=0, seed=8, bot=slow, config=short) as running:
         browser.get(running.url)
         until(lambda: browser.execute_script(NOW), 60)
         browser.execute_script(WATCH_LAST)
@@ -252,7 +253,10 @@ def test_a_game_by_keyboard_alone_with_a_frozen_tab_that_comes_back(
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.keys import Keys
 
-    with human_game("flowers", 2, tmp_path, seat=1, seed=3, gone_s=1, move_s=60) as running:
+    short = SHORTER["flowers"]  # F24
+    with human_game(
+        "flowers", 2, tmp_path, seat=1, seed=3, gone_s=1, move_s=60, config=short
+    ) as running:
         browser.get(running.url)
         chooser, decisions = random.Random(7), 0
         while True:
@@ -289,7 +293,7 @@ KIND = 'const h = document.querySelector("#asked h2"); return h ? h.textContent 
 def test_every_takenoko_chibis_decision_is_made_on_the_board(browser: Any, tmp_path: Path) -> None:
     """Takenoko with Chibis at three seats, every decision by the board's clicks and buttons
     (the Cabin's cards, the plots put back, a colour to pay: buttons or choices above it)."""
-    config = {"chibis": True}
+    config = {"chibis": True, "max_rounds": 8}  # T14: the kinds come early; 100 rounds, minutes
     with human_game("takenoko", 3, tmp_path, seat=0, seed=4, config=config) as running:
         browser.get(running.url)
         chooser, kinds = random.Random(9), Counter[str]()
