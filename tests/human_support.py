@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.human.game import HumanClock, HumanTable, play_human_game
+from arena.players.limits import Limits
 from arena.players.manifest import BotManifest, resolve_bot
 from arena.referee import GameReport
 
@@ -57,14 +58,15 @@ class RunningGame:
 def human_game(
     game: str, seats: int, tmp: Path, *, seat: int = 0, seed: int = 7, gone_s: float = 20,
     move_s: float = 120, linger_s: float = 30, open_s: float = 60, bot: BotManifest | None = None,
-    config: dict[str, Any] | None = None,
+    config: dict[str, Any] | None = None, limits: Limits | None = None,
 ) -> Iterator[RunningGame]:  # fmt: skip
     """`human:ann` in `seat` against `bot` (`random` unless given) in the other seats, in a
-    thread."""
+    thread (`limits`: the bots', Limits() unless given)."""
     who: list[Any] = [bot or resolve_bot("random")] * seats
     who[seat] = "human:ann"
     clock = HumanClock(move_s=move_s, open_s=open_s, gone_s=gone_s, linger_s=linger_s)
-    table = HumanTable(seats=who, game=game, config=config or {}, seed=seed, clock=clock)
+    table = HumanTable(seats=who, game=game, config=config or {}, seed=seed, clock=clock,
+                       limits=limits or Limits())  # fmt: skip
     running = RunningGame()
     opened = threading.Event()
 

@@ -25,8 +25,10 @@ from arena.game_sources import get_game
 from arena.html.replay_page import replay_data
 from arena.human.narration import move_words
 from arena.human.seat import asked_of
+from arena.players.limits import Limits
 from arena.record import start, walk
 from tests.human_support import RunningGame, human_game
+from tests.referee_support import fake_bot
 from tests.waiting import until
 
 TABLES = [("mandala", 2), ("flowers", 2), ("flowers", 3), ("flowers", 4),
@@ -216,8 +218,12 @@ def test_the_human_may_resign(tmp_path: Path) -> None:
 
 def test_the_board_follows_every_move_and_the_narration_comes_in_parts(tmp_path: Path) -> None:
     """After the human's move the view is the position after it at once (before the next
-    decision), and a bot's move shows as the last move; `told=N` sends the lines from N."""
-    with human_game("mandala", 2, tmp_path, seat=0, seed=5) as running:
+    decision), and a bot's move shows as the last move; `told=N` sends the lines from N. The
+    bot takes 3 s a move, so the human's own move is read before the bot's reply, however
+    loaded the machine (a quick bot replied first there)."""
+    slow = fake_bot(tmp_path, "slow", "--slow", "3000", "--random", "5")
+    patient = Limits(move_ms=20_000)
+    with human_game("mandala", 2, tmp_path, seat=0, seed=5, bot=slow, limits=patient) as running:
         asked = until(lambda: running.call("/api/state")[1]["asked"])
         hand = asked["view"]["hand"]
         move = asked["legal"][0]["move"]
