@@ -235,13 +235,16 @@ def _wait_for_more_games(site: Site, than: int) -> None:
 
 
 def _writing(league: League) -> bool:
-    """The league's play thread is inside a write to its database (any statement but a
-    SELECT), so waits there on the lock another connection holds."""
+    """The league's play thread is inside a write to its database (a transaction, or any
+    statement but a SELECT), so waits there on the lock another connection holds."""
     frames = sys._current_frames()
     for thread in league.threads:
         frame = frames.get(thread.ident or -1)
         while frame is not None:
-            sql = frame.f_locals.get("sql") if frame.f_code.co_name.startswith("execute") else None
+            name = frame.f_code.co_name
+            if name == "transaction" and frame.f_code.co_filename.endswith("database.py"):
+                return True  # SQLite's BEGIN IMMEDIATE waits for the write lock here
+            sql = frame.f_locals.get("sql") if name.startswith("execute") else None
             if isinstance(sql, str) and not sql.lstrip().upper().startswith("SELECT"):
                 return True
             frame = frame.f_back
