@@ -52,8 +52,13 @@ install: $(STAMP)
 run: $(STAMP)
 	$(BIN)/arena run --rounds $(ROUNDS) $(ARGS)
 
+# The suite on every core (pytest-xdist: a worker per logical CPU, since `auto` counts
+# physical cores and gives one worker on a 2-thread machine), the tests one by one to
+# whichever worker is free, but a module's tests together where they share a fixture
+# (tests/conftest.py); then its 15 slowest tests. ARGS="-n 4" for another number of
+# workers, ARGS=tests/test_x.py for one file.
 test: $(STAMP)
-	$(BIN)/python -m pytest -q $(ARGS)
+	$(BIN)/python -m pytest -q -n logical --dist loadgroup --durations=15 $(ARGS)
 
 # Takenoko's invariants over 3,000 random games (1,000 per option set): 38 minutes here
 # with a tournament on the other core.

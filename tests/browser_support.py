@@ -4,13 +4,14 @@ the Makefile, like bubblewrap; without them those tests are skipped with a reaso
 from __future__ import annotations
 
 import shutil
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tests import waiting
 
 ROOT = Path(__file__).resolve().parents[1]
 SCREENSHOTS = ROOT / "results" / "screenshots"
@@ -44,12 +45,35 @@ def chromium() -> Iterator[Any]:
 
 
 def until(condition: Any, seconds: float = 120) -> Any:
-    """The first true value of `condition()`, asked every 0.2 s (a page updates by itself);
-    AssertionError after `seconds`."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(0.2)
-    raise AssertionError("the page did not get there in time")
+    """The first true value of `condition()`, asked every 0.05 s until `seconds` have passed
+    (a live page updates by itself: this is how a test reads one). A read of an element the
+    page replaced meanwhile (StaleElementReferenceException) or has not drawn yet
+    (NoSuchElementException) counts as not yet and is asked again."""
+    from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+
+    return waiting.until(
+        condition, seconds, what="the page's state", every=0.05,
+        retry=(StaleElementReferenceException, NoSuchElementException),
+    )  # fmt: skip
+
+
+TABLE_CELLS = """
+return [...document.querySelectorAll(arguments[0])]
+  .map((row) => [...row.querySelectorAll("td")].map((cell) => cell.textContent));
+"""
+
+
+def table_rows(browser: Any, selector: str) -> list[list[str]]:
+    """The cells' text of the rows `selector` finds, read in one script: one rendering of a
+    table the page redraws, never a mix of two (and never a stale element)."""
+    return list(browser.execute_script(TABLE_CELLS, selector))
+
+
+def click(find: Any, seconds: float = 120) -> None:
+    """Click the element `find()` returns, found again if the page replaced it meanwhile."""
+
+    def clicked() -> bool:
+        find().click()
+        return True
+
+    until(clicked, seconds)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import threading
-import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -14,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.human.game import HumanClock, HumanTable, play_human_game
+from arena.players.limits import Limits
 from arena.players.manifest import BotManifest, resolve_bot
 from arena.referee import GameReport
 
@@ -41,7 +41,7 @@ class RunningGame:
         headers = {"X-Seat-Key": self.key if key is None else key}
         request = urllib.request.Request(self.base + path, data=data, headers=headers)
         try:
-            with urllib.request.urlopen(request, timeout=10) as response:
+            with urllib.request.urlopen(request, timeout=60) as response:  # a loaded machine
                 return response.status, json.loads(response.read())
         except urllib.error.HTTPError as error:
             return error.code, json.loads(error.read())
@@ -58,14 +58,15 @@ class RunningGame:
 def human_game(
     game: str, seats: int, tmp: Path, *, seat: int = 0, seed: int = 7, gone_s: float = 20,
     move_s: float = 120, linger_s: float = 30, open_s: float = 60, bot: BotManifest | None = None,
-    config: dict[str, Any] | None = None,
+    config: dict[str, Any] | None = None, limits: Limits | None = None,
 ) -> Iterator[RunningGame]:  # fmt: skip
     """`human:ann` in `seat` against `bot` (`random` unless given) in the other seats, in a
-    thread."""
+    thread (`limits`: the bots', Limits() unless given)."""
     who: list[Any] = [bot or resolve_bot("random")] * seats
     who[seat] = "human:ann"
     clock = HumanClock(move_s=move_s, open_s=open_s, gone_s=gone_s, linger_s=linger_s)
-    table = HumanTable(seats=who, game=game, config=config or {}, seed=seed, clock=clock)
+    table = HumanTable(seats=who, game=game, config=config or {}, seed=seed, clock=clock,
+                       limits=limits or Limits())  # fmt: skip
     running = RunningGame()
     opened = threading.Event()
 
@@ -85,12 +86,3 @@ def human_game(
     assert opened.wait(60), "the page was never served"
     yield running
     running.thread.join(linger_s + 30)
-
-
-def until(condition: Any, seconds: float = 60) -> Any:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if value := condition():
-            return value
-        time.sleep(0.05)
-    raise AssertionError("not in time")

@@ -37,12 +37,16 @@ def test_bench_stats_prints_the_coverage_of_every_interval() -> None:
 
 
 def test_bench_league_prints_its_share_of_a_batch_run_and_the_load_test() -> None:
-    args = ["bench", "league", "--games", "20", "--reads", "2"]
+    # the flood's two readings 1 s each, not 15; the synthetic league has its own test
+    # (test_league_standings.py)
+    args = ["bench", "league", "--games", "20", "--reads", "2", "--flood-seconds", "1"]
+    args += ["--synthetic-games", "0"]
     result = CliRunner().invoke(main, args, catch_exceptions=False)
     assert result.exit_code == 0, result.output
     assert "league/batch" in result.output and "(target >= 0.9)" in result.output
     assert " errors; leaderboard median " in result.output  # the figures, not a verdict on them
     assert "stored once: True" in result.output
+    assert "1 s without then 1 s with" in result.output and "the flood got: " in result.output
 
 
 def test_bench_openspiel_prints_each_figure_beside_its_target() -> None:

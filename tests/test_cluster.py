@@ -82,7 +82,8 @@ def test_a_worker_killed_mid_run_loses_no_game_and_repeats_none(tmp_path: Path) 
     bots_dir = field(tmp_path, marker=marker, delay_ms=3)
     bots = [load_manifest(folder) for folder in sorted(bots_dir.iterdir())]
     run_dir = tmp_path / "run"
-    config = tournament.create_run(run_dir, bots, rounds=8, seed=2, limits={})
+    slow = {"move_ms": 20_000, "startup_ms": 60_000}  # a loaded machine: no game lost on time
+    config = tournament.create_run(run_dir, bots, rounds=8, seed=2, limits=slow)
     executor = DaskExecutor(local=2)
     executor.prepare(run_dir, config.limits)
     victims = list(executor.worker_pids().values())

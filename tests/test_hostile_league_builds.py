@@ -28,7 +28,7 @@ LIMITS = Limits(move_ms=5000, startup_ms=20_000)
 
 SLOW_BUILD = """import pathlib, time
 start = time.time()
-time.sleep(3)
+time.sleep(1)  # long enough for a second build to overlap, were two run at once
 pathlib.Path("built.txt").write_text(f"{start} {time.time()}")
 """
 
@@ -104,7 +104,7 @@ def test_checks_go_round_robin_by_author(tmp_path: Path) -> None:
     bob = league.store.author_of(league.store.add_author("bob"))
     assert bob is not None
     try:
-        files = {"build.py": SLOW_BUILD.replace("sleep(3)", "sleep(1)")}
+        files = {"build.py": SLOW_BUILD}
         build = ["python3", "build.py"]
         slow = [league.submit(ada, _built_bot(tmp_path, f"slow{n}", build, files)) for n in "123"]
         quick = league.submit(bob, _built_bot(tmp_path, "quick", build, files))

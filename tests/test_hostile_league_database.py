@@ -13,6 +13,7 @@ import shutil
 import socket
 import sqlite3
 import subprocess
+import sys
 import threading
 import time
 import urllib.request
@@ -23,13 +24,14 @@ import pytest
 from click.testing import CliRunner, Result
 
 from arena.cli.main import main
-from arena.league import web
+from arena.league import database, web
 from arena.league.database import Outage
 from arena.league.league import League
 from arena.league.store import Store
 from arena.players.limits import Limits
 from arena.results.log import GameLine
 from tests.league_support import Site, bot_archive, served
+from tests.waiting import Clock, until
 
 SERVE_WAIT_S = 120
 
@@ -149,15 +151,17 @@ def test_a_read_only_postgresql_database_is_one_sentence(tmp_path: Path, postgre
 
 
 def test_a_failing_database_is_told_once_then_once_a_minute(
-    caplog: pytest.LogCaptureFixture,
+    caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     caplog.set_level(logging.ERROR, logger="outage")
+    clock = Clock()
+    monkeypatch.setattr(database, "time", clock)
     outage = Outage(logging.getLogger("outage"), every_s=2.0)
     for _ in range(3):
         outage.failed("the league cannot store its games", OSError("disk full"))
-    time.sleep(2.2)
+    clock.advance(2.2)
     outage.failed("the league cannot store its games", OSError("disk\nfull"))
-    time.sleep(4.5)  # quiet for twice the period: a new outage
+    clock.advance(4.5)  # quiet for twice the period: a new outage
     outage.failed("the league could not hand out a table", OSError("gone"))
     assert [record.getMessage() for record in caplog.records] == [
         "the league cannot store its games: disk full; the league goes on and tries again",
@@ -230,13 +234,30 @@ def _wait_for_more_games(site: Site, than: int) -> None:
     raise AssertionError("the league did not go on storing games")
 
 
+def _writing(league: League) -> bool:
+    """The league's play thread is inside a write to its database (a transaction, or any
+    statement but a SELECT), so waits there on the lock another connection holds."""
+    frames = sys._current_frames()
+    for thread in league.threads:
+        frame = frames.get(thread.ident or -1)
+        while frame is not None:
+            name = frame.f_code.co_name
+            if name == "transaction" and frame.f_code.co_filename.endswith("database.py"):
+                return True  # SQLite's BEGIN IMMEDIATE waits for the write lock here
+            sql = frame.f_locals.get("sql") if name.startswith("execute") else None
+            if isinstance(sql, str) and not sql.lstrip().upper().startswith("SELECT"):
+                return True
+            frame = frame.f_back
+    return False
+
+
 def test_readers_answer_while_another_process_holds_the_write_lock(
     tmp_path: Path, league_db: str
 ) -> None:
     with _served_on(tmp_path, league_db) as site:
         before = _playing(site, tmp_path)
         with _write_lock_held(league_db):  # held until the reads came back
-            time.sleep(3)  # the league's play thread is waiting to store a table by now
+            until(lambda: _writing(site.league), 120, what="the league writing to its database")
             answers = {}
             for path in ("/api/leaderboard", "/api/bots", "/api/bots/alpha"):
                 # 20 s: well within the 30 s a blocked write waits, far above a read
@@ -254,7 +275,8 @@ def test_a_database_failing_while_the_league_plays_is_told_once(
         wal = tmp_path / "league" / "league.sqlite-wal"
         caplog.set_level(logging.ERROR, logger="arena.league.league")
         with _read_only(wal):  # the disk turned read-only under the running league
-            time.sleep(6)  # the play loop tries again every second or so
+            tries = site.league.outage.tries  # the play loop tries again every second or so
+            until(lambda: site.league.outage.tries >= tries + 3, 120, what="three more tries")
         told = [r for r in caplog.records if r.name == "arena.league.league"]
         assert told, "the failing database was never told"
         assert len(told) == 1 and told[0].exc_info is None, [r.getMessage() for r in told]

@@ -26,6 +26,7 @@ from arena.league import boards, server, web
 from arena.league.league import League
 from arena.league.server import RateLimit, ServerLimits
 from tests.league_support import Site
+from tests.waiting import Clock, until
 
 
 @contextmanager
@@ -148,11 +149,19 @@ def test_the_plain_leaderboard_never_waits_on_custom_ones(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(boards, "CUSTOM_AT_ONCE", 0)  # every custom board waits its full time
-    monkeypatch.setattr(boards, "CUSTOM_WAIT_S", 20.0)
+    monkeypatch.setattr(boards, "CUSTOM_WAIT_S", 10.0)
+    asked: list[Any] = []
+    custom = boards.Boards.custom
+
+    async def counted(self: boards.Boards, *query: Any) -> Any:
+        asked.append(query)
+        return await custom(self, *query)
+
+    monkeypatch.setattr(boards.Boards, "custom", counted)
     with guarded(tmp_path) as site, ThreadPoolExecutor(12) as pool:
         waiting = [pool.submit(site.call, "GET", f"/api/leaderboard?seats=2&n={n}")
                    for n in range(12)]  # fmt: skip
-        time.sleep(1)  # all of them asked by now
+        until(lambda: len(asked) == 12, 30, what="the 12 custom boards asked")
         assert site.call("GET", "/api/leaderboard") == (200, [])
         assert not any(custom.done() for custom in waiting)  # answered while they all wait
         for custom in waiting:
@@ -193,10 +202,14 @@ def test_the_open_files_limit_is_raised_to_the_hard_limit(tmp_path: Path) -> Non
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
 
 
-def test_a_rate_limit_forgets_idle_clients_and_stays_bounded() -> None:
+def test_a_rate_limit_forgets_idle_clients_and_stays_bounded(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    clock = Clock()
+    monkeypatch.setattr(server, "time", clock)
     limit = RateLimit(2, window_s=0.2, keys=3)
     assert [limit.allow("a") for _ in range(3)] == [True, True, False]
-    time.sleep(0.3)
+    clock.advance(0.3)
     assert limit.allow("a")  # the window slid on
     for client in "bcde":
         assert limit.allow(client)

@@ -27,15 +27,22 @@ pytestmark = needs_chromium
 
 NOW = """
 const legal = document.getElementById("legal");
-if (legal) return ["asked", legal.getAttribute("data-request"), document.body.getAttribute("data-sent")];
+if (legal) return ["asked", legal.getAttribute("data-request"), document.body.getAttribute("data-sent"),
+  [...legal.querySelectorAll("li")].map((item) => item.getAttribute("data-targets") || ""),
+  document.querySelector("#board .spot") !== null];
 if (document.getElementById("replay-link")) return ["over"];
 return null;
 """
+"""The page's state in one reading: ["asked", request, the request sent, each legal move's
+board targets, whether a Takenoko plot waits to be placed], ["over"], or null."""
 
 FIND = """
-return [...document.querySelectorAll("#board .clickable")]
-  .filter((node) => node.getAttribute("data-target") === arguments[0]);
+const legal = document.getElementById("legal");
+if (!legal || legal.getAttribute("data-request") !== arguments[1]
+    || document.body.getAttribute("data-sent") === arguments[1]) return null;
+return document.querySelector(`#board .clickable[data-target="${CSS.escape(arguments[0])}"]`);
 """
+"""The board's element for target arguments[0] while request arguments[1] is asked, else null."""
 
 
 @pytest.fixture(scope="module")
@@ -56,11 +63,11 @@ def _click_board(browser: Any, targets: list[str], request: str, kinds: Counter[
 
     clicks = 0
     for target in targets:
-        found = browser.execute_script(FIND, target)
-        if not found or not _asked(browser, request):
+        found = browser.execute_script(FIND, target, request)
+        if not found:
             break
         try:
-            found[0].click()
+            found.click()
             clicks += 1
             kinds[target.split(":")[0]] += 1
         except WebDriverException:  # covered by another element: the list is there
@@ -76,22 +83,15 @@ def _play_by_clicking(browser: Any, game: str, seed: int, kinds: Counter[str]) -
         now = until(lambda: browser.execute_script(NOW), 60)
         if now[0] == "over":
             return counts
-        request = now[1]
-        if now[2] == request:  # sent; the next state has not come yet
-            until(
-                lambda r=request, n=now: not _asked(browser, r) and browser.execute_script(NOW) != n
-            )
+        _, request, sent, items, spot = now
+        if sent == request:  # sent; the next state has not come yet
+            until(lambda n=now: browser.execute_script(NOW) != n, 60)
             continue
-        items = browser.find_elements(By.CSS_SELECTOR, "#legal li")
-        if not counts["shot"] and (
-            browser.find_elements(By.CSS_SELECTOR, "#board .spot")  # Takenoko: a plot to place
-            or (game != "takenoko" and counts["decisions"] == 6)
-        ):
+        if not counts["shot"] and (spot or (game != "takenoko" and counts["decisions"] == 6)):
             browser.save_screenshot(str(SCREENSHOTS / f"human-{game}-playing.png"))
             counts["shot"] = 1
         choice = chooser.randrange(len(items))
-        targets = (items[choice].get_attribute("data-targets") or "").split()
-        counts["board"] += _click_board(browser, targets, request, kinds)
+        counts["board"] += _click_board(browser, items[choice].split(), request, kinds)
         if _asked(browser, request):
             browser.find_elements(By.CSS_SELECTOR, "#legal li")[choice].click()
             counts["list"] += 1
@@ -99,12 +99,22 @@ def _play_by_clicking(browser: Any, game: str, seed: int, kinds: Counter[str]) -
         until(lambda n=now: browser.execute_script(NOW) != n, 60)
 
 
+SHORTER = {
+    "mandala": {"turn_limit": 30},  # R12
+    "flowers": {"turn_limit": 45},  # F24
+    "takenoko": {"max_rounds": 5},  # T14
+}
+"""Each game cut short by its own turn limit: the clicking, its end and its replay are the
+same in a short game, and a whole one takes minutes of clicking on a busy machine
+(random players seldom meet Takenoko's objectives: 100 rounds)."""
+
+
 @pytest.mark.parametrize(("game", "seats"), [("mandala", 2), ("flowers", 3), ("takenoko", 3)])
 def test_a_whole_game_by_clicking_only(browser: Any, game: str, seats: int, tmp_path: Path) -> None:
     from selenium.webdriver.common.by import By
 
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    with human_game(game, seats, tmp_path, seat=1, seed=21) as running:
+    with human_game(game, seats, tmp_path, seat=1, seed=21, config=SHORTER.get(game)) as running:
         browser.get(running.url)
         assert "#key=" not in browser.current_url  # the key leaves the address bar
         kinds: Counter[str] = Counter()
@@ -174,10 +184,10 @@ def _choose_on_the_board(browser: Any, request: str, chooser: random.Random) -> 
         return False
     index = chooser.choice(choices)
     for target in reachable[index]:
-        found = browser.execute_script(FIND, target)
-        if not found or not _asked(browser, request):
+        found = browser.execute_script(FIND, target, request)
+        if not found:
             return True  # the state moved on under the clicks: the caller looks again
-        found[0].click()
+        found.click()
     prompt = browser.find_element(By.ID, "prompt")
     confirm = prompt.find_elements(By.CSS_SELECTOR, "button.confirm")
     pick = prompt.find_elements(By.CSS_SELECTOR, f'button.choice[data-move="{index}"]')
@@ -206,7 +216,8 @@ def test_a_game_on_the_board_alone_against_a_slow_bot_shows_each_of_its_moves(
     browser: Any, tmp_path: Path
 ) -> None:
     slow = fake_bot(tmp_path, "slow", "--slow", "800", "--random", "5")
-    with human_game("mandala", 2, tmp_path, seat=0, seed=8, bot=slow) as running:
+    short = SHORTER["mandala"]  # R12: 0.8 s a bot move, a whole game is a minute or more
+    with human_game("mandala", 2, tmp_path, seat=0, seed=8, bot=slow, config=short) as running:
         browser.get(running.url)
         until(lambda: browser.execute_script(NOW), 60)
         browser.execute_script(WATCH_LAST)
@@ -242,7 +253,10 @@ def test_a_game_by_keyboard_alone_with_a_frozen_tab_that_comes_back(
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.keys import Keys
 
-    with human_game("flowers", 2, tmp_path, seat=1, seed=3, gone_s=1, move_s=60) as running:
+    short = SHORTER["flowers"]  # F24
+    with human_game(
+        "flowers", 2, tmp_path, seat=1, seed=3, gone_s=1, move_s=60, config=short
+    ) as running:
         browser.get(running.url)
         chooser, decisions = random.Random(7), 0
         while True:
@@ -279,7 +293,7 @@ KIND = 'const h = document.querySelector("#asked h2"); return h ? h.textContent 
 def test_every_takenoko_chibis_decision_is_made_on_the_board(browser: Any, tmp_path: Path) -> None:
     """Takenoko with Chibis at three seats, every decision by the board's clicks and buttons
     (the Cabin's cards, the plots put back, a colour to pay: buttons or choices above it)."""
-    config = {"chibis": True}
+    config = {"chibis": True, "max_rounds": 8}  # T14: the kinds come early; 100 rounds, minutes
     with human_game("takenoko", 3, tmp_path, seat=0, seed=4, config=config) as running:
         browser.get(running.url)
         chooser, kinds = random.Random(9), Counter[str]()

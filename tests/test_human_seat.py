@@ -25,8 +25,11 @@ from arena.game_sources import get_game
 from arena.html.replay_page import replay_data
 from arena.human.narration import move_words
 from arena.human.seat import asked_of
+from arena.players.limits import Limits
 from arena.record import start, walk
-from tests.human_support import RunningGame, human_game, until
+from tests.human_support import RunningGame, human_game
+from tests.referee_support import fake_bot
+from tests.waiting import until
 
 TABLES = [("mandala", 2), ("flowers", 2), ("flowers", 3), ("flowers", 4),
           ("takenoko", 2), ("takenoko", 3), ("takenoko", 4)]  # fmt: skip
@@ -59,7 +62,8 @@ def play_randomly(running: RunningGame, seed: int = 1) -> list[dict[str, Any]]:
 def open_replay(running: RunningGame) -> None:
     """Open the whole game's replay, as the page's last link does (the game then closes)."""
     until(lambda: running.call("/api/state")[1].get("replay"))
-    with urllib.request.urlopen(running.base + "/replay", timeout=10) as page:
+    # made once asked: a whole game's page, seconds of work on a loaded machine
+    with urllib.request.urlopen(running.base + "/replay", timeout=120) as page:
         assert b'id="replay-data"' in page.read()
 
 
@@ -214,8 +218,12 @@ def test_the_human_may_resign(tmp_path: Path) -> None:
 
 def test_the_board_follows_every_move_and_the_narration_comes_in_parts(tmp_path: Path) -> None:
     """After the human's move the view is the position after it at once (before the next
-    decision), and a bot's move shows as the last move; `told=N` sends the lines from N."""
-    with human_game("mandala", 2, tmp_path, seat=0, seed=5) as running:
+    decision), and a bot's move shows as the last move; `told=N` sends the lines from N. The
+    bot takes 3 s a move, so the human's own move is read before the bot's reply, however
+    loaded the machine (a quick bot replied first there)."""
+    slow = fake_bot(tmp_path, "slow", "--slow", "3000", "--random", "5")
+    patient = Limits(move_ms=20_000)
+    with human_game("mandala", 2, tmp_path, seat=0, seed=5, bot=slow, limits=patient) as running:
         asked = until(lambda: running.call("/api/state")[1]["asked"])
         hand = asked["view"]["hand"]
         move = asked["legal"][0]["move"]
@@ -267,13 +275,13 @@ def test_bad_requests_get_one_sentence(tmp_path: Path) -> None:
         big = urllib.request.Request(running.base + "/api/move", data=b"{" * 5000,
                                      headers={"X-Seat-Key": running.key})  # fmt: skip
         with pytest.raises(urllib.error.HTTPError) as refused:
-            urllib.request.urlopen(big, timeout=5)
+            urllib.request.urlopen(big, timeout=60)
         assert refused.value.code == 400
         rebinding = urllib.request.Request(running.base + "/", headers={"Host": "evil.test"})
         with pytest.raises(urllib.error.HTTPError) as refused:
-            urllib.request.urlopen(rebinding, timeout=5)
+            urllib.request.urlopen(rebinding, timeout=60)
         assert refused.value.code == 421
-        with urllib.request.urlopen(running.base + "/", timeout=5) as page:
+        with urllib.request.urlopen(running.base + "/", timeout=60) as page:
             policy = page.headers["Content-Security-Policy"]
             assert "'unsafe-inline'" not in policy and "script-src 'sha256-" in policy
             assert running.key not in page.read().decode()  # the key stays in the # only

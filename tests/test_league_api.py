@@ -58,7 +58,10 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
         while len(running.league.played) < 12 and time.monotonic() < deadline:
             time.sleep(0.3)
         running.league.set_paused(True)
-        time.sleep(1.0)  # the tables in flight finish
+        running.league.stop.set()  # the play thread ends once its tables in flight are stored
+        for thread in running.league.threads:
+            thread.join(60)
+            assert not thread.is_alive(), "the league's tables in flight never finished"
         assert len(running.league.played) >= 12
         yield running
 

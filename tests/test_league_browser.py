@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from arena.league.uploads import archive_folder
-from tests.browser_support import SCREENSHOTS, chromium, needs_chromium, until
+from tests.browser_support import SCREENSHOTS, chromium, click, needs_chromium, table_rows, until
 from tests.league_support import Site, bot_archive, served
 
 pytestmark = needs_chromium
@@ -25,11 +25,19 @@ def browser() -> Iterator[Any]:
         yield driver
 
 
-def _board(browser: Any) -> list[list[str]]:
-    from selenium.webdriver.common.by import By
+DATA_BOT = "return [...document.querySelectorAll(arguments[0])].map((node) => node.dataset.bot);"
 
-    rows = browser.find_elements(By.CSS_SELECTOR, "#board tr")
-    return [[cell.text for cell in row.find_elements(By.TAG_NAME, "td")] for row in rows]
+
+def _bots_of(browser: Any, selector: str) -> list[str]:
+    """The bots the `selector` finds are of (their data-bot), in one reading of the page:
+    its leaderboard and bots' list are redrawn as games finish."""
+    return list(browser.execute_script(DATA_BOT, selector))
+
+
+def _board_once_alpha_played(browser: Any) -> list[list[str]] | None:
+    """The leaderboard (one rendering of it) once alpha has played 4 games, else None."""
+    board = table_rows(browser, "#board tr")
+    return board if any(row[1] == "alpha" and int(row[4]) >= 4 for row in board) else None
 
 
 def test_submit_watch_it_rise_open_a_replay_and_stay_in_ones_lane(
@@ -69,18 +77,15 @@ def _run(browser: Any, site: Site, tmp_path: Path, by: Any) -> None:
     browser.find_element(by.ID, "send").click()
     until(lambda: "Submitted alpha" in browser.find_element(by.ID, "error").text)
     # the live leaderboard shows it playing, without a reload
-    rows = until(lambda: [r for r in _board(browser) if r[1] == "alpha" and int(r[4]) >= 4])
-    assert rows and any(r[1] == "beta" for r in _board(browser))
+    board = until(lambda: _board_once_alpha_played(browser))
+    assert any(row[1] == "beta" for row in board)
     # nothing a bot wrote ran: the failed bot's message is shown as text
     until(lambda: "evil" in browser.find_element(by.ID, "bots").text)
     assert browser.execute_script("return window.hacked === undefined")
     # a replay of alpha's opens in the viewer
-    next(
-        row for row in browser.find_elements(by.CSS_SELECTOR, "#board tr") if "alpha" in row.text
-    ).click()
+    click(lambda: browser.find_element(by.CSS_SELECTOR, '#board tr[data-bot="alpha"]'))
     # it is highlighted, with every other bot's result against it and its seats
-    chosen = browser.find_elements(by.CSS_SELECTOR, "#board tr.chosen")
-    assert [row.get_attribute("data-bot") for row in chosen] == ["alpha"]
+    assert until(lambda: _bots_of(browser, "#board tr.chosen")) == ["alpha"]
     against = until(lambda: browser.find_element(by.ID, "against").text)
     assert "beta" in against and browser.find_element(by.ID, "seats").text
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
@@ -91,8 +96,7 @@ def _run(browser: Any, site: Site, tmp_path: Path, by: Any) -> None:
     assert "page 1 of" in browser.find_element(by.ID, "page").text
     assert browser.find_elements(by.CSS_SELECTOR, "#chart polyline")
     assert "first version" in browser.find_element(by.ID, "verdict").text
-    link = until(lambda: browser.find_elements(by.CSS_SELECTOR, "#detail a"))[0]
-    link.click()
+    click(lambda: browser.find_element(by.CSS_SELECTOR, "#detail a"))
     until(lambda: browser.find_elements(by.ID, "replay-data"))
     assert "Move 1" in until(lambda: browser.find_element(by.ID, "counter").text)
     errors = [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
@@ -105,8 +109,7 @@ def _run(browser: Any, site: Site, tmp_path: Path, by: Any) -> None:
     browser.find_element(by.ID, "token").clear()
     browser.find_element(by.ID, "token").send_keys(site.ada + "\t")
     until(lambda: "You are ada" in browser.find_element(by.ID, "who").text)
-    buttons = until(lambda: browser.find_elements(by.CSS_SELECTOR, "button.retire"))
-    assert [button.get_attribute("data-bot") for button in buttons] == ["alpha"]
+    assert until(lambda: _bots_of(browser, "button.retire")) == ["alpha"]
     assert site.call("POST", "/api/bots/beta/retire", site.ada)[0] == 403  # the server checks
     assert site.call("GET", "/api/bots/beta")[1]["status"] == "active"
     # ada retires alpha; the admin is shown unretire on it (ada is not), and it plays again
@@ -114,9 +117,8 @@ def _run(browser: Any, site: Site, tmp_path: Path, by: Any) -> None:
     browser.find_element(by.ID, "token").clear()
     browser.find_element(by.ID, "token").send_keys(site.admin + "\t")
     until(lambda: "You are admin (admin)" in browser.find_element(by.ID, "who").text)
-    buttons = until(lambda: browser.find_elements(by.CSS_SELECTOR, "button.unretire"))
-    assert [button.get_attribute("data-bot") for button in buttons] == ["alpha"]
-    buttons[0].click()
+    assert until(lambda: _bots_of(browser, "button.unretire")) == ["alpha"]
+    click(lambda: browser.find_element(by.CSS_SELECTOR, "button.unretire"))
     until(lambda: site.call("GET", "/api/bots/alpha")[1]["status"] == "active")
 
 

@@ -1,15 +1,19 @@
 """Clocks that are fair on a busy machine (issue 32, item 1), against a league's hostile
 conditions: `arena serve` takes `arena run`'s time options; a check is judged on what the bot
 controls (a late reply whose CPU time was within the limit is played again, on a machine made
-busy on purpose by spinning processes); an opponent's fault never fails the bot; a bot's page
+busy on purpose: the bot starved of CPU); an opponent's fault never fails the bot; a bot's page
 says how many of its losses were time losses, and in how many the machine was loaded."""
 
 from __future__ import annotations
 
+import contextlib
 import json
-import subprocess
-import sys
-from collections.abc import Iterator
+import os
+import signal
+import threading
+import time
+import uuid
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -24,9 +28,7 @@ from arena.players.limits import Limits
 from arena.players.manifest import load_manifest
 from arena.results.log import GameLine
 from tests.league_support import BOTS, bot_archive, served
-
-SPINNERS = 12
-"""Processes spinning at once to make the 2-core machine busy (each for a bounded time)."""
+from tests.tournament_support import processes_with
 
 HONEST_BOT = """
 import json, random, sys, time
@@ -68,48 +70,51 @@ for line in sys.stdin:
 """
 
 
-def _bot_folder(tmp_path: Path, name: str, script: str) -> Path:
+def _bot_folder(tmp_path: Path, name: str, script: str, marker: str = "") -> Path:
+    """A bot `name` running `script`; `marker`: an argument it is given, to find it by."""
     folder = tmp_path / "src" / name
     folder.mkdir(parents=True)
     (folder / "bot.py").write_text(script)
+    command = json.dumps(["python3", "bot.py", *([marker] if marker else [])])
     (folder / "bot.toml").write_text(
-        f'name = "{name}"\ncommand = ["python3", "bot.py"]\nlanguage = "python"\n'
-        'games = ["mandala"]\n'
+        f'name = "{name}"\ncommand = {command}\nlanguage = "python"\ngames = ["mandala"]\n'
     )
     return folder
 
 
 @contextmanager
-def busy_machine(seconds: float) -> Iterator[None]:
-    """SPINNERS processes spinning on the CPU for at most `seconds` (killed on leaving), in
-    bursts of 20 ms with a short sleep between, as busy bots do. Each is a session of its
-    own, as each bot is: with the kernel's autogroups, spinners in the test's session would
-    share one group's CPU against the bot's group (about half the machine for the bot).
-    The block starts once every one spins (Pythons take seconds to start here)."""
-    spin = (
-        "import sys, time\n"
-        f"end = time.monotonic() + {seconds}\n"
-        "print('spinning', flush=True)\n"
-        "while time.monotonic() < end:\n"
-        "    burst = time.process_time() + 0.02\n"
-        "    while time.process_time() < burst: pass\n"
-        "    time.sleep(0.001)\n"
-    )
-    spinners = [
-        subprocess.Popen(
-            [sys.executable, "-c", spin], stdout=subprocess.PIPE, start_new_session=True
-        )
-        for _ in range(SPINNERS)
-    ]
+def starved(marker: str, until: Callable[[], bool], share: float = 0.025) -> Iterator[None]:
+    """Until `until()` holds (at most 120 s), every process whose command line holds
+    `marker` runs only `share` of the time: stopped, and continued for a moment every 0.4 s
+    (SIGSTOP, SIGCONT). That is what a bot meets on a machine busy with other work, made
+    certain: processes spinning beside it would load every neighbour too, and how much CPU
+    they left the bot would depend on the rest of the machine's work."""
+    done = threading.Event()
+
+    def signal_all(pids: list[int], number: signal.Signals) -> None:
+        for pid in pids:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, number)
+
+    def throttle() -> None:
+        deadline = time.monotonic() + 120
+        try:
+            while not done.is_set() and not until() and time.monotonic() < deadline:
+                pids = processes_with(marker)
+                signal_all(pids, signal.SIGCONT)
+                time.sleep(0.4 * share)
+                signal_all(pids, signal.SIGSTOP)
+                time.sleep(0.4 * (1 - share))
+        finally:
+            signal_all(processes_with(marker), signal.SIGCONT)
+
+    thread = threading.Thread(target=throttle, daemon=True)
+    thread.start()
     try:
-        for spinner in spinners:
-            assert spinner.stdout is not None
-            spinner.stdout.readline()  # bounded: it ends within `seconds`
         yield
     finally:
-        for spinner in spinners:
-            spinner.kill()
-            spinner.wait(timeout=30)
+        done.set()
+        thread.join(30)
 
 
 def test_serve_takes_the_time_options_of_arena_run_and_a_restart_may_change_them(
@@ -133,23 +138,30 @@ def test_serve_takes_the_time_options_of_arena_run_and_a_restart_may_change_them
 
 
 def test_an_honest_bot_passes_its_league_check_on_a_machine_made_busy(tmp_path: Path) -> None:
-    """100 ms of CPU a decision, a 400 ms limit, the machine busy with SPINNERS processes
-    while the check starts: its late replies' CPU time is within the limit, so the game is
-    played again once the machine is free (before: failed, 'no complete reply within 400
-    ms')."""
-    folder = _bot_folder(tmp_path, "honest", HONEST_BOT.replace("THINK_MS", "100"))
-    league = League(tmp_path / "league", workers=0, limits=Limits(move_ms=400, startup_ms=20_000))
+    """20 ms of CPU a decision, a 500 ms limit, the bot starved of CPU (`starved`) until
+    a game of its check timed out: its late reply's CPU time is within the limit, so the
+    game is played again once the machine is free (before: failed, 'no complete reply
+    within ... ms'). 25 times the CPU it needs: other work on the machine never makes it
+    late once it is left alone."""
+    marker = f"honest-{uuid.uuid4().hex}"
+    folder = _bot_folder(tmp_path, "honest", HONEST_BOT.replace("THINK_MS", "20"), marker)
+    limits = Limits(move_ms=500, startup_ms=20_000)
+    league = League(tmp_path / "league", workers=0, limits=limits)
+    checks = tmp_path / "league" / "checks" / "honest"
+
+    def ends() -> list[str]:
+        records = checks.glob("check-*.json")
+        return [json.loads(path.read_text())["outcome"]["termination"] for path in records]
+
     try:
         ada = league.store.author_of(league.store.add_author("ada"))
         assert ada is not None
-        with busy_machine(seconds=12):
+        with starved(marker, until=lambda: "timeout" in ends()):
             bot = league.submit(ada, archive_folder(folder, tmp_path), wait=True)
         assert bot.status == "active", bot.message
-        records = (tmp_path / "league" / "checks" / "honest").glob("check-*.json")
-        ends = [json.loads(path.read_text())["outcome"]["termination"] for path in records]
-        if "timeout" in ends:  # nearly always: the page says why it was played again
-            assert "played again after a late reply (" in bot.message, bot.message
-            assert "within the 400 ms limit, so the machine was busy" in bot.message
+        assert "timeout" in ends()  # and the page says why it was played again
+        assert "played again after a late reply (" in bot.message, bot.message
+        assert "within the 500 ms limit, so the machine was busy" in bot.message
     finally:
         league.close()
 

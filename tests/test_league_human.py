@@ -121,9 +121,8 @@ def test_an_author_plays_a_bot_to_its_end_unrated_one_game_at_a_time(
     assert record["players"] == ["human:ada", "alpha"] and record["outcome"]["scores"]
     status, replay = site.call("GET", line["replay"])
     assert status == 200 and "replay-data" in replay
-    assert [g["game_id"] for g in site.call("GET", "/api/play/games?bot=alpha")[1]][-1:] == [
-        game["game"]
-    ]
+    # (bob's game, not opened, may end before or after it: the list is newest first)
+    assert game["game"] in [g["game_id"] for g in site.call("GET", "/api/play/games?bot=alpha")[1]]
     # not rated: nothing in the league's store, ratings or leaderboard
     assert site.league.store.game_count() == 0 and site.league.played == []
     assert site.call("GET", "/api/leaderboard")[1] == board
@@ -169,11 +168,11 @@ def test_a_league_that_stops_ends_its_human_tables_at_once(site: Site) -> None:
             break
         time.sleep(0.1)
     site.league.stop.set()
-    begun = time.monotonic()
-    while time.monotonic() - begun < 30 and not state["over"]:
+    begun = time.monotonic()  # the page keeps asking (never gone) within its move clock
+    while time.monotonic() - begun < CLOCK.move_s / 2 and not state["over"]:
         state = seat_call(site, game["page"] + "/api/state", game["key"])[1]
         time.sleep(0.1)
-    assert state["over"] and time.monotonic() - begun < CLOCK.gone_s  # not left to time out
+    assert state["over"]  # not left to time out: no clock of the human's ran out
     assert "the table was stopped: the league stopped" in finished(site, game["game"])["reason"]
     status, refused = start(site, site.bob)
     assert status == 503 and "stopping" in refused["error"]

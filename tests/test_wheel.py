@@ -161,7 +161,7 @@ def test_a_human_seat_serves_its_page(venv: Path, folder: tuple[Path, dict[str, 
             first = lines.get(timeout=60)
             address = re.search(r"http://127\.0\.0\.1:\d+/", first)
             assert address, first
-            with urllib.request.urlopen(address.group(0), timeout=10) as page:
+            with urllib.request.urlopen(address.group(0), timeout=60) as page:
                 assert page.status == 200 and "<script" in page.read().decode()
         finally:
             process.terminate()
