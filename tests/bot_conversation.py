@@ -7,6 +7,7 @@ referee). The wait is only a safety net against a hung bot, never a speed requir
 from __future__ import annotations
 
 import json
+import os
 import selectors
 import shlex
 import subprocess
@@ -16,6 +17,13 @@ from pathlib import Path
 from typing import Any
 
 WAIT_S = 60.0
+
+
+def _bot_env() -> dict[str, str]:
+    """The tests' environment without the games they register for the arena's own process
+    (tests/conftest.py's ARENA_GAME_MODULES names a module of tests/, which a bot started in
+    its folder cannot import): the referee gives a bot none of the arena's variables either."""
+    return {name: value for name, value in os.environ.items() if name != "ARENA_GAME_MODULES"}
 
 
 class BotConversation:
@@ -32,6 +40,7 @@ class BotConversation:
         self.proc = subprocess.Popen(
             argv,
             cwd=folder,
+            env=_bot_env(),
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
