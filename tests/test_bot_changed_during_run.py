@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from arena import tournament
-from arena.cli.run import Progress
+from arena.cli.progress import Progress
 from arena.players.manifest import load_manifest
 from tests.referee_support import fake_bot
 

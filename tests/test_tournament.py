@@ -328,7 +328,7 @@ def test_commands_have_help() -> None:
 def test_progress_is_plain_lines_when_not_a_terminal() -> None:
     import io
 
-    from arena.cli.run import Progress
+    from arena.cli.progress import Progress
 
     stream = io.StringIO()
     progress = Progress(10, stream=stream, plain_every_s=3600)

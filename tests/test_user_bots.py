@@ -22,7 +22,7 @@ import pytest
 from click.testing import CliRunner
 
 from arena.cli.main import main
-from arena.cli.run import Progress
+from arena.cli.progress import Progress
 from arena.players.manifest import discover_bots, plays
 from tests.bundled_bots import BUNDLED, FIELDS, bundled_folder
 
