@@ -2,7 +2,7 @@
 
 SQLite by default (one file, WAL mode: readers never wait for the writer), or PostgreSQL,
 both through arena/league/database.py, which the SQL here is written for once. The schema
-is versioned: `MIGRATIONS[n]` takes a database from version n to n + 1, and opening a
+is versioned (schema.py): `MIGRATIONS[n]` takes a database from version n to n + 1, and opening a
 database runs the ones it has not had, in one transaction each, so an old league file
 opens in a new arena. A game is stored with its games-log line (`GameLine.to_json`) under
 its game id, which is unique: recording a game twice is a no-op, so a league killed at any
@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 import re
 import time
-from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,87 +21,9 @@ from arena.errors import ArenaError
 from arena.league import accounts
 from arena.league import audit as audit_log
 from arena.league.database import Database, DatabaseError, open_database
+from arena.league.schema import MIGRATIONS
 from arena.names import name_key, name_problem
 from arena.results.log import GameLine
-
-MIGRATIONS: Sequence[str] = (
-    """
-    CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-    CREATE TABLE authors (
-        id {serial},
-        name TEXT NOT NULL UNIQUE,
-        token_hash TEXT NOT NULL UNIQUE,
-        admin INTEGER NOT NULL DEFAULT 0,
-        created {float} NOT NULL
-    );
-    CREATE TABLE bots (
-        id {serial},
-        name TEXT NOT NULL,
-        version INTEGER NOT NULL,
-        author_id INTEGER NOT NULL REFERENCES authors(id),
-        folder TEXT NOT NULL,
-        status TEXT NOT NULL,
-        message TEXT NOT NULL DEFAULT '',
-        created {float} NOT NULL,
-        UNIQUE (name, version)
-    );
-    CREATE TABLE games (
-        id {serial},
-        game_id TEXT NOT NULL UNIQUE,
-        line TEXT NOT NULL,
-        created {float} NOT NULL
-    );
-    CREATE TABLE game_bots (
-        game INTEGER NOT NULL REFERENCES games(id),
-        seat INTEGER NOT NULL,
-        bot TEXT NOT NULL,
-        PRIMARY KEY (game, seat)
-    );
-    CREATE INDEX game_bots_by_bot ON game_bots (bot);
-    """,
-    """
-    CREATE TABLE invites (
-        id {serial},
-        code_hash TEXT NOT NULL UNIQUE,
-        created {float} NOT NULL,
-        expires {float} NOT NULL,
-        used_by INTEGER REFERENCES authors(id)
-    );
-    """,
-    """
-    ALTER TABLE authors ADD COLUMN name_key TEXT;
-    UPDATE authors SET name_key = lower(name)
-        WHERE id IN (SELECT MIN(id) FROM authors GROUP BY lower(name));
-    CREATE UNIQUE INDEX authors_by_key ON authors (name_key);
-    ALTER TABLE bots ADD COLUMN name_key TEXT;
-    UPDATE bots SET name_key = lower(name) WHERE name IN (
-        SELECT name FROM bots WHERE id IN (SELECT MIN(id) FROM bots GROUP BY lower(name))
-    );
-    CREATE UNIQUE INDEX bots_by_key ON bots (name_key, version);
-    """,
-    """
-    ALTER TABLE bots ADD COLUMN source_hash TEXT;
-    """,
-    """
-    ALTER TABLE authors ADD COLUMN revoked {float};
-    CREATE TABLE audit (
-        id {serial},
-        at {float} NOT NULL,
-        who TEXT NOT NULL,
-        what TEXT NOT NULL
-    );
-    """,
-)
-"""The schema, one step per version (version 0 is an empty database); `{serial}` and
-`{float}` are the dialect's words (database.py). Step 3 keys names (`names.name_key`) so
-that two differing only in case or Unicode form cannot both be stored, even by two
-processes at once: the names an older arena stored are ASCII, whose key is `lower`; of
-names it let in twice so (`Greedy` beside `greedy`), the first keeps the key and the
-others none (they stay, but no new name or version can take theirs). Step 4 keeps each
-version's source hash (`bot_files.bot_hash`, before its build): an upload identical to an
-earlier version is refused; versions stored before it have none (never called identical).
-Step 5 marks an author whose token the admin revoked (when; `revoke`, `reissue`) and keeps
-the audit log of admin actions (audit.py)."""
 
 STATUSES = ("building", "checking", "active", "failed", "retired", "removed")
 """A bot version's life: built, checked by conformance games, then playing, or failed; an
