@@ -196,6 +196,21 @@ def _choose_on_the_board(browser: Any, request: str, chooser: random.Random) -> 
     return True
 
 
+def _decisions(browser: Any) -> Iterator[str]:
+    """The request of each decision the page asks until the game is over; after each, waits
+    until the page has moved on from it (the move the caller made was taken)."""
+    while True:
+        now = until(lambda: browser.execute_script(NOW), 60)
+        if now[0] == "over":
+            return
+        request = now[1]
+        if now[2] == request:  # sent; the next state has not come yet
+            until(lambda r=request: not _asked(browser, r), 60)
+            continue
+        yield request
+        until(lambda n=now: browser.execute_script(NOW) != n, 60)
+
+
 WATCH_LAST = """
 window.seenLast = [];
 new MutationObserver(() => {
@@ -222,21 +237,13 @@ def test_a_game_on_the_board_alone_against_a_slow_bot_shows_each_of_its_moves(
         until(lambda: browser.execute_script(NOW), 60)
         browser.execute_script(WATCH_LAST)
         chooser, decisions, bot_moves = random.Random(2), 0, 0
-        while True:
-            now = until(lambda: browser.execute_script(NOW), 60)
-            if now[0] == "over":
-                break
-            request = now[1]
-            if now[2] == request:
-                until(lambda r=request: not _asked(browser, r), 60)
-                continue
+        for request in _decisions(browser):
             last, told = browser.execute_script(BOARD_STATE)
             if told and "seat 1 (" in told.split(":")[0]:  # the bot moved last: the board says so
                 assert last == _as_last_move(told), (last, told)
                 bot_moves += 1
             assert _choose_on_the_board(browser, request, chooser), "a move only in the list"
             decisions += 1
-            until(lambda n=now: browser.execute_script(NOW) != n, 60)
         seen = browser.execute_script("return window.seenLast")
         report, path = running.finished(60)
     assert report.decisions[0] == decisions > 5 and bot_moves > 3
@@ -259,14 +266,7 @@ def test_a_game_by_keyboard_alone_with_a_frozen_tab_that_comes_back(
     ) as running:
         browser.get(running.url)
         chooser, decisions = random.Random(7), 0
-        while True:
-            now = until(lambda: browser.execute_script(NOW), 60)
-            if now[0] == "over":
-                break
-            request = now[1]
-            if now[2] == request:
-                until(lambda r=request: not _asked(browser, r), 60)
-                continue
+        for request in _decisions(browser):
             if decisions == 3:
                 browser.execute_cdp_cmd("Page.setWebLifecycleState", {"state": "frozen"})
                 time.sleep(3)  # the tab is away three times `gone_s` (the issue's 60 s, shorter)
@@ -281,7 +281,6 @@ def test_a_game_by_keyboard_alone_with_a_frozen_tab_that_comes_back(
                 keys.send_keys(Keys.ARROW_DOWN)
             keys.send_keys(Keys.ENTER).perform()
             decisions += 1
-            until(lambda n=now: browser.execute_script(NOW) != n, 60)
         report, _ = running.finished(60)
     assert report.decisions[1] == decisions > 5
     assert report.outcome.termination.value in ("normal", "turn_limit")
@@ -297,20 +296,12 @@ def test_every_takenoko_chibis_decision_is_made_on_the_board(browser: Any, tmp_p
     with human_game("takenoko", 3, tmp_path, seat=0, seed=4, config=config) as running:
         browser.get(running.url)
         chooser, kinds = random.Random(9), Counter[str]()
-        while True:
-            now = until(lambda: browser.execute_script(NOW), 60)
-            if now[0] == "over":
-                break
-            request = now[1]
-            if now[2] == request:
-                until(lambda r=request: not _asked(browser, r), 60)
-                continue
+        for request in _decisions(browser):
             kind = browser.execute_script(KIND).split(" ")[1]
             assert _choose_on_the_board(browser, request, chooser), (
                 f"a {kind} move only in the list"
             )
             kinds[kind] += 1
-            until(lambda n=now: browser.execute_script(NOW) != n, 60)
         browser.save_screenshot(str(SCREENSHOTS / "human-takenoko-chibis-over.png"))
         report, path = running.finished(60)
     made = {m["kind"] for m in json.loads(path.read_text())["moves"] if m["seat"] == 0}
