@@ -35,7 +35,7 @@ class HumanClock:
     """How long the table waits for the page to be opened."""
     gone_s: float = 120.0
     """After the game, an end screen that has not asked for news this long was closed, and
-    the command ends (it asks every second, and at least once a minute from a background
+    the command ends (it asks about every second, at least once a minute from a background
     tab: Chrome's slowest timers). During the game only the clock decides: a frozen or
     closed tab may come back with its key until its clock runs out."""
     linger_s: float = 3600.0

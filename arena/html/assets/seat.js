@@ -343,8 +343,8 @@
       if (data.over) window.localStorage.removeItem(KEPT_NAME);  // no seat to come back to
       if (data.over) say("The game is over.");
       else if (asked) say((turnCame ? "Your turn has come, " : "Your move, ") + drawing.who(page.seat) + ".");
-      if (turnCame && !data.over) beep();
       else say("Waiting for the other seats...");
+      if (turnCame && !data.over) beep();
     }
     tick();
   }
