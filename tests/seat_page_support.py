@@ -7,7 +7,9 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from arena.players.manifest import BotManifest
 from tests.browser_support import until
+from tests.referee_support import fake_bot
 
 NOW = """
 const legal = document.getElementById("legal");
@@ -87,3 +89,9 @@ def decisions(browser: Any, pace: Callable[[Any], None] = lambda _: None) -> Ite
             continue
         yield request
         until(lambda n=now: look() != n, 60)
+
+
+def paced_bot(tmp: Path, *flags: str) -> tuple[BotManifest, Pace]:
+    """A fake bot in `tmp`/paced whose every move waits for its pace (the test's Pace)."""
+    bot = fake_bot(tmp, "paced", "--pace", str(tmp / "paced" / "pace"), *flags)
+    return bot, Pace(bot.folder)

@@ -24,8 +24,7 @@ import pytest
 from arena.players.limits import Limits
 from tests.browser_support import chromium, click, needs_chromium, screenshot, until
 from tests.human_support import RunningGame, human_game
-from tests.referee_support import fake_bot
-from tests.seat_page_support import NOW, Pace, decisions
+from tests.seat_page_support import NOW, Pace, decisions, paced_bot
 
 pytestmark = needs_chromium
 
@@ -118,14 +117,13 @@ def _check_every_move_shown(pace: Pace, record: dict[str, Any], human: int) -> i
 def test_a_whole_game_on_the_board_shows_every_move_of_a_bot_that_waits_for_it(
     browser: Any, game: str, seats: int, seat: int, tmp_path: Path
 ) -> None:
-    """Issue 43's done means: every decision made on the board (Takenoko with Chibis: every
-    decision kind it meets, the Cabin, the plots put back, a colour to pay among them), every
-    bot move shown on the board as it is made; then the end screen says who won, the replay
+    """Issue 43's done means: every decision made on the board (Takenoko with Chibis: each
+    kind of decision it meets, four at least), every bot move shown on the board as it is
+    made; then the end screen says who won, the replay
     opens in a tab of its own, the end screen is still there, and Done ends the game's server."""
     from selenium.webdriver.common.by import By
 
-    bot = fake_bot(tmp_path, "paced", "--pace", str(tmp_path / "paced" / "pace"), "--random", "5")
-    pace = Pace(tmp_path / "paced")
+    bot, pace = paced_bot(tmp_path, "--random", "5")
     with human_game(game, seats, tmp_path, seat=seat, seed=8, bot=bot, config=SHORTER[game],
                     limits=PATIENT) as running:  # fmt: skip
         browser.get(running.url)
@@ -220,8 +218,7 @@ def test_the_your_turn_signal_and_its_sound(browser: Any, tmp_path: Path) -> Non
     browser. (The beeps are counted by the page: the test hears nothing.)"""
     from selenium.webdriver.common.by import By
 
-    bot = fake_bot(tmp_path, "paced", "--pace", str(tmp_path / "paced" / "pace"))
-    pace = Pace(tmp_path / "paced")
+    bot, pace = paced_bot(tmp_path)  # it plays its first legal move
     with human_game("mandala", 2, tmp_path, seat=1, gone_s=1, bot=bot, limits=PATIENT) as running:
         browser.get(running.url)
         browser.execute_script('localStorage.removeItem("arena-seat-sound")')
