@@ -99,8 +99,8 @@ def play_human_game(
 ) -> tuple[GameReport, Path]:
     """Play the game; `on_open(url)` once the page is served, `on_end(report, record's
     path)` once the game is over and its record written; then the end screen and the replay
-    stay served until the player is done with them (`_linger`). Returns the report and the record's path (its
-    replay beside it, .html)."""
+    stay served until the player is done with them (`_linger`). Returns the report and the
+    record's path (its replay beside it, .html)."""
     for bot in {who.folder: who for who in table.seats if isinstance(who, BotManifest)}.values():
         make_ready(bot)
     out_dir.mkdir(parents=True, exist_ok=True)
