@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 ROUNDS ?= 200
 ARGS ?=
 
-.PHONY: install run test soak bench lint clean
+.PHONY: install run test soak bench lint screenshots clean
 
 $(STAMP): pyproject.toml
 	@# bubblewrap isolates bots (no network, read-only filesystem); without it the
@@ -76,6 +76,13 @@ bench: $(STAMP)
 	$(BIN)/arena bench stats
 	$(BIN)/arena bench league
 	$(BIN)/arena bench openspiel --simulations 100
+
+# docs/play-as-a-human.md's screenshots, of the real page: the browser tests play a game of
+# each game on it (results/screenshots/), then their mid-game and end go to docs/ (256 colours).
+screenshots: $(STAMP)
+	$(BIN)/python -m pytest -q tests/test_human_browser.py -k whole_game
+	for game in mandala flowers takenoko-chibis; do for moment in playing over; do \
+		cp results/screenshots/human-$$game-$$moment.png docs/ || exit 1; done; done
 
 lint: $(STAMP)
 	$(BIN)/ruff check arena tests bots

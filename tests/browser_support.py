@@ -44,6 +44,20 @@ def chromium() -> Iterator[Any]:
         driver.quit()
 
 
+def screenshot(browser: Any, name: str) -> Path:
+    """The page as it shows now, in results/screenshots/NAME.png, in 256 colours (a third of
+    the size: `make screenshots` puts some in docs/)."""
+    import io
+
+    from PIL import Image
+
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / f"{name}.png"
+    image = Image.open(io.BytesIO(browser.get_screenshot_as_png())).convert("RGB")
+    image.quantize(256, method=Image.Quantize.MEDIANCUT).save(path, optimize=True)
+    return path
+
+
 def until(condition: Any, seconds: float = 120) -> Any:
     """The first true value of `condition()`, asked every 0.05 s until `seconds` have passed
     (a live page updates by itself: this is how a test reads one). A read of an element the

@@ -60,11 +60,17 @@ def play_randomly(running: RunningGame, seed: int = 1) -> list[dict[str, Any]]:
 
 
 def open_replay(running: RunningGame) -> None:
-    """Open the whole game's replay, as the page's last link does (the game then closes)."""
+    """Open the whole game's replay, as the end screen's link does (it ends nothing)."""
     until(lambda: running.call("/api/state")[1].get("replay"))
     # made once asked: a whole game's page, seconds of work on a loaded machine
     with urllib.request.urlopen(running.base + "/replay", timeout=120) as page:
         assert b'id="replay-data"' in page.read()
+
+
+def open_replay_then_done(running: RunningGame) -> None:
+    """Open the replay, then click the end screen's Done: the game's server ends."""
+    open_replay(running)
+    assert running.call("/api/done", {}) == (200, {"ok": True})
 
 
 @pytest.mark.parametrize(("game", "seats"), TABLES)
@@ -76,7 +82,7 @@ def test_a_whole_game_at_every_table_size_ends_with_an_ordinary_record(
         snapshots = play_randomly(running)
         final = until(lambda: (s := running.call("/api/state")[1])["replay"] and s)
         assert set(SPECTATOR_ONLY) & set(final["view"])  # over: every hand shown on the board
-        open_replay(running)
+        open_replay_then_done(running)
         report, path = running.finished()
     record = json.loads(path.read_text())
     assert record["players"][seat] == "human:ann"
@@ -100,7 +106,7 @@ def test_the_page_never_receives_a_hidden_card(game: str, seats: int, tmp_path: 
         status, _ = running.call("/replay")
         assert status == 404
         snapshots = play_randomly(running, seed=3)
-        open_replay(running)
+        open_replay_then_done(running)
         _, path = running.finished()
     record = json.loads(path.read_text())
     state = start(record)
@@ -203,13 +209,13 @@ def test_a_page_that_comes_back_within_its_clock_plays_on(tmp_path: Path) -> Non
         status, again = running.call("/api/state")
         assert status == 200 and again["asked"]["request"] == asked["request"]
         play_randomly(running)
-        open_replay(running)
+        open_replay_then_done(running)
         report, _ = running.finished()
     assert report.outcome.termination.value in ("normal", "turn_limit")
 
 
 def test_the_human_may_resign(tmp_path: Path) -> None:
-    with human_game("takenoko", 2, tmp_path, seat=1, move_s=60) as running:
+    with human_game("takenoko", 2, tmp_path, seat=1, move_s=60, gone_s=1) as running:
         until(lambda: running.call("/api/state")[1]["asked"])
         assert running.call("/api/resign", {}) == (200, {"ok": True})
         report, _ = running.finished(30)
@@ -223,7 +229,9 @@ def test_the_board_follows_every_move_and_the_narration_comes_in_parts(tmp_path:
     loaded the machine (a quick bot replied first there)."""
     slow = fake_bot(tmp_path, "slow", "--slow", "3000", "--random", "5")
     patient = Limits(move_ms=20_000)
-    with human_game("mandala", 2, tmp_path, seat=0, seed=5, bot=slow, limits=patient) as running:
+    with human_game(
+        "mandala", 2, tmp_path, seat=0, seed=5, bot=slow, limits=patient, gone_s=1
+    ) as running:
         asked = until(lambda: running.call("/api/state")[1]["asked"])
         hand = asked["view"]["hand"]
         move = asked["legal"][0]["move"]
@@ -272,6 +280,8 @@ def test_bad_requests_get_one_sentence(tmp_path: Path) -> None:
         status, said = running.call("/api/move", {"request": 0, "move": 0})
         assert status == 400 and "no longer asked" in said["error"]
         assert running.call("/nothing")[0] == 404
+        status, said = running.call("/api/done", {})  # Done is for the end screen
+        assert status == 409 and said["error"].startswith("The game is not over: Resign")
         big = urllib.request.Request(running.base + "/api/move", data=b"{" * 5000,
                                      headers={"X-Seat-Key": running.key})  # fmt: skip
         with pytest.raises(urllib.error.HTTPError) as refused:
@@ -301,7 +311,7 @@ def test_the_command_prints_the_address_and_the_result(tmp_path: Path) -> None:
         assert url, first
         running = RunningGame(url=url.group(0))
         play_randomly(running)
-        open_replay(running)
+        open_replay_then_done(running)
         rest = process.stdout.read()
         assert process.wait(60) == 0
     assert "human:ann" in rest and "record: " in rest
@@ -309,10 +319,12 @@ def test_the_command_prints_the_address_and_the_result(tmp_path: Path) -> None:
     assert json.loads((tmp_path / "out" / "g0002.json").read_text())["players"][0] == "human:ann"
 
 
-def test_the_command_prints_the_result_when_the_game_ends_not_when_the_page_closes(
+def test_the_command_prints_the_result_at_once_and_ends_when_the_player_is_done(
     tmp_path: Path,
 ) -> None:
-    """Issue 46, point 6: the result is printed while the page may still open the replay."""
+    """Issue 46, point 6: the result is printed while the page may still open the replay.
+    Issue 43: opening the replay ends nothing (the player may come back to the end screen);
+    the end screen's Done ends the command (or its silence: see the silent page's test)."""
     command = [sys.executable, "-c", "from arena.cli.main import main; main()", "play", "human",
                "random", "--game", "mandala", "--no-open", "--seed", "5", "--gone-after", "30",
                "--out", str(tmp_path / "out")]  # fmt: skip
@@ -325,6 +337,11 @@ def test_the_command_prints_the_result_when_the_game_ends_not_when_the_page_clos
         said = [process.stdout.readline() for _ in range(3)]
         assert process.poll() is None  # the page lingers, and the result is out already
         open_replay(running)
+        with pytest.raises(subprocess.TimeoutExpired):  # the replay ended the command before
+            process.wait(2)
+        status, end = running.call("/api/state")  # the player comes back to the end screen
+        assert status == 200 and end["over"] and end["replay"]
+        assert running.call("/api/done", {}) == (200, {"ok": True})
         assert process.wait(60) == 0
     assert "human:you" in said[0]
     assert said[1].startswith("record: ") and said[1].rstrip().endswith(".json --html)")

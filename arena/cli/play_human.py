@@ -59,11 +59,11 @@ _OPTIONS = (
         "--gone-after",
         "gone_s",
         type=click.FloatRange(min=1),
-        default=20.0,
+        default=120.0,
         show_default=True,
-        help="With a human seat: after the game, a page silent this many seconds was closed "
-        "and the command ends (during the game only the clock decides: a closed page may be "
-        "opened again at its address until the clock runs out).",
+        help="With a human seat: after the game, an end screen silent this many seconds was "
+        "closed and the command ends (it also ends at the page's Done). During the game only "
+        "the clock decides: a closed page may be opened again at its address until it runs out.",
     ),
 )
 
@@ -115,7 +115,7 @@ def play_human(
     human: HumanOptions,
 ) -> None:
     """Play one game with the human's seat on the page; print its result and its record as
-    soon as it is over (the page may then open the replay until it is closed)."""
+    soon as it is over, then serve the end screen and the replay until the player is done."""
     table = HumanTable(
         seats=_seats(bots, seats, game),
         game=game,
@@ -139,9 +139,9 @@ def play_human(
         click.echo(f"record: {path} (replay: arena replay {path} --html)")
         if table.clock.linger_s > 0:
             click.echo(
-                f"The page stays open for the game's replay: this ends once the page opens it "
-                f"or has been silent {table.clock.gone_s:g} s (at most "
-                f"{table.clock.linger_s / 60:g} minutes); Ctrl-C ends it now."
+                f"The page stays open for the game's replay: this ends at the page's Done, "
+                f"once the page has been closed for {table.clock.gone_s:g} s (at most "
+                f"{table.clock.linger_s / 60:g} minutes), or at Ctrl-C."
             )
 
     try:

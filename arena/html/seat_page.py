@@ -31,13 +31,18 @@ def content_security_policy() -> str:
     )
 
 
-def seat_html(game: str, players: list[str], seat: int, base: str = "") -> str:
+def seat_html(
+    game: str, players: list[str], seat: int, base: str = "", *, done: bool = False
+) -> str:
     """The page (it learns the rest from BASE/api/state, with the key of its address's #
-    or its tab's sessionStorage); `base` is the table's path on a server of many tables."""
+    or its tab's sessionStorage); `base` is the table's path on a server of many tables;
+    `done`: the end screen has a Done button (BASE/api/done) that ends the server, which
+    serves this table alone (`arena play`'s), and opens the replay in a tab of its own."""
     title = html.escape(f"{game}: you are seat {seat} ({players[seat]})")
     styles = "".join(f"<style>{asset(name)}</style>" for name in STYLES)
     scripts = "".join(f"<script>{asset(name)}</script>" for name in SCRIPTS)
-    data: dict[str, Any] = {"game": game, "players": players, "seat": seat, "base": base}
+    data: dict[str, Any] = {"game": game, "players": players, "seat": seat, "base": base,
+                            "done": done}  # fmt: skip
     if (cards := get_game(game).card_meanings()) is not None:  # the box's contents, no secret
         data["cards"] = cards
     return f"""<!DOCTYPE html>
@@ -50,6 +55,7 @@ def seat_html(game: str, players: list[str], seat: int, base: str = "") -> str:
 <header><h1>{title}</h1>
 <div class="sub" id="status">Connecting to the table...</div></header>
 <div id="controls"><span id="clock" class="clock"></span><span id="prompt"></span>
+<button id="sound" class="sound" type="button" title="A beep when your turn comes (kept by this browser)">Sound</button>
 <button id="resign" class="resign" title="Give the game up (click twice)">Resign</button></div>
 <main><section id="board"></section><aside id="info" class="box">
 <div id="asked"></div><h2>Moves so far</h2><ol id="narration"></ol></aside></main>

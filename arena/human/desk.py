@@ -151,11 +151,13 @@ class Desk:
         with self._changed:
             self._asked = None
 
-    def follow(self, view: Any, last: dict[str, Any]) -> None:
-        """A move was made: the seat's view as the game now stands, and the move as the seat
-        may know it ({"seat", "text", "move"}, the move None when it names a hidden thing)."""
+    def follow(self, view: Any, last: dict[str, Any], told: str) -> None:
+        """A move was made: the seat's view as the game now stands, the move as the seat may
+        know it ({"seat", "text", "move"}, the move None when it names a hidden thing) and
+        its narrated line, together (a snapshot's last line is its last move's)."""
         with self._changed:
             self._view, self._last = view, last
+            self._narration.append(told)
 
     def tell(self, line: str) -> None:
         with self._changed:

@@ -33,12 +33,14 @@ class HumanClock:
     """The clock of each decision (shown on the page)."""
     open_s: float = 600.0
     """How long the table waits for the page to be opened."""
-    gone_s: float = 20.0
-    """After the game, a page that has not asked for news this long was closed (the table
-    stops waiting for it to open the replay). During the game only the clock decides: a
-    frozen or closed tab may come back with its key until its clock runs out."""
-    linger_s: float = 600.0
-    """After the game, how long the page may still open the replay."""
+    gone_s: float = 120.0
+    """After the game, an end screen that has not asked for news this long was closed, and
+    the command ends (it asks about every second, at least once a minute from a background
+    tab: Chrome's slowest timers). During the game only the clock decides: a frozen or
+    closed tab may come back with its key until its clock runs out."""
+    linger_s: float = 3600.0
+    """After the game, the longest the end screen and its replay stay served (an end screen
+    forgotten in a tab keeps asking)."""
 
 
 @dataclass
@@ -96,9 +98,9 @@ def play_human_game(
     on_end: Callable[[GameReport, Path], None] | None = None,
 ) -> tuple[GameReport, Path]:
     """Play the game; `on_open(url)` once the page is served, `on_end(report, record's
-    path)` once the game is over and its record written, while the page may still open the
-    replay (up to the clock's `linger_s`). Returns the report and the record's path (its
-    replay beside it, .html)."""
+    path)` once the game is over and its record written; then the end screen and the replay
+    stay served until the player is done with them (`_linger`). Returns the report and the
+    record's path (its replay beside it, .html)."""
     for bot in {who.folder: who for who in table.seats if isinstance(who, BotManifest)}.values():
         make_ready(bot)
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -151,11 +153,13 @@ def play_at_desk(
 
 
 def _linger(server: SeatServer, desk: Desk, clock: HumanClock) -> None:
-    """Keep the page served after the game until it opens the replay or is closed."""
+    """Keep the end screen and the replay served after the game until the player clicks
+    Done on it, or the end screen has been silent `gone_s` (its tab closed), or `linger_s`
+    have passed. Opening the replay (in a tab of its own) ends nothing: the player may come
+    back to the end screen."""
     deadline = time.monotonic() + clock.linger_s
     while time.monotonic() < deadline and desk.idle_s() <= clock.gone_s:
-        if server.replay_served.wait(0.2):
-            time.sleep(0.5)  # let the replay's response finish
+        if server.done.wait(0.2):
             return
 
 

@@ -72,15 +72,16 @@ class Narrator:
         words = move_words(desk.game, state, move, mover, desk.seat)
         turn = request.get("view", {}).get("turn", 0)
         mover_name = who(desk.players, mover, desk.seat)
-        desk.tell(line(int(turn or 0), mover_name, str(request.get("decision")), words))
+        told = line(int(turn or 0), mover_name, str(request.get("decision")), words)
         try:
             state.apply_move(dict(move))
         except GameError:  # never expected: the referee refuses the move and ends the game
             self.words = None
+            desk.tell(told)
             return
         shown = None if is_private(desk.game, move, mover, desk.seat) else move
         last = {"seat": mover, "text": words, "move": shown}
-        desk.follow(json.loads(state.view_json(desk.seat)), last)
+        desk.follow(json.loads(state.view_json(desk.seat)), last, told)
 
 
 class HumanSeat(Player):

@@ -57,8 +57,9 @@ class SeatServer(ThreadingHTTPServer):
         self.desk = desk
         self.key = secrets.token_urlsafe(24)
         self.policy = content_security_policy()
-        self.page = seat_html(desk.game, desk.players, desk.seat).encode()
-        self.replay_served = threading.Event()
+        self.page = seat_html(desk.game, desk.players, desk.seat, done=True).encode()
+        self.done = threading.Event()
+        """Set when the page's Done was clicked after the game: the command may end."""
         self._replay: bytes | None = None
         self._thread: threading.Thread | None = None
 
@@ -116,8 +117,8 @@ class _Handler(BaseHTTPRequestHandler):
             if page is None:
                 self._json(404, {"error": "The replay is shown once the game is over."})
                 return
+            self.server.desk.seen()  # the player is still about
             self._send(200, page, "text/html; charset=utf-8")
-            self.server.replay_served.set()
         elif path != "/api/state":
             self._json(404, {"error": f"There is no page {path[:80]!r} here."})
 
@@ -128,6 +129,9 @@ class _Handler(BaseHTTPRequestHandler):
             self.server.desk.resign()
             self._json(200, {"ok": True})
             return
+        if self.path == "/api/done":
+            self._done()
+            return
         if self.path != "/api/move":
             self._json(404, {"error": "Moves are sent to /api/move."})
             return
@@ -137,6 +141,15 @@ class _Handler(BaseHTTPRequestHandler):
         problem = self.server.desk.answer(body["request"], body["move"])
         self.server.desk.seen()
         self._json(400 if problem else 200, {"error": problem} if problem else {"ok": True})
+
+    def _done(self) -> None:
+        """The player is done with the game's page: the command serving it may end (only
+        once the game is over; before, Resign gives the game up)."""
+        if self.server.desk.record is None:
+            self._json(409, {"error": "The game is not over: Resign gives it up (click it twice)."})
+            return
+        self._json(200, {"ok": True})  # answered before the server is told to end
+        self.server.done.set()
 
     def _body(self) -> dict[str, int] | None:
         """The move's JSON body {"request": N, "move": I}, or None after saying why not."""

@@ -8,7 +8,9 @@ Faults: --hang --slow MS --crash --garbage --wrong-shape --illegal --oversized
 Other flags: --move-object (answer with the move itself), --spawn-child SECONDS (start
 `sleep SECONDS`, a child that must not outlive the bot), --stderr-spam BYTES, --name NAME,
 --random SEED (play uniformly random legal moves), --think-aloud (a stderr line per decide),
---echo-requests (each decide line, as received, to stderr).
+--echo-requests (each decide line, as received, to stderr), --pace FILE (answer the game's
+N-th request only once FILE, in the bot's folder, holds a number of at least N - 1: a bot as
+slow as a test that watches each move needs; at most the request's time_ms).
 """
 
 import argparse
@@ -33,6 +35,7 @@ def main():
     parser.add_argument("--spawn-child", default=None)
     parser.add_argument("--stderr-spam", type=int, default=0)
     parser.add_argument("--random", type=int, default=None, help="play random moves (a seed)")
+    parser.add_argument("--pace", default=None, help="a file: wait for it (see above)")
     for flag in [
         "hang",
         "crash",
@@ -80,6 +83,8 @@ def main():
                 continue
             if args.slow:
                 time.sleep(args.slow / 1000)
+            if args.pace:
+                wait_for_pace(args.pace, message["request"] - 1, message["time_ms"])
             if args.think_aloud:
                 print(f"thinking about request {message['request']}", file=sys.stderr, flush=True)
             index = 0 if rng is None else rng.randrange(len(message["legal_moves"]))
@@ -97,6 +102,19 @@ def main():
             return
         elif kind not in ("new_game", "game_over") and args.chatty:
             send(json.dumps({"error": f"unknown message {kind}"}))
+
+
+def wait_for_pace(path, moves, time_ms):
+    """Until the file at `path` holds a whole number of at least `moves`, or `time_ms`."""
+    deadline = time.monotonic() + time_ms / 1000
+    while time.monotonic() < deadline:
+        try:
+            with open(path) as file:
+                if int(file.read() or -1) >= moves:
+                    return
+        except (OSError, ValueError):
+            pass
+        time.sleep(0.01)
 
 
 def fault(args, message):

@@ -27,6 +27,54 @@
   let sending = false;
   let resignAsked = 0;  // when Resign was clicked once (a second click within 5 s resigns)
   let quick = 0;  // after a move: ask again soon this many times, for the next decision
+  let closed = false;  // Done was clicked after the game: the table is gone, nothing to ask
+
+  // The your-turn signal: the header turns green, the title begins "(Your move)", and a short
+  // beep made here (WebAudio: no file) when the turn comes, unless muted (kept in
+  // localStorage). Browsers let a page sound only after a click or a key on it: until then the
+  // sound is "locked". The body's data-sound (on, off, locked) and data-beeps say which.
+  const SOUND_NAME = "arena-seat-sound";
+  let audio = null;  // the AudioContext, made at the first click or key
+  let beeps = 0;
+  function sound() {
+    if (window.localStorage.getItem(SOUND_NAME) === "off") return "off";
+    return audio ? "on" : "locked";
+  }
+  function showSound() {
+    const now = sound();
+    const button = document.getElementById("sound");
+    button.textContent = { on: "Sound: on", off: "Sound: off", locked: "Sound: on at your first click" }[now];
+    button.setAttribute("aria-pressed", String(now !== "off"));
+    document.body.setAttribute("data-sound", now);
+  }
+  function unlock() {  // a click or a key: the page may now sound
+    if (audio || !window.AudioContext) return;
+    try { audio = new window.AudioContext(); } catch (error) { audio = null; }
+    showSound();
+  }
+  function beep() {
+    if (sound() !== "on") return;
+    try {
+      if (audio.state === "suspended") audio.resume();
+      const start = audio.currentTime;
+      const tone = audio.createOscillator();
+      const volume = audio.createGain();
+      tone.frequency.value = 880;
+      volume.gain.setValueAtTime(0.0001, start);
+      volume.gain.exponentialRampToValueAtTime(0.2, start + 0.02);
+      volume.gain.exponentialRampToValueAtTime(0.0001, start + 0.25);
+      tone.connect(volume).connect(audio.destination);
+      tone.start(start);
+      tone.stop(start + 0.3);
+      beeps += 1;
+      document.body.setAttribute("data-beeps", beeps);
+    } catch (error) { /* no sound here: the title and the header still say it */ }
+  }
+  function toggleSound() {
+    window.localStorage.setItem(SOUND_NAME, sound() === "off" ? "on" : "off");
+    unlock();
+    showSound();
+  }
 
   // Takenoko's moves with nothing to click on the board are buttons above it: an action, a
   // deck, a weather face, a chip kind from the clouds, the order of plots put back...
@@ -102,6 +150,17 @@
     fetch(base + "/api/resign", { method: "POST", headers: { "X-Seat-Key": key } })
       .then(() => say("You resigned."))
       .catch(() => say("The table did not answer.", true));
+  }
+  function finish() {  // Done, after the game: the command serving this page ends
+    fetch(base + "/api/done", { method: "POST", headers: { "X-Seat-Key": key } })
+      .then((response) => response.json().then((data) => {
+        if (!response.ok) { say(data.error || "The table did not close.", true); return; }
+        closed = true;
+        const done = document.getElementById("done");
+        if (done) done.remove();
+        say("Done: `arena play` has ended; the record and its replay stay where it printed them.");
+      }))
+      .catch(() => say("The table is gone already.", true));
   }
   // The board's clicks narrow the legal moves; one left is proposed (Confirm or Undo); several
   // that the board cannot tell apart (how many cards, which order, which colour) are offered
@@ -213,9 +272,17 @@
       (outcome.scores || []).forEach((score, s) => add(box, el("div", null,
         (s === page.seat ? "You, " : "") + drawing.who(s) + ": " + score + " points, place " + (outcome.ranks[s] + 1))));
       if (state.replay) {
-        const link = add(box, el("a", "replay", "The whole game's replay, every seat's view and hand")).lastChild;
+        const text = "The whole game's replay, every seat's view and hand" + (page.done ? " (a new tab)" : "");
+        const link = add(box, el("a", "replay", text)).lastChild;
         link.href = base + "/replay";
         link.id = "replay-link";
+        if (page.done) { link.target = "_blank"; link.rel = "noopener"; }  // this page stays: the table
+      }
+      if (page.done && state.replay) {
+        const done = add(box, el("button", "done", "Done: close the table")).lastChild;
+        done.id = "done";
+        done.title = "Ends `arena play` (the record and its replay are kept)";
+        done.onclick = finish;
       }
     } else if (asked) {
       add(box, el("h2", null, "Your " + asked.kind + " decision: click a move on the board or in the list (keys: Tab, Enter)"));
@@ -277,6 +344,7 @@
       if (data.over) say("The game is over.");
       else if (asked) say((turnCame ? "Your turn has come, " : "Your move, ") + drawing.who(page.seat) + ".");
       else say("Waiting for the other seats...");
+      if (turnCame && !data.over) beep();
     }
     tick();
   }
@@ -290,9 +358,10 @@
           if (data.told + data.narration.length < data.lines) quick = Math.max(quick, 1);
         }
       }))
-      .catch(() => say("The table is gone (the game ended, or `arena play` was stopped).", true));
+      .catch(() => closed || say("The table is gone (the game ended, or `arena play` was stopped).", true));
   }
   function keepAsking() {
+    if (closed) return;
     const waiting = state && !state.asked && !state.over;  // the others play: the board follows them
     const wait = quick > 0 ? 100 : waiting ? 300 : 700;
     quick = Math.max(0, quick - 1);
@@ -308,8 +377,13 @@
     if (event.key === "Escape" && (selected.length || proposed !== null)) undo();
   });
   document.getElementById("resign").onclick = resign;
+  document.getElementById("sound").onclick = toggleSound;
+  document.addEventListener("click", unlock, true);
+  document.addEventListener("keydown", unlock, true);
+  showSound();
   if (!key) {  // a visitor at someone else's seat: nothing of the seat is shown, the replay later
     document.getElementById("resign").hidden = true;
+    document.getElementById("sound").hidden = true;
     say("This page is the seat of the player who started the game: only they see its board.");
     const box = document.getElementById("asked");
     add(box, el("h2", null, "A game in progress"),
