@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from arena.errors import BotCrashError, BotStartupError, BotTimeoutError, GameError
 from arena.game_sources import get_game
-from arena.games import GameState
+from arena.games import Game, GameState
 from arena.human.desk import Desk
 from arena.human.narration import is_private, line, move_words, who
 from arena.players.limits import Limits
@@ -59,9 +60,10 @@ class Narrator:
         self.seed = seed
         self.words: GameState | None = None
         """The game as it stands; its `describe_move` also gives a move's words."""
+        self.rules: Game | None = None
 
     def start(self, game: str, config: dict[str, Any], players: int) -> None:
-        rules = get_game(game)
+        self.rules = rules = get_game(game)
         self.words = rules.new_state(self.seed, rules.config(config), num_players=players)
 
     def told(self, mover: int, request: dict[str, Any], move: dict[str, Any]) -> None:
@@ -70,17 +72,23 @@ class Narrator:
             return
         desk = self.desk
         words = move_words(desk.game, state, move, mover, desk.seat)
-        turn = request.get("view", {}).get("turn", 0)
+        turn = int(request.get("view", {}).get("turn", 0) or 0)
         mover_name = who(desk.players, mover, desk.seat)
-        told = line(int(turn or 0), mover_name, str(request.get("decision")), words)
+        kind = str(request.get("decision"))
+        turn_before = state.turn
         try:
             state.apply_move(dict(move))
         except GameError:  # never expected: the referee refuses the move and ends the game
             self.words = None
-            desk.tell(told)
+            desk.tell(line(turn, mover_name, kind, words))
             return
+        if self.rules is not None:  # what the engine did after it, public (the die's face)
+            named = partial(who, desk.players, you=desk.seat)
+            after = self.rules.narrate_after(state, dict(move), turn_before, named)
+            words = "; ".join([words, *(told.strip() for told in after)])
         shown = None if is_private(desk.game, move, mover, desk.seat) else move
         last = {"seat": mover, "text": words, "move": shown}
+        told = line(turn, mover_name, kind, words)
         desk.follow(json.loads(state.view_json(desk.seat)), last, told)
 
 
