@@ -221,6 +221,9 @@ class TakenokoState(GameState):
     def spectator_view(self) -> View:
         return views.spectator_view(self)
 
+    def public_view(self) -> View:
+        return views.public_view(self)
+
     # ------------------------------------------------------------------ objectives
 
     def garden(self) -> Garden:
