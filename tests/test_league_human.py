@@ -22,6 +22,7 @@ from arena.html.embed import asset
 from arena.human.game import HumanClock
 from arena.league import human_tables
 from arena.league.pages import PAGE, PAGE_SCRIPT
+from arena.league.routes import human as human_routes
 from arena.record import load_record
 from tests.browser_support import chromium, needs_chromium, until
 from tests.league_support import Site, bot_archive, served
@@ -315,3 +316,57 @@ def test_a_table_longer_than_its_cap_is_stopped_and_the_human_loses(
     ), line
     assert line["termination"] == "crash" and line["ranks"][0] == 1  # the human lost
     assert start(site, site.ada)[0] == 201  # the author's slot is free again
+
+
+def test_a_visitor_watches_a_human_game_its_public_view_only(site: Site) -> None:
+    """Issue 43: /play/GID of someone else's game sends a visitor to its spectators' page,
+    which shows the game's public view (never a seat's: the human's setup Cup unseen) and the
+    moves; bounded like the rest of the league (a rate per address)."""
+    status, game = start(site, site.ada)
+    assert status == 201
+    page = game["page"]
+    with urllib.request.urlopen(site.url + page, timeout=30) as answer:  # no key: the seat's
+        assert f'"watch":"{page}/watch"' in answer.read().decode()  # page sends it on
+    with urllib.request.urlopen(site.url + page + "/watch", timeout=30) as answer:
+        html, policy = answer.read().decode(), answer.headers["Content-Security-Policy"]
+    assert "watch-data" in html and game["key"] not in html
+    for script in re.findall(r"<script>(.*?)</script>", html, re.S):
+        digest = base64.b64encode(hashlib.sha256(script.encode()).digest()).decode()
+        assert f"'sha256-{digest}'" in policy
+    watched: list[dict[str, Any]] = []
+    deadline = time.monotonic() + 180
+    while time.monotonic() < deadline:
+        status, state = seat_call(site, page + "/api/state", game["key"])
+        status, seen = seat_call(site, page + "/api/watch", None)
+        assert status == 200, seen
+        watched.append(seen)
+        if state["over"]:
+            break
+        if state["asked"]:
+            view, public = state["asked"]["view"], seen["view"]
+            assert public is not None and not {"seat", "hand", "cup"} & set(public)
+            assert public["players"][0]["cup_unknown"] > 0 == view["players"][0]["cup_unknown"]
+            seat_call(
+                site,
+                page + "/api/move",
+                game["key"],
+                {"request": state["asked"]["request"], "move": 0},
+            )
+    assert state["over"] and len(watched) > 5
+    deadline = time.monotonic() + 30
+    while not seen.get("replay") and time.monotonic() < deadline:
+        seen = seat_call(site, page + "/api/watch?told=0", None)[1]
+        time.sleep(0.1)
+    assert seen["over"] and seen["outcome"]["scores"] and seen["replay"]
+    assert (
+        seen["lines"] == len(seen["narration"]) > 5 and "seat 0 (human:ada)" in seen["narration"][0]
+    )
+    assert seat_call(site, "/play/H9999999/api/watch", None)[0] == 404
+    with pytest.raises(urllib.error.HTTPError) as unknown:
+        urllib.request.urlopen(site.url + "/play/H9999999/watch", timeout=30)
+    assert unknown.value.code == 404
+    for _ in range(human_routes.WATCHES_PER_MINUTE + 1):  # bounded: a rate per address
+        status, refused = seat_call(site, page + "/api/watch", None)
+        if status == 429:
+            break
+    assert status == 429 and "a minute from one address" in refused["error"]

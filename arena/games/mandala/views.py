@@ -10,7 +10,6 @@ from arena.games.base import View
 from arena.games.mandala.cards import CLAIM_DECISION, COLOURS, TURN, pile_json
 from arena.games.mandala.position import Position
 
-
 SEAT_KEYS = ("seat", "hand", "cup", "since_reshuffle")
 """A seat's view's keys about that seat alone (its hand, whole Cup, what it saw drawn)."""
 

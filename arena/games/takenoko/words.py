@@ -181,4 +181,3 @@ def rolled(state: Position, move: Move) -> list[str]:
     if move.get("action") != "roll" or shown is None:
         return []
     return [f"          the weather die shows {FACES.get(shown, str(shown).lower())}"]
-
