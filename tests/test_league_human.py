@@ -370,3 +370,41 @@ def test_a_visitor_watches_a_human_game_its_public_view_only(site: Site) -> None
         if status == 429:
             break
     assert status == 429 and "a minute from one address" in refused["error"]
+
+
+@needs_chromium
+def test_the_spectators_page_in_chromium_follows_the_game_without_a_hand(site: Site) -> None:
+    """A visitor's tab at /play/GID (no key) lands on the spectators' page, which draws the
+    board with every hand face down, narrates the moves, and ends on the result."""
+    from selenium.webdriver.common.by import By
+
+    with chromium() as browser:  # up before the game starts: its clocks are short here
+        status, game = start(site, site.ada)
+        assert status == 201
+        assert seat_call(site, game["page"] + "/api/state", game["key"])[0] == 200  # opened
+        browser.get(site.url + game["page"])
+        until(lambda: browser.current_url.endswith(game["page"] + "/watch"), 30)
+        deadline, followed = time.monotonic() + 180, 0
+        while time.monotonic() < deadline:
+            state = seat_call(site, game["page"] + "/api/state", game["key"])[1]
+            if state["over"]:
+                break
+            if state["asked"]:
+                if followed < 4:  # the page catches up with the game as it waits on the human
+                    lines = seat_call(site, game["page"] + "/api/watch", None)[1]["lines"]
+
+                    def caught_up(lines: int = lines) -> bool:
+                        told = browser.find_elements(By.CSS_SELECTOR, "#narration li")
+                        hands = browser.find_elements(By.CSS_SELECTOR, "#board .hand .hidden-hand")
+                        return len(told) == lines and len(hands) == 2  # both face down
+
+                    until(caught_up, 30)
+                    followed += 1
+                request = {"request": state["asked"]["request"], "move": 0}
+                seat_call(site, game["page"] + "/api/move", game["key"], request)
+            time.sleep(0.05)
+        until(lambda: "Game over" in browser.find_element(By.ID, "asked").text, 30)
+        until(lambda: browser.find_elements(By.CSS_SELECTOR, "#asked a.replay"), 30)
+        assert followed == 4
+        errors = [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+        assert not errors, errors  # a script or style the policy refused would be one
