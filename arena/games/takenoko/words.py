@@ -112,8 +112,8 @@ def hex_at(cell: Any, state: Position | None) -> str:
         return f"{TILE_NAMES[placed.plot]} at {where}"
     if placed.kind in _KINDS:
         return f"{_KINDS[placed.kind]} at {where}"
-    colour = COLOUR_NAMES.get(placed.colour or "", "")
-    return f"the {colour} plot at {where}".replace("  ", " ")
+    colour = COLOUR_NAMES.get(placed.colour or "")
+    return f"the {colour} plot at {where}" if colour else f"the plot at {where}"
 
 
 def _article(word: str) -> str:
@@ -177,7 +177,7 @@ def describe(move: Move, state: Position | None = None) -> str:
 
 def rolled(state: Position, move: Move) -> list[str]:
     """After a roll (`move`, told in the state after it): the face the die showed."""
-    shown = getattr(state, "rolled_face", None)
+    shown = state.rolled_face
     if move.get("action") != "roll" or shown is None:
         return []
-    return [f"          the weather die shows {FACES.get(shown, str(shown).lower())}"]
+    return [f"          the weather die shows {FACES.get(shown, shown.lower())}"]
