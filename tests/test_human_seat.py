@@ -171,15 +171,17 @@ def test_another_seats_hidden_choice_is_told_without_it() -> None:
     """T9, T15, T19: the plots put back, the card kept from the Cabin, a baby's swapped card
     are named to their mover only."""
     state = get_game("takenoko").new_state(1, get_game("takenoko").config({}), num_players=3)
-    keep = {"action": "keep", "card": "PA03"}
-    assert "PA03" in move_words("takenoko", state, keep, 0, 0)
-    assert "PA03" not in move_words("takenoko", state, keep, 0, 1)
+    keep = {"action": "keep", "card": "PA03"}  # two green sections
+    assert "panda objective (two green" in move_words("takenoko", state, keep, 0, 0)
+    assert "panda" not in move_words("takenoko", state, keep, 0, 1)
     put_back = {"action": "return", "order": ["PY01", "PG02"]}
-    assert "PY01" not in move_words("takenoko", state, put_back, 2, 1)
-    swap = {"action": "baby_swap", "card": "GA01"}
-    assert "GA01" not in move_words("takenoko", state, swap, 2, 0)
+    assert "a yellow plot, then a green plot" in move_words("takenoko", state, put_back, 2, 2)
+    assert "yellow" not in move_words("takenoko", state, put_back, 2, 1)
+    swap = {"action": "baby_swap", "card": "GA01"}  # green bamboo with a fertilizer
+    assert "gardener objective" in move_words("takenoko", state, swap, 2, 2)
+    assert "gardener" not in move_words("takenoko", state, swap, 2, 0)
     place = {"action": "place", "plot": "PG06", "to": [-1, 0], "chip": None}
-    assert "PG06" in move_words("takenoko", state, place, 2, 0)  # a placed plot is public
+    assert "a green plot at -1,0" in move_words("takenoko", state, place, 2, 0)  # public
 
 
 def test_a_silent_page_keeps_its_seat_until_its_clock_runs_out_then_loses_with_its_reason(

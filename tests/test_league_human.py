@@ -22,6 +22,7 @@ from arena.html.embed import asset
 from arena.human.game import HumanClock
 from arena.league import human_tables
 from arena.league.pages import PAGE, PAGE_SCRIPT
+from arena.league.routes import human as human_routes
 from arena.record import load_record
 from tests.browser_support import chromium, needs_chromium, until
 from tests.league_support import Site, bot_archive, served
@@ -315,3 +316,93 @@ def test_a_table_longer_than_its_cap_is_stopped_and_the_human_loses(
     ), line
     assert line["termination"] == "crash" and line["ranks"][0] == 1  # the human lost
     assert start(site, site.ada)[0] == 201  # the author's slot is free again
+
+
+def test_a_visitor_watches_a_human_game_its_public_view_only(site: Site) -> None:
+    """Issue 43: /play/GID of someone else's game sends a visitor to its spectators' page,
+    which shows the game's public view (never a seat's: the human's setup Cup unseen) and the
+    moves; bounded like the rest of the league (a rate per address)."""
+    status, game = start(site, site.ada)
+    assert status == 201
+    page = game["page"]
+    with urllib.request.urlopen(site.url + page, timeout=30) as answer:  # no key: the seat's
+        assert f'"watch":"{page}/watch"' in answer.read().decode()  # page sends it on
+    with urllib.request.urlopen(site.url + page + "/watch", timeout=30) as answer:
+        html, policy = answer.read().decode(), answer.headers["Content-Security-Policy"]
+    assert "watch-data" in html and game["key"] not in html
+    for script in re.findall(r"<script>(.*?)</script>", html, re.S):
+        digest = base64.b64encode(hashlib.sha256(script.encode()).digest()).decode()
+        assert f"'sha256-{digest}'" in policy
+    watched: list[dict[str, Any]] = []
+    deadline = time.monotonic() + 180
+    while time.monotonic() < deadline:
+        status, state = seat_call(site, page + "/api/state", game["key"])
+        if state["over"]:
+            break
+        if not state["asked"]:
+            time.sleep(0.05)
+            continue
+        status, seen = seat_call(site, page + "/api/watch", None)  # once a decision: its rate
+        assert status == 200, seen
+        watched.append(seen)
+        view, public = state["asked"]["view"], seen["view"]
+        assert public is not None and not {"seat", "hand", "cup"} & set(public)
+        assert public["players"][0]["cup_unknown"] > 0 == view["players"][0]["cup_unknown"]
+        request = {"request": state["asked"]["request"], "move": 0}
+        seat_call(site, page + "/api/move", game["key"], request)
+    assert state["over"] and len(watched) > 5
+    deadline = time.monotonic() + 30
+    while not seen.get("replay") and time.monotonic() < deadline:
+        seen = seat_call(site, page + "/api/watch?told=0", None)[1]
+        time.sleep(0.1)
+    assert seen["over"] and seen["outcome"]["scores"] and seen["replay"]
+    assert (
+        seen["lines"] == len(seen["narration"]) > 5 and "seat 0 (human:ada)" in seen["narration"][0]
+    )
+    assert seat_call(site, "/play/H9999999/api/watch", None)[0] == 404
+    with pytest.raises(urllib.error.HTTPError) as unknown:
+        urllib.request.urlopen(site.url + "/play/H9999999/watch", timeout=30)
+    assert unknown.value.code == 404
+    for _ in range(human_routes.WATCHES_PER_MINUTE + 1):  # bounded: a rate per address
+        status, refused = seat_call(site, page + "/api/watch", None)
+        if status == 429:
+            break
+    assert status == 429 and "a minute from one address" in refused["error"]
+
+
+@needs_chromium
+def test_the_spectators_page_in_chromium_follows_the_game_without_a_hand(site: Site) -> None:
+    """A visitor's tab at /play/GID (no key) lands on the spectators' page, which draws the
+    board with every hand face down, narrates the moves, and ends on the result."""
+    from selenium.webdriver.common.by import By
+
+    with chromium() as browser:  # up before the game starts: its clocks are short here
+        status, game = start(site, site.ada)
+        assert status == 201
+        assert seat_call(site, game["page"] + "/api/state", game["key"])[0] == 200  # opened
+        browser.get(site.url + game["page"])
+        until(lambda: browser.current_url.endswith(game["page"] + "/watch"), 30)
+        deadline, followed = time.monotonic() + 180, 0
+        while time.monotonic() < deadline:
+            state = seat_call(site, game["page"] + "/api/state", game["key"])[1]
+            if state["over"]:
+                break
+            if state["asked"]:
+                if followed < 4:  # the page catches up with the game as it waits on the human
+                    lines = seat_call(site, game["page"] + "/api/watch", None)[1]["lines"]
+
+                    def caught_up(lines: int = lines) -> bool:
+                        told = browser.find_elements(By.CSS_SELECTOR, "#narration li")
+                        hands = browser.find_elements(By.CSS_SELECTOR, "#board .hand .hidden-hand")
+                        return len(told) == lines and len(hands) == 2  # both face down
+
+                    until(caught_up, 30)
+                    followed += 1
+                request = {"request": state["asked"]["request"], "move": 0}
+                seat_call(site, game["page"] + "/api/move", game["key"], request)
+            time.sleep(0.05)
+        until(lambda: "Game over" in browser.find_element(By.ID, "asked").text, 30)
+        until(lambda: browser.find_elements(By.CSS_SELECTOR, "#asked a.replay"), 30)
+        assert followed == 4
+        errors = [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+        assert not errors, errors  # a script or style the policy refused would be one

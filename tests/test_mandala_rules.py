@@ -1097,7 +1097,7 @@ def test_move_dicts_have_the_shapes_of_the_spec() -> None:
     assert state.action_to_move(state.move_to_action(build(0, "red"))) == build(0, "red")
     assert state.action_to_move(state.move_to_action(grow(1, "red", 1))) == grow(1, "red", 1)
     assert state.action_to_move(state.move_to_action(discard("red", 2))) == discard("red", 2)
-    assert state.describe_move(grow(1, "red", 1)) == "grows 1 red in their Field of Mandala 1"
+    assert state.describe_move(grow(1, "red", 1)) == "grows a red card in their Field of Mandala 1"
 
 
 # ---------------------------------------------------------------- reproducibility and records

@@ -45,3 +45,8 @@ def int_field(value: Any, key: str, low: int, high: int) -> int:
             f"'{key}' must be a whole number from {low} to {high}, not {shown(value)}."
         )
     return value
+
+
+def cards(count: Any, colour: Any) -> str:
+    """Cards of one colour in a move's words: 'a red card', '2 green cards'."""
+    return f"a {colour} card" if count == 1 else f"{count} {colour} cards"

@@ -74,6 +74,13 @@ class GameState(ABC):
         """Everything, hidden information included (every hand, the deck): for replays and
         the replay viewer, never for a bot."""
 
+    def public_view(self) -> View | None:
+        """What every seat sees and no seat alone: the table, counts of hidden things (hand
+        sizes, never the cards), for spectators of a game in progress. Made by the game, not
+        as an intersection of the seats' views (two hands that happen to be equal would
+        show). None for a game that does not say: its spectators see nothing until the end."""
+        return None
+
     def cards_met(self) -> list[list[str]] | None:
         """For a page that draws the game: each seat's cards met as the position stands
         (Takenoko's objectives), or None for a game without such cards."""

@@ -32,17 +32,27 @@ def content_security_policy() -> str:
 
 
 def seat_html(
-    game: str, players: list[str], seat: int, base: str = "", *, done: bool = False
+    game: str,
+    players: list[str],
+    seat: int,
+    base: str = "",
+    *,
+    done: bool = False,
+    watch: str = "",
 ) -> str:
     """The page (it learns the rest from BASE/api/state, with the key of its address's #
     or its tab's sessionStorage); `base` is the table's path on a server of many tables;
     `done`: the end screen has a Done button (BASE/api/done) that ends the server, which
-    serves this table alone (`arena play`'s), and opens the replay in a tab of its own."""
+    serves this table alone (`arena play`'s), and opens the replay in a tab of its own;
+    `watch`: the spectators' page a visitor without the key is sent to (none: told whose
+    page it is)."""
     title = html.escape(f"{game}: you are seat {seat} ({players[seat]})")
     styles = "".join(f"<style>{asset(name)}</style>" for name in STYLES)
     scripts = "".join(f"<script>{asset(name)}</script>" for name in SCRIPTS)
     data: dict[str, Any] = {"game": game, "players": players, "seat": seat, "base": base,
                             "done": done}  # fmt: skip
+    if watch:
+        data["watch"] = watch
     if (cards := get_game(game).card_meanings()) is not None:  # the box's contents, no secret
         data["cards"] = cards
     return f"""<!DOCTYPE html>

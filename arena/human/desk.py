@@ -6,7 +6,8 @@ out; the human may also resign.
 
 Everything here is what the human's seat may know: its view and legal moves exactly as a bot
 receives them, the moves narrated in public words (arena/human/narration.py), and, only once
-the game is over, the whole game's record.
+the game is over, the whole game's record. A spectator (`watch`) is told less: the game's
+public view (`GameState.public_view`), the moves as a seat of none hears them.
 """
 
 from __future__ import annotations
@@ -37,6 +38,9 @@ class Desk:
         self._last: dict[str, Any] | None = None
         self._resigned = False
         self._narration: list[str] = []
+        self._public: dict[str, Any] = {"view": None, "last": None, "narration": []}
+        """What a spectator sees (`watch`): the game's public view, the last move and the
+        moves told as to a seat of none (another seat's hidden choice without it)."""
         self._outcome: dict[str, Any] | None = None
         self._record: Mapping[str, Any] | None = None
         self._first_seen: float | None = None
@@ -74,6 +78,28 @@ class Desk:
             if asked is not None and self._answer is None:  # an answered one is gone
                 left = max(0, int((self._deadline - time.monotonic()) * 1000))
                 data["asked"] = {**asked, "ms_left": left}
+            if self._outcome is not None:
+                data["outcome"] = self._outcome
+                data["replay"] = self._record is not None
+            return data
+
+    def watch(self, told: int = 0) -> dict[str, Any]:
+        """What a spectator's page shows now (JSON-ready): the public view, never a seat's,
+        the narration from line `told` on (at most NARRATION_LINES), the outcome once over."""
+        with self._changed:
+            lines = self._public["narration"]
+            told = min(max(told, 0), len(lines))
+            data: dict[str, Any] = {
+                "game": self.game,
+                "players": self.players,
+                "human": self.seat,
+                "view": self._public["view"],
+                "last": self._public["last"],
+                "told": told,
+                "narration": lines[told : told + NARRATION_LINES],
+                "lines": len(lines),
+                "over": self._outcome is not None,
+            }
             if self._outcome is not None:
                 data["outcome"] = self._outcome
                 data["replay"] = self._record is not None
@@ -163,6 +189,14 @@ class Desk:
         with self._changed:
             self._narration.append(line)
 
+    def show(self, view: Any, last: dict[str, Any] | None = None, line: str | None = None) -> None:
+        """For the spectators: the public view (after a move), the move as a seat of none may
+        know it, its narrated line."""
+        with self._changed:
+            self._public["view"], self._public["last"] = view, last
+            if line is not None:
+                self._public["narration"].append(line)
+
     def finish(self, outcome: Mapping[str, Any]) -> None:
         with self._changed:
             self._asked = None
@@ -173,7 +207,7 @@ class Desk:
         the final position with every hand (a spectator's view: the game is over)."""
         with self._changed:
             self._record = record
-            self._view = final_view
+            self._view = self._public["view"] = final_view
 
     @property
     def record(self) -> Mapping[str, Any] | None:

@@ -2,7 +2,8 @@
 
 A move's words come from the game's own `describe_move`. Most moves are public (a card
 played on a Mandala, a plot placed, the panda moved); the few that name something only their
-mover sees are told without it when another seat made them:
+mover sees are told without it when another seat made them, and always to a spectator (a seat
+of none, `seat.NO_SEAT`):
 
 - Takenoko: the plots a seat puts back under the plot deck and their order (only the drawer
   sees them, T9), the objective card kept from the Cabin (T15, T19), and the card a baby

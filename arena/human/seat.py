@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from functools import partial
 from pathlib import Path
 from typing import Any
 
+from arena import compact_json
 from arena.errors import BotCrashError, BotStartupError, BotTimeoutError, GameError
 from arena.game_sources import get_game
-from arena.games import GameState
+from arena.games import Game, GameState
 from arena.human.desk import Desk
 from arena.human.narration import is_private, line, move_words, who
 from arena.players.limits import Limits
@@ -59,29 +61,53 @@ class Narrator:
         self.seed = seed
         self.words: GameState | None = None
         """The game as it stands; its `describe_move` also gives a move's words."""
+        self.rules: Game | None = None
 
     def start(self, game: str, config: dict[str, Any], players: int) -> None:
-        rules = get_game(game)
+        self.rules = rules = get_game(game)
         self.words = rules.new_state(self.seed, rules.config(config), num_players=players)
+        self.desk.show(_public(self.words))
 
     def told(self, mover: int, request: dict[str, Any], move: dict[str, Any]) -> None:
         state = self.words
         if state is None:
             return
         desk = self.desk
-        words = move_words(desk.game, state, move, mover, desk.seat)
-        turn = request.get("view", {}).get("turn", 0)
-        mover_name = who(desk.players, mover, desk.seat)
-        told = line(int(turn or 0), mover_name, str(request.get("decision")), words)
+        heard = [move_words(desk.game, state, move, mover, seat) for seat in (desk.seat, NO_SEAT)]
+        turn = int(request.get("view", {}).get("turn", 0) or 0)
+        kind = str(request.get("decision"))
+
+        def told_to(seat: int, words: str) -> tuple[dict[str, Any], str]:
+            """The last move as `seat` may know it, and its narrated line."""
+            shown = None if is_private(desk.game, move, mover, seat) else move
+            told = line(turn, who(desk.players, mover, seat), kind, words)
+            return {"seat": mover, "text": words, "move": shown}, told
+
+        turn_before = state.turn
         try:
             state.apply_move(dict(move))
         except GameError:  # never expected: the referee refuses the move and ends the game
             self.words = None
-            desk.tell(told)
+            desk.tell(told_to(desk.seat, heard[0])[1])
             return
-        shown = None if is_private(desk.game, move, mover, desk.seat) else move
-        last = {"seat": mover, "text": words, "move": shown}
+        if self.rules is not None:  # what the engine did after it, public (the die's face)
+            named = partial(who, desk.players, you=desk.seat)
+            after = self.rules.narrate_after(state, dict(move), turn_before, named)
+            heard = ["; ".join([words, *(told.strip() for told in after)]) for words in heard]
+        last, told = told_to(desk.seat, heard[0])
         desk.follow(json.loads(state.view_json(desk.seat)), last, told)
+        desk.show(_public(state), *told_to(NO_SEAT, heard[1]))
+
+
+NO_SEAT = -1
+"""The seat a spectator hears the moves as: none (every seat's hidden choice is told without
+it, arena/human/narration.py)."""
+
+
+def _public(state: GameState) -> Any:
+    """The game's public view as JSON-ready data (None for a game without one)."""
+    view = state.public_view()
+    return None if view is None else json.loads(compact_json.dumps(view))
 
 
 class HumanSeat(Player):

@@ -56,9 +56,12 @@ def _hashes(texts: Iterable[str]) -> str:
 
 
 def content_security_policy() -> str:
-    """The policy of every response: the league's pages', the replay viewer's and the human
-    seat's inline scripts and styles are allowed by hash, and nothing else."""
-    scripts = _hashes((PAGE_SCRIPT, JOIN_SCRIPT, asset("viewer.js"), asset("seat.js")))
+    """The policy of every response: the league's pages', the replay viewer's, the human
+    seat's and its spectators' inline scripts and styles are allowed by hash, and nothing
+    else."""
+    scripts = _hashes(
+        (PAGE_SCRIPT, JOIN_SCRIPT, asset("viewer.js"), asset("seat.js"), asset("watch.js"))
+    )
     styles = _hashes((PAGE_STYLE, JOIN_STYLE, asset("viewer.css"), asset("seat.css")))
     return (
         f"default-src 'none'; script-src {scripts}; style-src {styles}; "

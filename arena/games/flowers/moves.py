@@ -25,7 +25,7 @@ from arena.games.flowers.components import (
     tile_colour,
 )
 from arena.games.flowers.table import FlowersTable
-from arena.games.move_fields import int_field, move_object, name_field
+from arena.games.move_fields import cards, int_field, move_object, name_field
 
 ACTIONS = (PLAY, TAKE)
 _FIELDS = {PLAY: ("mandala", "colour", "count"), TAKE: ("colour",)}
@@ -98,12 +98,12 @@ def move_of(action: int) -> Move:
 
 
 def describe(move: Move) -> str:
-    """A move in words, e.g. 'plays 2 red into Mandala 1'."""
+    """A move in words, e.g. 'plays 2 red cards into Mandala 1'."""
     action = move.get("action")
     colour = move.get("colour", move.get("color"))
     if action == PLAY:
         count = move.get("count", 1)
-        return f"plays {count} {colour} into Mandala {move.get('mandala')}"
+        return f"plays {cards(count, colour)} into Mandala {move.get('mandala')}"
     if action == TAKE:
         return f"takes the {colour} tile"
-    return f"plays {move!r}"
+    return "makes a move the rules do not know"

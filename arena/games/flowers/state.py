@@ -293,6 +293,9 @@ class FlowersState(FlowersTable, GameState):
     def spectator_view(self) -> View:
         return views.spectator_view(self, self.decision())
 
+    def public_view(self) -> View:
+        return views.public_view(self, self.decision())
+
 
 _PLAYS: dict[tuple[int, ...], tuple[int, ...]] = {}
 """The plays of a hand of 2 or more cards, by the hand's colour counts (they recur often)."""

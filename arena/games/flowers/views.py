@@ -11,12 +11,12 @@ def view(state: FlowersTable, decision: Decision | None, seat: int) -> View:
     """F27: everything `seat` has seen (perfect recall), and its own hand; never the rest of
     another hand, the deck order or the stacks' order. `decision`: the state's (the rules
     decide it, state.py)."""
-    return {"seat": seat, **_public(state, decision), "hand": pile_json(state.hands[seat])}
+    return {"seat": seat, **public_view(state, decision), "hand": pile_json(state.hands[seat])}
 
 
 def spectator_view(state: FlowersTable, decision: Decision | None) -> View:
     """Everything: the public part, every hand, the deck and both stacks in order (top last)."""
-    whole = _public(state, decision)
+    whole = public_view(state, decision)
     whole["hands"] = [pile_json(hand) for hand in state.hands]
     whole["deck"] = [COLOURS[colour] for colour in state.deck]
     whole["tile_stacks"] = {
@@ -26,7 +26,7 @@ def spectator_view(state: FlowersTable, decision: Decision | None) -> View:
     return whole
 
 
-def _public(state: FlowersTable, decision: Decision | None) -> View:
+def public_view(state: FlowersTable, decision: Decision | None) -> View:
     """F27's public part: the table, the tiles, hand sizes and known cards, the end."""
     n = state.num_players
     mandalas = []

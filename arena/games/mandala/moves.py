@@ -21,7 +21,7 @@ from arena.games.mandala.cards import (
     grow_action,
 )
 from arena.games.mandala.position import Position
-from arena.games.move_fields import int_field, move_object, name_field
+from arena.games.move_fields import cards, int_field, move_object, name_field
 
 ACTIONS = (BUILD_MOUNTAIN, GROW_FIELD, DISCARD_REDRAW, CLAIM)
 _FIELDS = {
@@ -117,16 +117,16 @@ def move_of(action: int) -> Move:
 
 
 def describe(move: dict[str, Any]) -> str:
-    """A move in words, e.g. 'grows 2 green in their Field of Mandala 1'."""
+    """A move in words, e.g. 'grows 2 green cards in their Field of Mandala 1'."""
     action = move.get("action")
     colour = move.get("colour", move.get("color"))
     count = move.get("count", 1)
     if action == BUILD_MOUNTAIN:
-        return f"builds {colour} into the Mountain of Mandala {move.get('mandala')}"
+        return f"builds a {colour} card into the Mountain of Mandala {move.get('mandala')}"
     if action == GROW_FIELD:
-        return f"grows {count} {colour} in their Field of Mandala {move.get('mandala')}"
+        return f"grows {cards(count, colour)} in their Field of Mandala {move.get('mandala')}"
     if action == DISCARD_REDRAW:
-        return f"discards {count} {colour} and redraws"
+        return f"discards {cards(count, colour)} and redraws"
     if action == CLAIM:
         return f"claims {colour}"
-    return f"plays {move!r}"
+    return "makes a move the rules do not know"

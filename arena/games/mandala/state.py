@@ -444,6 +444,9 @@ class MandalaState(GameState):
     def spectator_view(self) -> View:
         return views.spectator_view(self)
 
+    def public_view(self) -> View:
+        return views.public_view(self)
+
 
 _TURNS = (Decision(0, TURN), Decision(1, TURN))
 _CLAIMS = (Decision(0, CLAIM_DECISION), Decision(1, CLAIM_DECISION))

@@ -10,13 +10,24 @@ from arena.games.base import View
 from arena.games.mandala.cards import CLAIM_DECISION, COLOURS, TURN, pile_json
 from arena.games.mandala.position import Position
 
+SEAT_KEYS = ("seat", "hand", "cup", "since_reshuffle")
+"""A seat's view's keys about that seat alone (its hand, whole Cup, what it saw drawn)."""
+
+
+def public_view(state: Position) -> View:
+    """R14's public part: seat 0's view without its seat-bound keys, every setup Cup unseen."""
+    whole = view(state, 0)
+    for key in SEAT_KEYS:
+        whole.pop(key, None)
+    for player, setup in zip(whole["players"], state.cup_setup, strict=True):
+        player["cup_unknown"] = sum(setup)
+    return whole
+
 
 def spectator_view(state: Position) -> View:
     """Everything: seat 0's view without its seat-bound keys, every hand and whole Cup,
     and the deck in order (its top card last)."""
-    whole = view(state, 0)
-    for key in ("seat", "hand", "cup", "since_reshuffle"):
-        whole.pop(key, None)
+    whole = public_view(state)
     whole["hands"] = [pile_json(hand) for hand in state.hands]
     whole["cups"] = [pile_json(state.cup(seat)) for seat in range(2)]
     whole["deck"] = [COLOURS[colour] for colour in state.deck]

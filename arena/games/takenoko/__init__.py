@@ -11,11 +11,11 @@ Options: `chibis` (the expansion's mechanics with the base objectives, §8, T20)
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
 from arena.errors import GameError
-from arena.games.base import Determinizer, Game
+from arena.games.base import Determinizer, Game, GameState, Move
 from arena.games.learning import Learning
 from arena.games.takenoko.legal import DECISION_KINDS
 from arena.games.takenoko.state import TakenokoState
@@ -66,6 +66,15 @@ class TakenokoGame(Game):
         from arena.games.takenoko.card_words import card_table
 
         return card_table()
+
+    def narrate_after(
+        self, state: GameState, move: Move, turn_before: int, who: Callable[[int], str]
+    ) -> list[str]:
+        """The weather die's face after a roll."""
+        from arena.games.takenoko.words import rolled
+
+        assert isinstance(state, TakenokoState)
+        return rolled(state, move)
 
     def new_state(
         self, seed: int, config: Mapping[str, Any] | None = None, num_players: int = 3

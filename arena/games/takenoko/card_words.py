@@ -8,6 +8,7 @@ shape's cells. Which cards of each hand are met is `TakenokoState.cards_met`.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from arena.games.takenoko.components import (
@@ -30,7 +31,7 @@ def _plot_cards() -> dict[str, dict[str, Any]]:
             "points": card.points,
             "colours": colours,
             "cells": [[q, r, colour] for (q, r), colour in card.cells()],
-            "text": f"{card.shape.lower()} of {len(card.cells())} irrigated {words} plots",
+            "text": f"a {card.shape.lower()} of {len(card.cells())} irrigated {words} plots",
         }
     return cards
 
@@ -51,9 +52,21 @@ def _gardener_cards() -> dict[str, dict[str, Any]]:
             "count": card.count,
             "height": card.height,
             "improvement": card.improvement,
-            "text": f"bamboo of {card.height} {colour} on {plots}{condition}",
+            "text": f"{colour} bamboo {card.height} sections high on {plots}{condition}",
         }
     return cards
+
+
+_COUNTS = {1: "a", 2: "two", 3: "three"}
+
+
+def _sections(sections: tuple[str, ...]) -> str:
+    """A panda card's sections in words: 'two green sections', 'a green, a yellow and a pink
+    section'."""
+    counts = {colour: sections.count(colour) for colour in dict.fromkeys(sections)}
+    parts = [f"{_COUNTS.get(n, str(n))} {COLOUR_NAMES[colour]}" for colour, n in counts.items()]
+    listed = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+    return listed + (" section" if len(parts) > 1 or len(sections) == 1 else " sections")
 
 
 def _panda_cards() -> dict[str, dict[str, Any]]:
@@ -62,13 +75,15 @@ def _panda_cards() -> dict[str, dict[str, Any]]:
             "kind": "panda",
             "points": card.points,
             "colours": list(card.sections),
-            "text": "eaten: " + ", ".join(COLOUR_NAMES[colour] for colour in card.sections),
+            "text": _sections(card.sections) + " eaten",
         }
         for card in PANDA_OBJECTIVES
     }
 
 
+@cache
 def card_table() -> dict[str, dict[str, Any]]:
     """Every objective card by id: kind, points, colours, `text`, and `cells` (q, r, colour)
-    of a plot card's shape, or the `count`, `height` and `improvement` of a gardener card."""
+    of a plot card's shape, or the `count`, `height` and `improvement` of a gardener card.
+    Made once: read it, never change it."""
     return {**_plot_cards(), **_gardener_cards(), **_panda_cards()}

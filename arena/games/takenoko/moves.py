@@ -1,4 +1,5 @@
-"""Takenoko's moves as JSON: reading a bot's move against the legal list, and words for it.
+"""Takenoko's moves as JSON: reading a bot's move against the legal list (their words:
+words.py).
 
 {"action": "roll"}                                   D0: roll the weather die
 {"action": "weather", "face": "RAIN"}                D1
@@ -26,12 +27,11 @@ With the Chibis option (§8):
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Any
 
 from arena.errors import IllegalMoveError, MoveFormatError
 from arena.games.base import Move
 from arena.games.move_fields import move_object, shown
-from arena.games.takenoko.components import TILE_NAMES
 from arena.games.takenoko.hexes import Cell, Edge
 
 
@@ -105,66 +105,3 @@ def match(move: Any, legal: list[Move], index: dict[Any, int], kind: str) -> int
         f"{shown(move)} is not legal now: its {action} is not among the {kind} decision's "
         "legal moves (see legal_moves)."
     )
-
-
-WORDS: Final = {
-    "roll": "rolls the weather die",
-    "end": "ends the turn",
-    "skip": "declines the weather",
-    "plot": "takes a plot action",
-    "irrigation": "takes a channel",
-    "gardener": "moves the gardener",
-    "panda": "moves the panda",
-    "objective": "draws an objective",
-    "move_gardener": "moves the gardener to {to}",
-    "move_panda": "moves the panda to {to}",
-    "rain": "makes it rain on {to}",
-    "storm": "blows the panda to {to}",
-    "move_miss_panda": "moves Miss Panda to {to}",
-    "storm_miss_panda": "blows Miss Panda to {to}",
-    "weather": "chooses the weather {face}",
-    "clouds": "takes a chip ({kind}) from the clouds",
-    "draw": "draws a {deck} objective",
-    "return": "puts {order} under the plot deck",
-    "complete": "completes {card}",
-    "chip": "puts a chip ({kind}) on {to}",
-    "channel": "places a channel on {edge}",
-    "eat": "lets the panda eat {colour} on Kami's Garden",
-    "baby": "pays a {colour} section for a baby panda",
-    "baby_channel": "places the baby's channel on {edge}",
-    "baby_chip": "puts the baby's chip ({kind}) on {to}",
-    "baby_move_chip": "moves a chip from {from} to {to}",
-    "baby_swap": "swaps {card} for the top of its deck",
-}
-"""Each move in words, its fields filled in (cells as (q, r))."""
-
-
-class _Fields(dict[str, Any]):
-    """A move's fields for the words: cells as (q, r), a missing field as '?'."""
-
-    def __missing__(self, key: str) -> str:
-        return "?"
-
-    def __getitem__(self, key: str) -> Any:
-        value = super().__getitem__(key)
-        if key in ("to", "from") and isinstance(value, list) and len(value) == 2:
-            return f"({value[0]}, {value[1]})"
-        return value
-
-
-def describe(move: Move) -> str:
-    """A move in words, e.g. 'places PG03 at (1, -1)'."""
-    action = move.get("action")
-    fields = _Fields(move)
-    if action == "place":
-        chip = f" with a chip ({move['chip']})" if move.get("chip") else ""
-        plot = move.get("plot")
-        named = f"{TILE_NAMES[plot]} ({plot})" if plot in TILE_NAMES else plot
-        return f"places {named} at {fields['to']}{chip}"
-    if action == "keep":
-        card = move.get("card")
-        return f"keeps {card} from the Cabin" if card else "keeps no card from the Cabin"
-    if action == "rain" and move.get("colour"):
-        return f"makes it rain on the {move['colour']} stack at {fields['to']}"
-    template = WORDS.get(str(action))
-    return template.format_map(fields) if template else f"plays {move!r}"

@@ -39,6 +39,7 @@ class Position(Protocol):
     turns: int
     rolled: bool
     face: str | None
+    rolled_face: str | None
     taken: list[str]
     pending: str | None
     drawn: list[str]

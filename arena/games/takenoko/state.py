@@ -34,9 +34,10 @@ from arena.games.takenoko.components import (
     WEATHER,
 )
 from arena.games.takenoko.legal import ACTIONS, LEGAL
-from arena.games.takenoko.moves import cell_of, describe, edge_of, index_of, match
+from arena.games.takenoko.moves import cell_of, edge_of, index_of, match
 from arena.games.takenoko.objectives import Garden, card_met
 from arena.games.takenoko.scoring import END_ALL, TURN_LIMIT
+from arena.games.takenoko.words import describe
 from arena.outcome import Outcome
 
 
@@ -64,6 +65,8 @@ class TakenokoState(GameState):
         self.rolled = False
         self.face: str | None = None
         """This turn's weather once applied (SUN and WIND change the action rules)."""
+        self.rolled_face: str | None = None
+        """The face the die showed this turn (CHOICE included), for the narration."""
         self.taken: list[str] = []
         self.pending: str | None = None
         """The decision under way other than the turn decision (a kind of legal.LEGAL), or
@@ -73,7 +76,6 @@ class TakenokoState(GameState):
         self.final_turns = 0
         self.over = False
         self.end: str | None = None
-        self.log: list[str] = []
         self._legal: list[Move] | None = None
         self._index: dict[Any, int] | None = None
         self._start_turn()
@@ -147,7 +149,6 @@ class TakenokoState(GameState):
         other.board = self.board.copy()
         other.taken = self.taken[:]
         other.drawn = self.drawn[:]
-        other.log = self.log[:]
         other._legal = None if self._legal is None else self._legal[:]
         other._index = self._index
         return other
@@ -212,13 +213,16 @@ class TakenokoState(GameState):
         self._apply(move)
 
     def describe_move(self, move: Move) -> str:
-        return describe(move)
+        return describe(move, self)
 
     def view(self, seat: int) -> View:
         return views.view(self, seat)
 
     def spectator_view(self) -> View:
         return views.spectator_view(self)
+
+    def public_view(self) -> View:
+        return views.public_view(self)
 
     # ------------------------------------------------------------------ objectives
 
@@ -258,7 +262,7 @@ class TakenokoState(GameState):
             self.over, self.end = True, TURN_LIMIT  # T14
             return
         self.rolled = self.round == 1  # §4: no weather in round 1 (T12)
-        self.face = None
+        self.face = self.rolled_face = None
         self.taken = []
         self.pending = None
         self.refunds = {}
@@ -269,7 +273,6 @@ class TakenokoState(GameState):
 
     def _apply(self, move: Move) -> None:
         action = move["action"]
-        self.log.append(describe(move))
         self.pending = None  # a move settles its decision; some open the next one
         seat = self.current
         if action == "complete":
@@ -281,7 +284,8 @@ class TakenokoState(GameState):
             self.reserve_channels[seat] -= 1
             self.board.place_channel(edge_of(move["edge"]))
         elif action == "roll":
-            self._weather(WEATHER[self.random_below("die", 6)])
+            self.rolled_face = WEATHER[self.random_below("die", 6)]
+            self._weather(self.rolled_face)
         elif action == "weather":
             self._weather(move["face"])
         elif action == "rain":

@@ -100,6 +100,12 @@ def view(state: Position, seat: int) -> View:
     return whole
 
 
+def public_view(state: Position) -> View:
+    """What every seat sees: the public part, and how many plots the seat to move drew and
+    how many cards it looks at in the Cabin (not which: T9, T15)."""
+    return {**_public(state), "drawn_count": len(state.drawn), "cabin_count": len(state.cabin)}
+
+
 def spectator_view(state: Position) -> View:
     """Everything: every hand, the drawn plots, the order of every deck."""
     whole = _public(state)

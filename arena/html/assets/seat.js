@@ -381,6 +381,7 @@
   document.addEventListener("click", unlock, true);
   document.addEventListener("keydown", unlock, true);
   showSound();
+  if (!key && page.watch) { window.location.replace(page.watch); return; }  // a spectator's page
   if (!key) {  // a visitor at someone else's seat: nothing of the seat is shown, the replay later
     document.getElementById("resign").hidden = true;
     document.getElementById("sound").hidden = true;

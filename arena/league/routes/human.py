@@ -5,7 +5,12 @@
                                    game's id, its page's path and the seat's key (a key of
                                    this game alone, never the author's token)
     GET  /api/play/games           the kept human games, newest first (?bot=LABEL: its own)
-    GET  /play/GID                 the seat's page (arena/html/seat_page.py)
+    GET  /play/GID                 the seat's page (arena/html/seat_page.py); a visitor
+                                   without the seat's key is sent to its spectators' page
+    GET  /play/GID/watch           the spectators' page (arena/html/watch_page.py)
+    GET  /play/GID/api/watch       what it shows: the game's public view, never a seat's, and
+                                   the moves as a seat of none hears them (no key; at most
+                                   WATCHES_PER_MINUTE a minute from one address)
     GET  /play/GID/api/state       what the seat's page shows, with `X-Seat-Key: KEY`
     POST /play/GID/api/move        {"request": N, "move": I}, with `X-Seat-Key: KEY`
     POST /play/GID/api/resign      the human gives the game up, with `X-Seat-Key: KEY`
@@ -27,6 +32,7 @@ from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Re
 from starlette.routing import Route
 
 from arena.html.seat_page import seat_html
+from arena.html.watch_page import watch_html
 from arena.human.server import KEY_HEADER, MAX_BODY, MOVE_REFUSAL, move_fields, told_from
 from arena.league.human_tables import HumanGame, HumanTables, Refused
 from arena.league.routes.site import NO_SUCH_BOT, RouteGroup, Site, error, replay
@@ -38,6 +44,9 @@ STARTS_PER_MINUTE = 6
 LISTED = 50
 """At most this many human games in one answer of /api/play/games."""
 NO_SUCH_GAME = "There is no such human game in this league (or it ended long ago)."
+WATCHES_PER_MINUTE = 240
+"""A spectator's page asks once a second (ten times while it catches up on the moves): an
+address may ask this often a minute, for a few pages at once."""
 
 
 def _no_such_game_page() -> str:
@@ -56,13 +65,16 @@ class Human(RouteGroup):
         super().__init__(site)
         self.tables = HumanTables(self.league)
         self.starts = RateLimit(STARTS_PER_MINUTE)
+        self.watches = RateLimit(WATCHES_PER_MINUTE)
 
     def routes(self) -> list[Route]:
         return [
             Route("/api/play", self.play, methods=["POST"]),
             Route("/api/play/games", self.games),
             Route("/play/{game_id}", self.page),
+            Route("/play/{game_id}/watch", self.watch_page),
             Route("/play/{game_id}/api/state", self.state),
+            Route("/play/{game_id}/api/watch", self.watch),
             Route("/play/{game_id}/api/move", self.move, methods=["POST"]),
             Route("/play/{game_id}/api/resign", self.resign, methods=["POST"]),
             Route("/play/{game_id}/replay", self.replay),
@@ -102,14 +114,42 @@ class Human(RouteGroup):
         return JSONResponse(lines[::-1])
 
     def page(self, request: Request) -> Response:
+        game = self._table(request)
+        if isinstance(game, Response):
+            return game
+        desk, base = game.desk, f"/play/{game.game_id}"
+        return HTMLResponse(
+            seat_html(desk.game, desk.players, desk.seat, base, watch=base + "/watch")
+        )
+
+    def watch_page(self, request: Request) -> Response:
+        game = self._table(request)
+        if isinstance(game, Response):
+            return game
+        desk = game.desk
+        return HTMLResponse(watch_html(desk.game, desk.players, desk.seat, f"/play/{game.game_id}"))
+
+    def watch(self, request: Request) -> Response:
+        if not self.watches.allow(client_of(request)):
+            return error(
+                429, f"At most {WATCHES_PER_MINUTE} looks a minute from one address; wait."
+            )
         game_id = request.path_params["game_id"]
         game = self.tables.game(game_id) if GAME_ID.fullmatch(game_id) else None
         if game is None:
-            if GAME_ID.fullmatch(game_id) and self.tables.record_path(game_id).is_file():
-                return RedirectResponse(f"/play/{game_id}/replay", 303)
-            return HTMLResponse(_no_such_game_page(), 404)
-        desk = game.desk
-        return HTMLResponse(seat_html(desk.game, desk.players, desk.seat, f"/play/{game_id}"))
+            return error(404, NO_SUCH_GAME)
+        return JSONResponse(game.desk.watch(told_from(request.url.query)))
+
+    def _table(self, request: Request) -> HumanGame | Response:
+        """The table a page's address names; else the replay of a game over long ago, or a
+        page that says there is no such game."""
+        game_id = request.path_params["game_id"]
+        game = self.tables.game(game_id) if GAME_ID.fullmatch(game_id) else None
+        if game is not None:
+            return game
+        if GAME_ID.fullmatch(game_id) and self.tables.record_path(game_id).is_file():
+            return RedirectResponse(f"/play/{game_id}/replay", 303)
+        return HTMLResponse(_no_such_game_page(), 404)
 
     def state(self, request: Request) -> Response:
         game = self._seated(request)
