@@ -111,20 +111,26 @@ def _counting(counts: dict[str, int]) -> Iterator[None]:
 
 
 def test_a_move_plays_the_engine_once_and_its_draws_never_play_it_again() -> None:
-    """No replay: at move 10 and past move 500, a player's action copies the position and
-    plays the engine once; each chance outcome of its draws after it plays it not at all
-    (the move waits at the draw and goes on)."""
+    """No replay: at move 10 and past move 500, a player's action plays the engine once,
+    on the position itself (no copy) when nothing else holds it, on one copy when a seat's
+    record was just read (the records keep the position they read); each chance outcome
+    of its draws after it plays it not at all (the move waits at the draw and goes on)."""
     game = pyspiel.load_game("arena_takenoko", {"players": 4})
     rng = random.Random(45)
     state = game.new_initial_state()
     for history in (10, 500):
-        state = _at_decision(state, rng, history)
-        counts = {"copy": 0, "apply": 0}
-        with _counting(counts):
-            state.apply_action(rng.choice(state.legal_actions()))
-            assert counts == {"copy": 1, "apply": 1}
-            draws = 0
-            while state.is_chance_node():
-                _step(state, rng)
-                draws += 1
-            assert counts == {"copy": 1, "apply": 1}, draws
+        for read, copies in ((False, 0), (True, 1)):
+            state = _at_decision(state, rng, history)
+            seat = state.current_player()
+            _at_decision(state, rng, len(state.history()) + 1)  # not just after a read
+            if read:
+                state.information_state_string(seat)
+            counts = {"copy": 0, "apply": 0}
+            with _counting(counts):
+                state.apply_action(rng.choice(state.legal_actions()))
+                assert counts == {"copy": copies, "apply": 1}, read
+                draws = 0
+                while state.is_chance_node():
+                    _step(state, rng)
+                    draws += 1
+                assert counts == {"copy": copies, "apply": 1}, (read, draws)

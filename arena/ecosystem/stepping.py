@@ -29,6 +29,10 @@ from arena.games import Game, GameState
 from arena.games.chance import ChanceNode, ChanceRules, DealStep, Draws, NeedChance, drawing
 
 
+CHANCE, TERMINAL = -1, -4
+"""OpenSpiel's player ids for a chance node and the end of the game."""
+
+
 class Play:
     """The engine after the last whole step (or the position being dealt), and the step
     under way with the chance outcomes it has drawn so far."""
@@ -41,6 +45,8 @@ class Play:
         "deal",
         "dealt",
         "position",
+        "owned",
+        "in_place",
         "pending",
         "drawn",
         "nodes",
@@ -49,6 +55,8 @@ class Play:
         "dealing",
         "working",
         "runner",
+        "player",
+        "legal",
     )
 
     def __init__(self, game: Game, rules: ChanceRules, config: Any, players: int) -> None:
@@ -61,6 +69,10 @@ class Play:
         self.dealt = 0
         """How many of the deal's steps are done."""
         self.position: GameState = rules.start(config, players)
+        self.owned = True
+        """`position` is this play's alone: the next step may change it in place."""
+        self.in_place = False
+        """The move under way changes `position` itself (`before` rebuilds it)."""
         self.pending: int | None = None
         """The player action under way."""
         self.drawn: list[int] = []
@@ -73,9 +85,13 @@ class Play:
         self.dealing: list[tuple[int, ChanceNode]] = []
         """Every outcome of the deal so far, with its node, while the deal lasts."""
         self.working: GameState | None = None
-        """The copy the move under way is changing."""
+        """The position the move under way is changing."""
         self.runner: greenlet | None = None
         """The move under way, waiting at a draw (None: none, or not started in this copy)."""
+        self.player = CHANCE
+        """Who acts now: a seat, `CHANCE` or `TERMINAL`."""
+        self.legal: list[int] | None = None
+        """The legal actions now, once asked (the caller's sorted codes)."""
         self._deal()
 
     @classmethod
@@ -87,10 +103,12 @@ class Play:
         play.game, play.rules, play.deal = game, rules, ()
         play.config, play.players = config, players
         play.dealt, play.position, play.pending = 0, position, None
+        play.owned, play.in_place = False, False  # the caller may keep `position`
         play.drawn, play.nodes, play.node, play.dealing = [], [], None, []
         play.working = play.runner = None
         play.recall = Recall(players)
-        play.recall.see(position)
+        play.recall.start(position)
+        play.settle()
         return play
 
     def copy(self) -> Play:
@@ -102,20 +120,25 @@ class Play:
             self.players,
         )
         other.deal, other.dealt = self.deal, self.dealt
-        # the position is changed in place only while it is dealt
-        other.position = self.position.copy() if self.in_deal() else self.position
+        # the two share the position until one of them steps (copy on write)
+        other.position = self.before()
+        self.owned = other.owned = other.in_place = False
         other.pending, other.node = self.pending, self.node
         other.drawn, other.nodes, other.dealing = self.drawn[:], self.nodes[:], self.dealing[:]
         other.recall = self.recall.copy()
         other.working = other.runner = None  # a move under way runs again when stepped
+        other.player, other.legal = self.player, self.legal
         return other
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Play:
         return self.copy()
 
     def __getstate__(self) -> dict[str, Any]:
-        """Pickled as a copy is made: without the move's greenlet."""
+        """Pickled as a copy is made (without the move's greenlet), its records without
+        their past positions."""
         copy = self.copy()
+        if not copy.in_deal():
+            copy.recall = copy.recall.compact(copy.position)
         return {name: getattr(copy, name) for name in Play.__slots__}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
@@ -125,12 +148,26 @@ class Play:
     def in_deal(self) -> bool:
         return self.dealt < len(self.deal)
 
+    def before(self) -> GameState:
+        """The position after the last whole step (before the move under way)."""
+        if self.in_place:  # the move under way changes it: the records rebuild it
+            self.position = self.recall.position_after(len(self.recall.steps) - 1)
+            self.in_place = self.owned = False
+        return self.position
+
+    def settle(self) -> None:
+        """Who acts now, after a change."""
+        self.legal = None
+        if self.node is not None:
+            self.player = CHANCE
+            return
+        decision = self.position.decision()
+        self.player = TERMINAL if decision is None else decision.seat
+
     def apply(self, action: int) -> None:
         """A player's action, or the outcome of the chance node under way."""
         if self.node is None:
-            decision = self.position.decision()
-            assert decision is not None
-            self.recall.act(decision.seat, action, self.position)
+            self.recall.act(self.player, action)
             self.pending = action
             self.start_move()
             return
@@ -144,9 +181,14 @@ class Play:
             self._went(self.runner.switch(action))
 
     def start_move(self) -> None:
-        """Run the move under way from its start, with the outcomes drawn so far."""
+        """Run the move under way from its start, with the outcomes drawn so far: on the
+        position itself when nothing else holds it, else on a copy."""
         assert self.pending is not None
-        self.working = self.position.copy()
+        position = self.position
+        if self.owned and self.recall.release(position):
+            self.working, self.in_place = position, True
+        else:
+            self.working = position.copy()
         idle = _IDLE.runners
         self.runner = idle.pop() if idle else _runner()
         self.runner.parent = greenlet.getcurrent()
@@ -156,6 +198,7 @@ class Play:
         """The move waits at `result`, or (None) it is done, or it raised `result`."""
         if isinstance(result, ChanceNode):
             self.node = result
+            self.player, self.legal = CHANCE, None
             return
         assert self.runner is not None and self.working is not None
         idle = _IDLE.runners
@@ -163,29 +206,38 @@ class Play:
             idle.append(self.runner)  # free again, for the next move
         self.runner = None
         if result is not None:
-            self.drawn.pop()  # the outcome it refused
-            self.nodes.pop()
+            self.before()  # the move may have changed the position before it raised
+            self.working = None
+            if self.drawn:
+                self.drawn.pop()  # the outcome it refused
+                self.nodes.pop()
             raise result
+        self.recall.done(self.drawn, self.working)
         self.position, self.pending, self.node = self.working, None, None
+        self.owned, self.in_place = True, False
         self.drawn, self.nodes, self.working = [], [], None
-        self.recall.see(self.position)
+        self.settle()
 
     def _deal(self) -> None:
         """The deal's steps in turn, each run again when its outcome comes."""
         while self.in_deal():
             step = self.deal[self.dealt]
+            if step.live and not self.owned:
+                self.position, self.owned = self.position.copy(), True
             position = self.position if step.live else self.position.copy()
             try:
                 with drawing(Draws(self.drawn)):
                     step.run(position)
             except NeedChance as need:
                 self.node = need.node
+                self.player, self.legal = CHANCE, None
                 return
-            self.position = position
+            self.position, self.owned = position, self.owned or not step.live
             self.dealing += zip(self.drawn, self.nodes, strict=True)
             self.dealt, self.drawn, self.nodes = self.dealt + 1, [], []
         self.node, self.dealing = None, []
-        self.recall.see(self.position)
+        self.recall.start(self.position)
+        self.settle()
 
 
 class Waiting(Draws):
