@@ -175,7 +175,9 @@ class ArenaState(pyspiel.State):  # type: ignore[misc]
         play = self._play
         codes = play.legal
         if codes is None:
-            codes = play.legal = legal(play.game.name, play.position.legal_actions())
+            name = play.game.name
+            codes = legal(name, play.position.legal_actions(), _ACTION_SPACE[name])
+            play.legal = codes
         return codes
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
@@ -305,5 +307,7 @@ def _register(name: str) -> None:
 
 GAMES = tuple(name for name, make in BUILT_IN.items() if _chance_of(make()) is not None)
 """The built-in games with a coding for learners and their chance (all three)."""
+_ACTION_SPACE = {name: NUM_ACTIONS[name] for name in GAMES}
+"""Each game's number of action codes, looked up at every decision."""
 for _name in GAMES:
     _register(_name)
