@@ -7,6 +7,7 @@ The machine is shared, so the work is counted, not timed: the Python calls a ste
 from __future__ import annotations
 
 import random
+import threading
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -134,3 +135,86 @@ def test_a_move_plays_the_engine_once_and_its_draws_never_play_it_again() -> Non
                     _step(state, rng)
                     draws += 1
                 assert counts == {"copy": copies, "apply": 1}, (read, draws)
+
+
+@pytest.mark.parametrize(("name", "seats"), [("mandala", 2), ("flowers", 3), ("takenoko", 2)])
+def test_records_read_late_match_records_read_at_every_step(name: str, seats: int) -> None:
+    """Moves run in place while no record is read (stepping.py); a record read after such a
+    stretch is rebuilt by playing it again from the last kept position (recall.py): the
+    same strings, observations mid-move and serialized states as a game whose records
+    were read at every step (so its positions were all kept)."""
+    game = pyspiel.load_game(f"arena_{name}", {"players": seats})
+    rng = random.Random(46)
+    watched, quiet = game.new_initial_state(), game.new_initial_state()
+    steps = 0
+    while not watched.is_terminal() and steps < 400:
+        for seat in range(seats):
+            watched.information_state_string(seat)
+        action = _choice(watched, rng)
+        watched.apply_action(action)
+        quiet.apply_action(action)
+        steps += 1
+        if steps % 37 == 0 or (quiet.is_chance_node() and steps % 11 == 0):
+            for seat in range(seats):
+                assert quiet.information_state_string(seat) == (
+                    watched.information_state_string(seat)
+                )
+                assert quiet.observation_string(seat) == watched.observation_string(seat)
+            again = game.deserialize_state(quiet.serialize())
+            assert str(again) == str(quiet) == str(watched)
+            for seat in range(seats):
+                assert again.information_state_string(seat) == (
+                    watched.information_state_string(seat)
+                )
+
+
+def _choice(state: Any, rng: random.Random) -> int:
+    if state.is_chance_node():
+        outcomes, probabilities = zip(*state.chance_outcomes(), strict=True)
+        return int(rng.choices(outcomes, probabilities)[0])
+    return int(rng.choice(state.legal_actions()))
+
+
+def test_a_move_waiting_at_a_draw_goes_on_in_another_thread() -> None:
+    """A move waits at a draw in its own greenlet, which runs only in the thread that made
+    it: stepped from another thread, the move runs again there from the position before
+    it with the outcomes drawn so far, and the game goes on as it would have."""
+    game = pyspiel.load_game("arena_mandala")
+    rng = random.Random(47)
+    state = game.new_initial_state()
+    while state.is_chance_node() or not _draws_next(state):
+        state.apply_action(_choice(state, rng))
+    state.apply_action(_draws_next(state))
+    assert state.is_chance_node()
+    here = state.clone()
+    outcome = _choice(state, rng)
+    here.apply_action(outcome)
+    errors: list[BaseException] = []
+
+    def step_there() -> None:
+        try:
+            state.apply_action(outcome)
+        except BaseException as error:  # handed to the test's thread
+            errors.append(error)
+
+    thread = threading.Thread(target=step_there)
+    thread.start()
+    thread.join()
+    assert errors == []
+    assert str(state) == str(here) and state.history() == here.history()
+    for seat in range(2):
+        assert state.information_state_string(seat) == here.information_state_string(seat)
+    while not state.is_terminal():
+        action = _choice(state, rng)
+        state.apply_action(action)
+        here.apply_action(action)
+    assert state.returns() == here.returns()
+
+
+def _draws_next(state: Any) -> int:
+    """A legal action of `state` whose move draws (stops at a chance node), or 0."""
+    for action in state.legal_actions():
+        child = state.child(action)
+        if child.is_chance_node():
+            return int(action)
+    return 0

@@ -184,6 +184,7 @@ class Recall:
         other = self.copy()
         other.steps, other.kept = [None], [position]
         other.folded = [1] * len(self.texts)
+        other.read_at = -FOLLOW - 1
         return other
 
     def tensor(self, seat: int, out: np.ndarray, start: int) -> None:

@@ -7,12 +7,19 @@ costs the same at move 10 as at move 500: nothing earlier is run again.
   on the position being dealt: a draw whose outcome has not come yet stops its step
   (`NeedChance`) before it changes anything, and the chance outcome, when it comes, runs
   that one step again with it.
-- A move runs on a copy of the position (`GameState.copy`) in a greenlet of its own: at a
-  draw it hands the chance node to the state and waits (`Waiting.wait`); the outcome, when
-  it comes, is drawn into the engine's position right there and the move goes on. A copy
-  of a state in the middle of a move (a greenlet cannot be copied) runs that move again,
-  once, with the outcomes drawn so far, when it is next stepped. The position before the
-  move is never changed, so the positions of earlier steps stay as they were.
+- A move runs in a greenlet of its own: at a draw it hands the chance node to the state
+  and waits (`Waiting.wait`); the outcome, when it comes, is drawn into the engine's
+  position right there and the move goes on.
+- A move changes the position itself when nothing else holds it, else a copy
+  (`GameState.copy`): a clone shares its position until one of the two steps (copy on
+  write), and the records keep the positions they are reading. So random play and a
+  rollout copy nothing, and a search that reads information states at every node copies
+  once a step, as it must to keep the positions it reads.
+- A copy of a state in the middle of a move (a greenlet cannot be copied) runs that move
+  again, once, with the outcomes drawn so far, when it is next stepped, from the position
+  before the move (the records rebuild it when the move ran in place: `Play.before`). So
+  does a state stepped in another thread than the one where its move began (a greenlet
+  runs in the thread that made it).
 - Each seat's record (recall.py) keeps the steps as they come and writes a seat's
   information state only when it is read.
 """
@@ -137,6 +144,7 @@ class Play:
         """Pickled as a copy is made (without the move's greenlet), its records without
         their past positions."""
         copy = self.copy()
+        copy.legal = None
         if not copy.in_deal():
             copy.recall = copy.recall.compact(copy.position)
         return {name: getattr(copy, name) for name in Play.__slots__}
@@ -178,7 +186,14 @@ class Play:
         elif self.runner is None:  # a copy made in the middle of the move
             self.start_move()
         else:
-            self._went(self.runner.switch(action))
+            try:
+                result = self.runner.switch(action)
+            except greenlet.error:  # the move waits in another thread: run it again here
+                self.before()
+                self.runner = self.working = None
+                self.start_move()
+                return
+            self._went(result)
 
     def start_move(self) -> None:
         """Run the move under way from its start, with the outcomes drawn so far: on the
