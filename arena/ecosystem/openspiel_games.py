@@ -169,7 +169,8 @@ class ArenaState(pyspiel.State):  # type: ignore[misc]
             if player is not None and player < 0:
                 raise pyspiel.SpielError(f"Called LegalActions for pseudo-player {player}")
             return []
-        return self._legal_actions(now)[:]
+        codes = play.legal
+        return (self._legal_actions(now) if codes is None else codes)[:]
 
     def _legal_actions(self, player: int) -> list[int]:
         play = self._play

@@ -181,7 +181,7 @@ class Play:
             return
         self.drawn.append(action)
         self.nodes.append(self.node)
-        if self.in_deal():
+        if self.dealt < len(self.deal):  # in the deal
             self._deal()
         elif self.runner is None:  # a copy made in the middle of the move
             self.start_move()
