@@ -7,8 +7,8 @@ The machine is shared, so the work is counted, not timed: the Python calls a ste
 from __future__ import annotations
 
 import random
-import threading
 import sys
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any

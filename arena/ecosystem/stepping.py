@@ -35,7 +35,6 @@ from arena.ecosystem.recall import Recall
 from arena.games import Game, GameState
 from arena.games.chance import ChanceNode, ChanceRules, DealStep, Draws, NeedChance, drawing
 
-
 CHANCE, TERMINAL = -1, -4
 """OpenSpiel's player ids for a chance node and the end of the game."""
 
