@@ -134,7 +134,8 @@ class ArenaState(pyspiel.State):  # type: ignore[misc]
 
     @property
     def position(self) -> GameState | None:
-        """The engine after the last whole step; None before the deal is done."""
+        """The engine after the last whole step; None before the deal is done. Later steps
+        of this state may change it in place: copy it to keep it."""
         return None if self._play.in_deal() else self._play.before()
 
     @property
