@@ -3,10 +3,9 @@
 `Play` is what an OpenSpiel state of ours holds (openspiel_games.ArenaState). Each step
 costs the same at move 10 as at move 500: nothing earlier is run again.
 
-- The deal is the game's `DealStep`s (arena/games/chance.py), one draw each, run in turn
-  on the position being dealt: a draw whose outcome has not come yet stops its step
-  (`NeedChance`) before it changes anything, and the chance outcome, when it comes, runs
-  that one step again with it.
+- The deal is the game's `DealStep`s (arena/games/chance.py), run in turn in a greenlet
+  on the position being dealt, as a move is run (below). A live step draws before it
+  changes anything, so a copy of the play made while it waits shares the position.
 - A move runs in a greenlet of its own: at a draw it hands the chance node to the state
   and waits (`Waiting.wait`); the outcome, when it comes, is drawn into the engine's
   position right there and the move goes on.
@@ -27,13 +26,14 @@ costs the same at move 10 as at move 500: nothing earlier is run again.
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from typing import Any
 
 from greenlet import greenlet
 
 from arena.ecosystem.recall import Recall
 from arena.games import Game, GameState
-from arena.games.chance import ChanceNode, ChanceRules, DealStep, Draws, NeedChance, drawing
+from arena.games.chance import ChanceNode, ChanceRules, DealStep, Draws, drawing
 
 CHANCE, TERMINAL = -1, -4
 """OpenSpiel's player ids for a chance node and the end of the game."""
@@ -98,7 +98,7 @@ class Play:
         """Who acts now: a seat, `CHANCE` or `TERMINAL`."""
         self.legal: list[int] | None = None
         """The legal actions now, once asked (the caller's sorted codes)."""
-        self._deal()
+        self._run(self._dealing)
 
     @classmethod
     def at(
@@ -129,6 +129,8 @@ class Play:
         # the two share the position until one of them steps (copy on write)
         other.position = self.before()
         self.owned = other.owned = other.in_place = False
+        if self.runner is not None and self.pending is None:
+            self.runner = None  # its deal step holds the shared position: run it again
         other.pending, other.node = self.pending, self.node
         other.drawn, other.nodes, other.dealing = self.drawn[:], self.nodes[:], self.dealing[:]
         other.recall = self.recall.copy()
@@ -180,19 +182,25 @@ class Play:
             return
         self.drawn.append(action)
         self.nodes.append(self.node)
-        if self.dealt < len(self.deal):  # in the deal
-            self._deal()
-        elif self.runner is None:  # a copy made in the middle of the move
-            self.start_move()
+        runner = self.runner
+        if runner is None:  # a copy made in the middle of the step
+            self._again()
+            return
+        try:
+            result = runner.switch(action)
+        except greenlet.error:  # the step waits in another thread: run it again here
+            self.before()
+            self.runner = self.working = None
+            self._again()
+            return
+        self._went(result)
+
+    def _again(self) -> None:
+        """Run the step under way from its start, with the outcomes drawn so far."""
+        if self.dealt < len(self.deal):
+            self._run(self._dealing)
         else:
-            try:
-                result = self.runner.switch(action)
-            except greenlet.error:  # the move waits in another thread: run it again here
-                self.before()
-                self.runner = self.working = None
-                self.start_move()
-                return
-            self._went(result)
+            self.start_move()
 
     def start_move(self) -> None:
         """Run the move under way from its start, with the outcomes drawn so far: on the
@@ -203,21 +211,51 @@ class Play:
             self.working, self.in_place = position, True
         else:
             self.working = position.copy()
+        self._run(self._moving)
+
+    def _run(self, step: Callable[[], None]) -> None:
+        """`step` in a greenlet of this thread's, which hands back each chance node."""
         idle = _IDLE.runners
-        self.runner = idle.pop() if idle else _runner()
-        self.runner.parent = greenlet.getcurrent()
-        self._went(self.runner.switch((self.working, self.pending, Waiting(self.drawn))))
+        self.runner = runner = idle.pop() if idle else _runner()
+        runner.parent = greenlet.getcurrent()
+        self._went(runner.switch(step))
+
+    def _moving(self) -> None:
+        """The move under way (in its greenlet)."""
+        assert self.working is not None and self.pending is not None
+        with drawing(Waiting(self.drawn)):
+            self.working.apply_action(self.pending)
+
+    def _dealing(self) -> None:
+        """The deal's steps in turn (in the deal's greenlet), from the one under way. A
+        live step draws before it changes anything, so it runs on the position itself and
+        a copy of the play made while it waits shares the position as it was."""
+        deal = self.deal
+        while self.dealt < len(deal):
+            step = deal[self.dealt]
+            if step.live:
+                if not self.owned:
+                    self.position, self.owned = self.position.copy(), True
+                position = self.position
+            else:
+                position = self.position.copy()
+            with drawing(Waiting(self.drawn)):
+                step.run(position)
+            self.position, self.owned = position, True
+            self.dealing += zip(self.drawn, self.nodes, strict=True)
+            self.dealt, self.drawn, self.nodes = self.dealt + 1, [], []
 
     def _went(self, result: ChanceNode | BaseException | None) -> None:
-        """The move waits at `result`, or (None) it is done, or it raised `result`."""
+        """The step waits at `result`, or (None) it is done, or it raised `result`."""
         if isinstance(result, ChanceNode):
             self.node = result
             self.player, self.legal = CHANCE, None
             return
-        assert self.runner is not None and self.working is not None
+        runner = self.runner
+        assert runner is not None
         idle = _IDLE.runners
-        if len(idle) < _IDLE_RUNNERS and self.runner.parent is greenlet.getcurrent():
-            idle.append(self.runner)  # free again, for the next move
+        if len(idle) < _IDLE_RUNNERS and runner.parent is greenlet.getcurrent():
+            idle.append(runner)  # free again, for the next step
         self.runner = None
         if result is not None:
             self.before()  # the move may have changed the position before it raised
@@ -226,31 +264,16 @@ class Play:
                 self.drawn.pop()  # the outcome it refused
                 self.nodes.pop()
             raise result
+        if self.pending is None:  # the deal is done
+            self.node, self.dealing = None, []
+            self.recall.start(self.position)
+            self.settle()
+            return
+        assert self.working is not None
         self.recall.done(self.drawn, self.working)
         self.position, self.pending, self.node = self.working, None, None
         self.owned, self.in_place = True, False
         self.drawn, self.nodes, self.working = [], [], None
-        self.settle()
-
-    def _deal(self) -> None:
-        """The deal's steps in turn, each run again when its outcome comes."""
-        while self.in_deal():
-            step = self.deal[self.dealt]
-            if step.live and not self.owned:
-                self.position, self.owned = self.position.copy(), True
-            position = self.position if step.live else self.position.copy()
-            try:
-                with drawing(Draws(self.drawn)):
-                    step.run(position)
-            except NeedChance as need:
-                self.node = need.node
-                self.player, self.legal = CHANCE, None
-                return
-            self.position, self.owned = position, self.owned or not step.live
-            self.dealing += zip(self.drawn, self.nodes, strict=True)
-            self.dealt, self.drawn, self.nodes = self.dealt + 1, [], []
-        self.node, self.dealing = None, []
-        self.recall.start(self.position)
         self.settle()
 
 
@@ -282,9 +305,9 @@ _IDLE = _Idle()
 
 
 def _runner() -> greenlet:
-    """A greenlet that plays moves, one after another: each a (position, action, draws)
-    switched to it; it switches back each chance node it waits at, then None when the
-    move is done (or the exception the move raised)."""
+    """A greenlet that runs steps, one after another: each a function switched to it; it
+    switches back each chance node the step waits at, then None when the step is done (or
+    the exception the step raised)."""
     runner = greenlet(_serve)
     runner.switch()
     return runner
@@ -293,15 +316,13 @@ def _runner() -> greenlet:
 def _serve() -> None:
     back = greenlet.getcurrent().parent
     assert back is not None
-    task = back.switch()
+    step = back.switch()
     while True:
-        position, action, draws = task
         result: BaseException | None = None
         try:
-            with drawing(draws):
-                position.apply_action(action)
+            step()
         except Exception as error:  # handed to the state, which raises it
             result = error
         back = greenlet.getcurrent().parent
         assert back is not None
-        task = back.switch(result)
+        step = back.switch(result)

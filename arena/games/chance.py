@@ -11,9 +11,9 @@ outcome, with nothing decided before it is drawn:
   naming the chance node: what is drawn, the outcomes (each item still possible, with
   its probability by count) and who sees it;
 - the caller (arena/ecosystem/stepping.py) asks the chance player for that outcome and
-  goes on with it: a move waits at the draw (`Draws.wait`) and resumes there; the deal is
-  many draws, which the game gives as `DealStep`s, each one draw, run in turn on the
-  position being dealt, so no draw runs the steps before it again.
+  goes on with it: the step waits at the draw (`Draws.wait`) and resumes there. The deal
+  is many draws, which the game gives as `DealStep`s, each one draw, run in turn on the
+  position being dealt, so that a copy made while one waits can run that one again.
 
 The games say where they draw in arena/games/<game>/chance.py (an engine subclass whose
 piles draw through `pick`); the arena's own engines and seeds are untouched.
@@ -226,7 +226,8 @@ def arrange_top(pile: list[T], count: int, fixed: int, what: str, items: Sequenc
 class DealStep:
     """One draw of the deal (or a step with none, such as setting a hand's size), run on the
     position being dealt. A `live` step draws once, before it changes anything, so that it
-    can stop for its outcome and run again in place; another runs on a copy."""
+    can wait for its outcome on the position itself (a copy made meanwhile shares it and
+    runs the step again); another runs on a copy."""
 
     run: Callable[[Any], None]
     live: bool = True
