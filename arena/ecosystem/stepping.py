@@ -323,6 +323,11 @@ def _serve() -> None:
             step()
         except Exception as error:  # handed to the state, which raises it
             result = error
+        step = _idle  # an idle runner holds no play
         back = greenlet.getcurrent().parent
         assert back is not None
         step = back.switch(result)
+
+
+def _idle() -> None:
+    """What an idle runner holds until it is given a step."""
