@@ -51,16 +51,19 @@ def test_bench_league_prints_its_share_of_a_batch_run_and_the_load_test() -> Non
 
 def test_bench_openspiel_prints_each_figure_beside_its_target() -> None:
     """Issue 44: random play through pyspiel against the engine (3x), resample times (1 ms),
-    OpenSpiel's ISMCTS on Mandala (2 s at 1,000 simulations, scaled from fewer)."""
+    OpenSpiel's ISMCTS on Mandala (2 s at 1,000 simulations, scaled from fewer), with
+    OpenSpiel's rollouts and with the same rollouts drawn by Python's random."""
     args = ["bench", "openspiel", "--game", "mandala", "--games", "3", "--resample-games", "1"]
     args += ["--samples", "2", "--simulations", "2", "--moves", "1"]
     result = CliRunner().invoke(main, args, catch_exceptions=False)
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
-    assert len(lines) == 3 and all("target <=" in line for line in lines), result.output
+    assert len(lines) == 4 and all("target <=" in line for line in lines), result.output
     assert lines[0].startswith("random play  mandala  2 seats: engine")
     assert "(target <= 3x:" in lines[0] and "(target <= 1 ms:" in lines[1]
-    assert "s a move at 1,000 simulations (scaled from 2)" in lines[2]
+    for line, rollouts in zip(lines[2:], ("openspiel-rollouts", "python-rollouts"), strict=True):
+        assert "s a move at 1,000 simulations (scaled from 2), 1 moves" in line
+        assert f", {rollouts} (target <= 2 s:" in line
     result = CliRunner().invoke(main, ["bench", "openspiel", "--game", "chess"])
     assert result.exit_code != 0 and "No game 'chess': mandala, flowers or takenoko." in (
         result.output

@@ -30,12 +30,15 @@ class _ActionSpaces(Mapping[str, int]):
 NUM_ACTIONS: Mapping[str, int] = _ActionSpaces()
 
 
-def legal(game: str, actions: list[int]) -> list[int]:
-    """`actions` sorted ascending; ValueError when a code lies outside the game's space."""
+def legal(game: str, actions: list[int], size: int | None = None) -> list[int]:
+    """`actions` sorted ascending; ValueError when a code lies outside the game's space
+    (`size` codes, when the caller knows it: `NUM_ACTIONS[game]`)."""
     codes = sorted(actions)
-    if codes and codes[-1] >= NUM_ACTIONS[game]:
+    if size is None:
+        size = NUM_ACTIONS[game]
+    if codes and codes[-1] >= size:
         raise ValueError(
-            f"{game} offers action code {codes[-1]}, beyond the {NUM_ACTIONS[game]} codes of "
+            f"{game} offers action code {codes[-1]}, beyond the {size} codes of "
             "its OpenSpiel and PettingZoo action space."
         )
     return codes

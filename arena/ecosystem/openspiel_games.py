@@ -49,7 +49,7 @@ from arena.ecosystem.actions import NUM_ACTIONS, legal
 from arena.ecosystem.recall import Recall
 from arena.ecosystem.resample import resample
 from arena.ecosystem.returns import rank_returns
-from arena.ecosystem.stepping import Play
+from arena.ecosystem.stepping import CHANCE, TERMINAL, Play
 from arena.errors import GameError
 from arena.game_sources import BUILT_IN, get_game, table_seats
 from arena.games import Game, GameState
@@ -134,22 +134,53 @@ class ArenaState(pyspiel.State):  # type: ignore[misc]
 
     @property
     def position(self) -> GameState | None:
-        """The engine after the last whole step; None before the deal is done."""
-        return None if self._play.in_deal() else self._play.position
+        """The engine after the last whole step; None before the deal is done. Later steps
+        of this state may change it in place: copy it to keep it."""
+        return None if self._play.in_deal() else self._play.before()
 
     @property
     def recall(self) -> Recall:
         return self._play.recall
 
+    # OpenSpiel asks these many times at one state: each is kept in the play until it
+    # steps. Python callers reach them without the C++ round trip (pyspiel's own methods
+    # call back into Python several times each); C++ callers reach them through it.
+
     def current_player(self) -> int:
+        return self._play.player
+
+    def is_chance_node(self) -> bool:
+        return self._play.player == CHANCE
+
+    def is_terminal(self) -> bool:
+        return self._play.player == TERMINAL
+
+    def is_player_node(self) -> bool:
+        return self._play.player >= 0
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """pyspiel's `legal_actions`, answered in Python: the chance outcomes' actions at a
+        chance node, none for another seat or at the end."""
         play = self._play
-        if play.node is not None:
-            return int(pyspiel.PlayerId.CHANCE)
-        decision = play.position.decision()
-        return int(pyspiel.PlayerId.TERMINAL) if decision is None else decision.seat
+        now = play.player
+        if now == CHANCE:
+            assert play.node is not None
+            return [outcome for outcome, _ in play.node.outcomes]
+        if now == TERMINAL or (player is not None and player != now):
+            if player is not None and player < 0:
+                raise pyspiel.SpielError(f"Called LegalActions for pseudo-player {player}")
+            return []
+        codes = play.legal
+        return (self._legal_actions(now) if codes is None else codes)[:]
 
     def _legal_actions(self, player: int) -> list[int]:
-        return legal(self._play.game.name, self._play.position.legal_actions())
+        play = self._play
+        codes = play.legal
+        if codes is None:
+            name = play.game.name
+            codes = legal(name, play.position.legal_actions(), _ACTION_SPACE[name])
+            play.legal = codes
+        return codes
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         assert self._play.node is not None
@@ -164,13 +195,9 @@ class ArenaState(pyspiel.State):  # type: ignore[misc]
             what = play.node.what if play.node is not None else "chance"
             return play.rules.describe(what, action)
         try:
-            return compact_json.dumps(play.position.action_to_move(action))
+            return compact_json.dumps(play.before().action_to_move(action))
         except (IndexError, KeyError, ValueError):
             return f"action {action}"  # a code that names no move in this position
-
-    def is_terminal(self) -> bool:
-        play = self._play
-        return play.node is None and not play.in_deal() and play.position.is_over()
 
     def returns(self) -> list[float]:
         if not self.is_terminal():
@@ -193,13 +220,13 @@ class ArenaState(pyspiel.State):  # type: ignore[misc]
         play = self._play
         determinizer = play.game.determinizer()
         assert determinizer is not None
-        position = determinizer.determinize(play.position.view(seat), rng, play.config)
+        position = determinizer.determinize(play.before().view(seat), rng, play.config)
         return ArenaState(self.get_game(), position)
 
     def __str__(self) -> str:
         if self._play.in_deal():
             return "(the deal)"
-        return compact_json.dumps(self._play.position.spectator_view())
+        return compact_json.dumps(self._play.before().spectator_view())
 
 
 class ViewObserver:
@@ -282,5 +309,7 @@ def _register(name: str) -> None:
 
 GAMES = tuple(name for name, make in BUILT_IN.items() if _chance_of(make()) is not None)
 """The built-in games with a coding for learners and their chance (all three)."""
+_ACTION_SPACE = {name: NUM_ACTIONS[name] for name in GAMES}
+"""Each game's number of action codes, looked up at every decision."""
 for _name in GAMES:
     _register(_name)

@@ -57,6 +57,7 @@ def _at(play: Play, position: object, seat: int) -> Play:
     other = play.copy()
     other.position = position  # type: ignore[assignment]
     other.recall = play.recall.restart(seat, other.position)
+    other.settle()
     return other
 
 
@@ -68,7 +69,7 @@ def _inside_step(play: Play, seat: int, rng: random.Random, redeal: bool) -> Pla
         other = Play(play.game, play.rules, play.config, play.players)
     else:
         outcomes = list(zip(play.drawn, play.nodes, strict=True))
-        before, move = play.position, play.pending
+        before, move = play.before(), play.pending
         assert move is not None
         position = play.rules.redeal(before, seat, rng) if redeal else before
         if move not in position.legal_actions() or (

@@ -3,16 +3,22 @@
 `Play` is what an OpenSpiel state of ours holds (openspiel_games.ArenaState). Each step
 costs the same at move 10 as at move 500: nothing earlier is run again.
 
-- The deal is the game's `DealStep`s (arena/games/chance.py), one draw each, run in turn
-  on the position being dealt: a draw whose outcome has not come yet stops its step
-  (`NeedChance`) before it changes anything, and the chance outcome, when it comes, runs
-  that one step again with it.
-- A move runs on a copy of the position (`GameState.copy`) in a greenlet of its own: at a
-  draw it hands the chance node to the state and waits (`Waiting.wait`); the outcome, when
-  it comes, is drawn into the engine's position right there and the move goes on. A copy
-  of a state in the middle of a move (a greenlet cannot be copied) runs that move again,
-  once, with the outcomes drawn so far, when it is next stepped. The position before the
-  move is never changed, so the positions of earlier steps stay as they were.
+- The deal is the game's `DealStep`s (arena/games/chance.py), run in turn in a greenlet
+  on the position being dealt, as a move is run (below). A live step draws before it
+  changes anything, so a copy of the play made while it waits shares the position.
+- A move runs in a greenlet of its own: at a draw it hands the chance node to the state
+  and waits (`Waiting.wait`); the outcome, when it comes, is drawn into the engine's
+  position right there and the move goes on.
+- A move changes the position itself when nothing else holds it, else a copy
+  (`GameState.copy`): a clone shares its position until one of the two steps (copy on
+  write), and the records keep the positions they are reading. So random play and a
+  rollout copy nothing, and a search that reads information states at every node copies
+  once a step, as it must to keep the positions it reads.
+- A copy of a state in the middle of a move (a greenlet cannot be copied) runs that move
+  again, once, with the outcomes drawn so far, when it is next stepped, from the position
+  before the move (the records rebuild it when the move ran in place: `Play.before`). So
+  does a state stepped in another thread than the one where its move began (a greenlet
+  runs in the thread that made it).
 - Each seat's record (recall.py) keeps the steps as they come and writes a seat's
   information state only when it is read.
 """
@@ -20,13 +26,17 @@ costs the same at move 10 as at move 500: nothing earlier is run again.
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from typing import Any
 
 from greenlet import greenlet
 
 from arena.ecosystem.recall import Recall
 from arena.games import Game, GameState
-from arena.games.chance import ChanceNode, ChanceRules, DealStep, Draws, NeedChance, drawing
+from arena.games.chance import ChanceNode, ChanceRules, DealStep, Draws, drawing
+
+CHANCE, TERMINAL = -1, -4
+"""OpenSpiel's player ids for a chance node and the end of the game."""
 
 
 class Play:
@@ -41,6 +51,8 @@ class Play:
         "deal",
         "dealt",
         "position",
+        "owned",
+        "in_place",
         "pending",
         "drawn",
         "nodes",
@@ -49,6 +61,8 @@ class Play:
         "dealing",
         "working",
         "runner",
+        "player",
+        "legal",
     )
 
     def __init__(self, game: Game, rules: ChanceRules, config: Any, players: int) -> None:
@@ -61,6 +75,10 @@ class Play:
         self.dealt = 0
         """How many of the deal's steps are done."""
         self.position: GameState = rules.start(config, players)
+        self.owned = True
+        """`position` is this play's alone: the next step may change it in place."""
+        self.in_place = False
+        """The move under way changes `position` itself (`before` rebuilds it)."""
         self.pending: int | None = None
         """The player action under way."""
         self.drawn: list[int] = []
@@ -73,10 +91,14 @@ class Play:
         self.dealing: list[tuple[int, ChanceNode]] = []
         """Every outcome of the deal so far, with its node, while the deal lasts."""
         self.working: GameState | None = None
-        """The copy the move under way is changing."""
+        """The position the move under way is changing."""
         self.runner: greenlet | None = None
         """The move under way, waiting at a draw (None: none, or not started in this copy)."""
-        self._deal()
+        self.player = CHANCE
+        """Who acts now: a seat, `CHANCE` or `TERMINAL`."""
+        self.legal: list[int] | None = None
+        """The legal actions now, once asked (the caller's sorted codes)."""
+        self._run(self._dealing)
 
     @classmethod
     def at(
@@ -87,10 +109,12 @@ class Play:
         play.game, play.rules, play.deal = game, rules, ()
         play.config, play.players = config, players
         play.dealt, play.position, play.pending = 0, position, None
+        play.owned, play.in_place = False, False  # the caller may keep `position`
         play.drawn, play.nodes, play.node, play.dealing = [], [], None, []
         play.working = play.runner = None
         play.recall = Recall(players)
-        play.recall.see(position)
+        play.recall.start(position)
+        play.settle()
         return play
 
     def copy(self) -> Play:
@@ -102,20 +126,28 @@ class Play:
             self.players,
         )
         other.deal, other.dealt = self.deal, self.dealt
-        # the position is changed in place only while it is dealt
-        other.position = self.position.copy() if self.in_deal() else self.position
+        # the two share the position until one of them steps (copy on write)
+        other.position = self.before()
+        self.owned = other.owned = other.in_place = False
+        if self.runner is not None and self.pending is None:
+            self.runner = None  # its deal step holds the shared position: run it again
         other.pending, other.node = self.pending, self.node
         other.drawn, other.nodes, other.dealing = self.drawn[:], self.nodes[:], self.dealing[:]
         other.recall = self.recall.copy()
         other.working = other.runner = None  # a move under way runs again when stepped
+        other.player, other.legal = self.player, self.legal
         return other
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Play:
         return self.copy()
 
     def __getstate__(self) -> dict[str, Any]:
-        """Pickled as a copy is made: without the move's greenlet."""
+        """Pickled as a copy is made (without the move's greenlet), its records without
+        their past positions."""
         copy = self.copy()
+        copy.legal = None
+        if not copy.in_deal():
+            copy.recall = copy.recall.compact(copy.position)
         return {name: getattr(copy, name) for name in Play.__slots__}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
@@ -125,67 +157,124 @@ class Play:
     def in_deal(self) -> bool:
         return self.dealt < len(self.deal)
 
+    def before(self) -> GameState:
+        """The position after the last whole step (before the move under way)."""
+        if self.in_place:  # the move under way changes it: the records rebuild it
+            self.position = self.recall.position_after(len(self.recall.steps) - 1)
+            self.in_place = self.owned = False
+        return self.position
+
+    def settle(self) -> None:
+        """Who acts now, after a change."""
+        self.legal = None
+        if self.node is not None:
+            self.player = CHANCE
+            return
+        decision = self.position.decision()
+        self.player = TERMINAL if decision is None else decision.seat
+
     def apply(self, action: int) -> None:
         """A player's action, or the outcome of the chance node under way."""
         if self.node is None:
-            decision = self.position.decision()
-            assert decision is not None
-            self.recall.act(decision.seat, action, self.position)
+            self.recall.act(self.player, action)
             self.pending = action
             self.start_move()
             return
         self.drawn.append(action)
         self.nodes.append(self.node)
-        if self.in_deal():
-            self._deal()
-        elif self.runner is None:  # a copy made in the middle of the move
-            self.start_move()
+        runner = self.runner
+        if runner is None:  # a copy made in the middle of the step
+            self._again()
+            return
+        try:
+            result = runner.switch(action)
+        except greenlet.error:  # the step waits in another thread: run it again here
+            self.before()
+            self.runner = self.working = None
+            self._again()
+            return
+        self._went(result)
+
+    def _again(self) -> None:
+        """Run the step under way from its start, with the outcomes drawn so far."""
+        if self.dealt < len(self.deal):
+            self._run(self._dealing)
         else:
-            self._went(self.runner.switch(action))
+            self.start_move()
 
     def start_move(self) -> None:
-        """Run the move under way from its start, with the outcomes drawn so far."""
+        """Run the move under way from its start, with the outcomes drawn so far: on the
+        position itself when nothing else holds it, else on a copy."""
         assert self.pending is not None
-        self.working = self.position.copy()
-        idle = _IDLE.runners
-        self.runner = idle.pop() if idle else _runner()
-        self.runner.parent = greenlet.getcurrent()
-        self._went(self.runner.switch((self.working, self.pending, Waiting(self.drawn))))
+        position = self.position
+        if self.owned and self.recall.release(position):
+            self.working, self.in_place = position, True
+        else:
+            self.working = position.copy()
+        self._run(self._moving)
 
-    def _went(self, result: ChanceNode | BaseException | None) -> None:
-        """The move waits at `result`, or (None) it is done, or it raised `result`."""
-        if isinstance(result, ChanceNode):
-            self.node = result
-            return
-        assert self.runner is not None and self.working is not None
+    def _run(self, step: Callable[[], None]) -> None:
+        """`step` in a greenlet of this thread's, which hands back each chance node."""
         idle = _IDLE.runners
-        if len(idle) < _IDLE_RUNNERS and self.runner.parent is greenlet.getcurrent():
-            idle.append(self.runner)  # free again, for the next move
-        self.runner = None
-        if result is not None:
-            self.drawn.pop()  # the outcome it refused
-            self.nodes.pop()
-            raise result
-        self.position, self.pending, self.node = self.working, None, None
-        self.drawn, self.nodes, self.working = [], [], None
-        self.recall.see(self.position)
+        self.runner = runner = idle.pop() if idle else _runner()
+        runner.parent = greenlet.getcurrent()
+        self._went(runner.switch(step))
 
-    def _deal(self) -> None:
-        """The deal's steps in turn, each run again when its outcome comes."""
-        while self.in_deal():
-            step = self.deal[self.dealt]
-            position = self.position if step.live else self.position.copy()
-            try:
-                with drawing(Draws(self.drawn)):
-                    step.run(position)
-            except NeedChance as need:
-                self.node = need.node
-                return
-            self.position = position
+    def _moving(self) -> None:
+        """The move under way (in its greenlet)."""
+        assert self.working is not None and self.pending is not None
+        with drawing(Waiting(self.drawn)):
+            self.working.apply_action(self.pending)
+
+    def _dealing(self) -> None:
+        """The deal's steps in turn (in the deal's greenlet), from the one under way. A
+        live step draws before it changes anything, so it runs on the position itself and
+        a copy of the play made while it waits shares the position as it was."""
+        deal = self.deal
+        while self.dealt < len(deal):
+            step = deal[self.dealt]
+            if step.live:
+                if not self.owned:
+                    self.position, self.owned = self.position.copy(), True
+                position = self.position
+            else:
+                position = self.position.copy()
+            with drawing(Waiting(self.drawn)):
+                step.run(position)
+            self.position, self.owned = position, True
             self.dealing += zip(self.drawn, self.nodes, strict=True)
             self.dealt, self.drawn, self.nodes = self.dealt + 1, [], []
-        self.node, self.dealing = None, []
-        self.recall.see(self.position)
+
+    def _went(self, result: ChanceNode | BaseException | None) -> None:
+        """The step waits at `result`, or (None) it is done, or it raised `result`."""
+        if isinstance(result, ChanceNode):
+            self.node = result
+            self.player, self.legal = CHANCE, None
+            return
+        runner = self.runner
+        assert runner is not None
+        idle = _IDLE.runners
+        if len(idle) < _IDLE_RUNNERS and runner.parent is greenlet.getcurrent():
+            idle.append(runner)  # free again, for the next step
+        self.runner = None
+        if result is not None:
+            self.before()  # the move may have changed the position before it raised
+            self.working = None
+            if self.drawn:
+                self.drawn.pop()  # the outcome it refused
+                self.nodes.pop()
+            raise result
+        if self.pending is None:  # the deal is done
+            self.node, self.dealing = None, []
+            self.recall.start(self.position)
+            self.settle()
+            return
+        assert self.working is not None
+        self.recall.done(self.drawn, self.working)
+        self.position, self.pending, self.node = self.working, None, None
+        self.owned, self.in_place = True, False
+        self.drawn, self.nodes, self.working = [], [], None
+        self.settle()
 
 
 class Waiting(Draws):
@@ -216,9 +305,9 @@ _IDLE = _Idle()
 
 
 def _runner() -> greenlet:
-    """A greenlet that plays moves, one after another: each a (position, action, draws)
-    switched to it; it switches back each chance node it waits at, then None when the
-    move is done (or the exception the move raised)."""
+    """A greenlet that runs steps, one after another: each a function switched to it; it
+    switches back each chance node the step waits at, then None when the step is done (or
+    the exception the step raised)."""
     runner = greenlet(_serve)
     runner.switch()
     return runner
@@ -227,15 +316,18 @@ def _runner() -> greenlet:
 def _serve() -> None:
     back = greenlet.getcurrent().parent
     assert back is not None
-    task = back.switch()
+    step = back.switch()
     while True:
-        position, action, draws = task
         result: BaseException | None = None
         try:
-            with drawing(draws):
-                position.apply_action(action)
+            step()
         except Exception as error:  # handed to the state, which raises it
             result = error
+        step = _idle  # an idle runner holds no play
         back = greenlet.getcurrent().parent
         assert back is not None
-        task = back.switch(result)
+        step = back.switch(result)
+
+
+def _idle() -> None:
+    """What an idle runner holds until it is given a step."""

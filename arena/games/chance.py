@@ -11,9 +11,9 @@ outcome, with nothing decided before it is drawn:
   naming the chance node: what is drawn, the outcomes (each item still possible, with
   its probability by count) and who sees it;
 - the caller (arena/ecosystem/stepping.py) asks the chance player for that outcome and
-  goes on with it: a move waits at the draw (`Draws.wait`) and resumes there; the deal is
-  many draws, which the game gives as `DealStep`s, each one draw, run in turn on the
-  position being dealt, so no draw runs the steps before it again.
+  goes on with it: the step waits at the draw (`Draws.wait`) and resumes there. The deal
+  is many draws, which the game gives as `DealStep`s, each one draw, run in turn on the
+  position being dealt, so that a copy made while one waits can run that one again.
 
 The games say where they draw in arena/games/<game>/chance.py (an engine subclass whose
 piles draw through `pick`); the arena's own engines and seeds are untouched.
@@ -34,18 +34,40 @@ from arena.games.states import GameState
 T = TypeVar("T")
 
 
-@dataclass(frozen=True)
 class ChanceNode:
     """One random event: what is drawn, its outcomes with their probabilities, and the seats
-    that see the outcome (None: every seat)."""
+    that see the outcome (None: every seat). Made at every draw, so a plain class with
+    slots (a frozen dataclass costs a call per field); never changed once made."""
 
-    what: str
-    outcomes: tuple[tuple[int, float], ...]
-    audience: frozenset[int] | None
-    counts: tuple[int, ...]
-    """How many items give each outcome (the probabilities' numerators)."""
-    pile: int = 0
-    """Which pile of that name (a deck made again from the discard pile is a new one)."""
+    __slots__ = ("what", "outcomes", "audience", "counts", "pile")
+
+    def __init__(
+        self,
+        what: str,
+        outcomes: tuple[tuple[int, float], ...],
+        audience: frozenset[int] | None,
+        counts: tuple[int, ...],
+        pile: int = 0,
+    ) -> None:
+        self.what = what
+        self.outcomes = outcomes
+        self.audience = audience
+        self.counts = counts
+        """How many items give each outcome (the probabilities' numerators)."""
+        self.pile = pile
+        """Which pile of that name (a deck made again from the discard pile is a new one)."""
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, ChanceNode) and all(
+            getattr(self, name) == getattr(other, name) for name in ChanceNode.__slots__
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.what, self.outcomes, self.audience, self.pile))
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in ChanceNode.__slots__)
+        return f"ChanceNode({fields})"
 
     def sees(self, seat: int) -> bool:
         return self.audience is None or seat in self.audience
@@ -79,17 +101,11 @@ class Draws:
         if used < len(self.outcomes):
             outcome = self.outcomes[used]
         else:
-            total = sum(weights.values())
             order = sorted(weights)
-            outcome = self.wait(
-                ChanceNode(
-                    what,
-                    tuple((o, weights[o] / total) for o in order),
-                    _AUDIENCE.get(),
-                    tuple(weights[o] for o in order),
-                    pile,
-                )
-            )
+            counts = tuple(map(weights.__getitem__, order))
+            total = sum(counts)
+            outcomes = tuple(zip(order, [count / total for count in counts], strict=True))
+            outcome = self.wait(ChanceNode(what, outcomes, _AUDIENCE.get(), counts, pile))
         if outcome not in weights:
             raise ValueError(f"{outcome} is not a possible outcome of this draw ({what}).")
         self.used = used + 1
@@ -210,7 +226,8 @@ def arrange_top(pile: list[T], count: int, fixed: int, what: str, items: Sequenc
 class DealStep:
     """One draw of the deal (or a step with none, such as setting a hand's size), run on the
     position being dealt. A `live` step draws once, before it changes anything, so that it
-    can stop for its outcome and run again in place; another runs on a copy."""
+    can wait for its outcome on the position itself (a copy made meanwhile shares it and
+    runs the step again); another runs on a copy."""
 
     run: Callable[[Any], None]
     live: bool = True
