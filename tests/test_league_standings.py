@@ -62,7 +62,7 @@ def test_the_running_standings_make_the_batch_leaderboard(seats: int, tables: in
     assert fit.games == len(lines)
     rows = standings.rows()
     assert {row["elo_games"] for row in rows} == {len(lines)}
-    _same(rows, batch)  # the Elo too: the same fit, the same resamples of the tables
+    _same(rows, batch)  # the Elo too: the same sums of the tables, the same fit
     assert "timeout" in "".join(row["failures"] for row in rows)
 
 

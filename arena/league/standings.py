@@ -32,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from arena.results import order_free
+from arena.results import pair_fit
 from arena.results.log import GameLine
 from arena.stats.intervals import MIN_TABLES_MEAN, MIN_TABLES_SHARE, t975, wilson
 
@@ -48,7 +48,7 @@ class Fit:
     """The order-free Elo of every bot over the first `games` games."""
 
     games: int
-    elo: dict[str, order_free.EloRating]
+    elo: dict[str, pair_fit.EloRating]
     seconds: float = 0.0
 
 
@@ -68,7 +68,7 @@ class Tally:
     rank_tables: Counts = field(default_factory=dict)
     """Its tables by (sum of its ranks there, seats it took there)."""
     meetings: int = 0
-    """Two seats of one game it sat in (order_free.MIN_MEETINGS)."""
+    """Two seats of one game it sat in."""
 
 
 @dataclass
@@ -322,19 +322,18 @@ class Standings:
 
     def fit(self, seed: int = 0) -> Fit:
         """The order-free Elo of every game counted now (`order_free.rate`'s figures, from the
-        compact meetings), kept as `last_fit`; run it outside any lock (it takes a while)."""
+        compact meetings), kept as `last_fit`; run it outside any lock (it takes a while).
+        `seed` is kept for callers: the fit draws nothing."""
         import time
 
+        del seed
         start = time.monotonic()
         with self.lock:  # a snapshot: the arrays are copied, then only read
             games = self.count
             names = sorted(self.bots)
-            seen = {name: tally.meetings for name, tally in self.bots.items()}
             keys = list(self.keys)
-            points = list(self.points)
-            deals = (self.rounds[:], self.numbers[:])
             at, pair, twice = self.at[:], self.pair[:], self.twice[:]
-        elo = _order_free(names, seen, keys, points, deals, at, pair, twice, seed)
+        elo = _order_free(names, keys, at, pair, twice)
         made = Fit(games, elo, time.monotonic() - start)
         with self.lock:
             if self.last_fit is None or self.last_fit.games <= games:
@@ -348,48 +347,31 @@ def _number(value: float) -> float | None:
 
 def _order_free(
     names: list[str],
-    seen: dict[str, int],
     keys: list[tuple[str, str]],
-    points: list[float],
-    deals: tuple[array[int], array[int]],
     at: array[int],
     pair: array[int],
     twice: array[int],
-    seed: int,
-) -> dict[str, order_free.EloRating]:
-    """`order_free.rate` over meetings kept as arrays: the same resamples of the tables (in
-    the order of their (round, table)), the same fits."""
-    if len(names) < 2:
-        return {name: order_free.EloRating(0.0, 0.0, 0.0) for name in names}
-    best = order_free.fit(dict(zip(keys, points, strict=True)), names)
-    rounds, numbers = (np.frombuffer(kept, dtype=np.int64) for kept in deals)
-    groups = len(rounds)
-    place = np.empty(groups, dtype=np.int64)  # each table's place in (round, table) order
-    if groups:
-        place[np.lexsort((numbers, rounds))] = np.arange(groups)
-    table = place[np.frombuffer(at, dtype=np.int32)] if groups else place
+) -> dict[str, pair_fit.EloRating]:
+    """`order_free.rate` over meetings kept as arrays (each twice, once from each side):
+    their sums per pair and per bot (pair_fit.py), then the fit.
+
+    A stopgap (issue 45): the league is to keep those sums running (`pair_fit.table_sums`
+    of each table, added as it is stored) instead of these arrays of every meeting."""
+    index = {name: i for i, name in enumerate(names)}
+    mine = np.array([index[a] for a, _ in keys], dtype=np.int64).reshape(-1)
+    theirs = np.array([index[b] for _, b in keys], dtype=np.int64).reshape(-1)
     which = np.frombuffer(pair, dtype=np.int32)
-    value = np.frombuffer(twice, dtype=np.int8).astype(np.float64) / 2
-    wanted = groups and any(seen.get(name, 0) >= order_free.MIN_MEETINGS for name in names)
-    rng = np.random.default_rng(seed)
-    samples: dict[str, list[float]] = {name: [] for name in names}
-    for _ in range(order_free.RESAMPLES if wanted else 0):
-        counts = np.bincount(rng.integers(0, groups, groups), minlength=groups)
-        drawn = np.bincount(which, weights=counts[table] * value, minlength=len(keys))
-        for name, rating in order_free.fit(
-            dict(zip(keys, drawn.tolist(), strict=True)), names, iterations=200
-        ).items():
-            samples[name].append(rating)
-    out = {}
-    for name in names:
-        if seen.get(name, 0) < order_free.MIN_MEETINGS:
-            out[name] = order_free.EloRating(best[name], math.nan, math.nan)
-            continue
-        values = sorted(samples[name]) or [best[name]]
-        low = min(values[int(0.025 * (len(values) - 1))], best[name])
-        high = max(values[int(math.ceil(0.975 * (len(values) - 1)))], best[name])
-        out[name] = order_free.EloRating(best[name], low, high)
-    return out
+    once = mine[which] < theirs[which]  # each meeting from its first bot's side
+    return pair_fit.fit(
+        names,
+        *pair_fit.meeting_sums(
+            len(names),
+            np.frombuffer(at, dtype=np.int32).astype(np.int64)[once],
+            mine[which[once]],
+            theirs[which[once]],
+            np.frombuffer(twice, dtype=np.int8)[once] / 2.0,
+        ),
+    )
 
 
 def _count_result(tally: Tally, line: GameLine, seat: int) -> None:
