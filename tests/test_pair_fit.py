@@ -104,7 +104,9 @@ def test_one_bot_two_bots_and_draws_only() -> None:
 
 def test_a_tables_sums_are_counted_by_hand() -> None:
     """A deal of two games with the seats swapped: `ant` lost both to `bee`."""
-    pairs, bots = table_sums([_game(0, ("ant", "bee"), (1, 0)), _game(0, ("bee", "ant"), (0, 1), 2)])
+    pairs, bots = table_sums(
+        [_game(0, ("ant", "bee"), (1, 0)), _game(0, ("bee", "ant"), (0, 1), 2)]
+    )
     assert PAIR_FIELDS[:6] == ("tables", "games", "points", "points2", "games2", "cross")
     # tables, games 2, ant's points 0 (and squared, and times games), games2 4; then each
     # bot's points at the table times the pair's games (ant 0, bee 2 * 2) and its games too

@@ -44,12 +44,13 @@ def synthetic(size: int, seed: int = 0) -> tuple[list[str], PairSums, BotSums]:
         "points": won.sum(axis=1), "games": games.sum(axis=1), "points2": (won**2).sum(axis=1),
         "games2": (games**2).sum(axis=1), "cross": (won * games).sum(axis=1),
     }  # fmt: skip
+    # two seats: a table's points and meetings of a bot are the pair's
     pairs = PairSums(
         first.astype(np.int64), second.astype(np.int64), np.full(len(first), float(TABLES)),
         sums["games"], sums["points"], sums["points2"], sums["games2"], sums["cross"],
         first_table_points=sums["cross"], second_table_points=sums["games2"] - sums["cross"],
         first_table_games=sums["games2"], second_table_games=sums["games2"],
-    )  # fmt: skip; two seats: a table's points and meetings of a bot are the pair's
+    )  # fmt: skip
 
     def per_bot(mine: np.ndarray, theirs: np.ndarray) -> np.ndarray:
         return np.bincount(first, mine, size) + np.bincount(second, theirs, size)
