@@ -14,8 +14,8 @@ same columns and types; the same figures up to float rounding in the means), exc
 order-free Elo: a fit of every game at once with an interval over the tables, made by `fit`
 in the background from sums per pair and per bot (arena/results/pair_fit.py) and stamped on
 each row with the games it covers (`elo_games`). For now those sums are made at each fit
-from each meeting kept compact (its table, its pair, its points: three arrays), and the
-points of each pair. TrueSkill is the league's own (`League.ratings`, which
+from every meeting, kept compact (its table, its pair, its points: three arrays); the league
+is to keep the sums themselves (issue 45). TrueSkill is the league's own (`League.ratings`, which
 matchmaking reads): games rated as they are stored, and in schedule order when the league
 is opened again; the batch rates in schedule order, so with tables finishing out of order
 the two differ a little until the next start.
