@@ -153,7 +153,8 @@ bot's (`BOT_FIELDS`)."""
 
 def table_sums(games: Iterable[GameLine]) -> TableSums:
     """What the games of one table (deal) add to the sums: add each figure to the pair's or
-    the bot's running sum."""
+    the bot's running sum. Games of a table that arrive one by one: add the table's sums
+    with the new game, less its sums without it (each sum is one table's figure)."""
     games = list(games)
     names = sorted({name for line in games for name in line.players})
     pairs, bots = meeting_sums(len(names), *_meetings(games, names, lambda line: 0))
