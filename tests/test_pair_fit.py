@@ -9,6 +9,7 @@ import json
 import math
 import random
 from dataclasses import astuple
+from typing import Any
 
 import numpy as np
 import pytest
@@ -159,3 +160,24 @@ def test_the_fit_bench_prints_its_figures(monkeypatch: pytest.MonkeyPatch) -> No
     text = CliRunner().invoke(main, ["bench", "fit"], catch_exceptions=False).output
     assert "target 10 s" not in text  # only a field of 1,000 is held to it
     assert "the fit before issue 45 at 20 bots" in text
+
+
+def test_a_table_counted_game_by_game_gives_the_same_sums() -> None:
+    """As a league stores games: each adds its table's sums with it, less those without it."""
+    world = World(3, {"ant": 100.0, "bee": 0.0, "cat": -50.0, "dog": 20.0}, draw=0.2)
+    lines = play(world, 10, random.Random(7))
+    rows: dict[Any, np.ndarray] = {}
+    for n, line in enumerate(lines):
+        before = [seen for seen in lines[:n] if seen.table == line.table]
+        for sign, games in ((1.0, [*before, line]), (-1.0, before)):
+            for added in table_sums(games):
+                for key, row in added.items():
+                    rows[key] = rows.get(key, 0) + sign * np.array(row)
+    names = world.bots
+    kept = (
+        PairSums.collect(names, {key: row for key, row in rows.items() if isinstance(key, tuple)}),
+        BotSums.collect(names, {key: row for key, row in rows.items() if isinstance(key, str)}),
+    )
+    for mine, theirs in zip(kept, pair_sums(lines, names), strict=True):
+        for column, value in vars(theirs).items():
+            assert np.allclose(getattr(mine, column), value), column
