@@ -5,7 +5,6 @@ from a whole log equal to sums kept table by table."""
 
 from __future__ import annotations
 
-import json
 import math
 import random
 from dataclasses import astuple
@@ -141,25 +140,6 @@ def test_sums_of_a_log_are_the_sums_kept_table_by_table(seats: int) -> None:
     assert all(math.isfinite(rating.low) for rating in theirs.values())  # intervals given
     for name, rating in theirs.items():
         assert np.allclose(astuple(mine[name]), astuple(rating), rtol=0, atol=1e-9)
-
-
-def test_the_fit_bench_prints_its_figures(monkeypatch: pytest.MonkeyPatch) -> None:
-    from click.testing import CliRunner
-
-    from arena.bench import fit as bench
-    from arena.cli.main import main
-
-    monkeypatch.setattr(bench, "FIELDS", (20, 30))
-    monkeypatch.setattr(bench, "OLD_REFITS", 1)
-    result = CliRunner().invoke(main, ["bench", "fit", "--json"], catch_exceptions=False)
-    assert result.exit_code == 0, result.output
-    figures = json.loads(result.output)
-    assert [row["bots"] for row in figures["fits"]] == [20, 30]
-    assert [row["pairs"] for row in figures["fits"]] == [190, 435]
-    assert figures["old_bots"] == 20 and figures["old_seconds"] > 0 and figures["target"] == 10.0
-    text = CliRunner().invoke(main, ["bench", "fit"], catch_exceptions=False).output
-    assert "target 10 s" not in text  # only a field of 1,000 is held to it
-    assert "the fit before issue 45 at 20 bots" in text
 
 
 def test_a_table_counted_game_by_game_gives_the_same_sums() -> None:
