@@ -122,11 +122,12 @@ def is_postgres(where: str) -> bool:
     return where.startswith(POSTGRES_SCHEMES)
 
 
-def open_database(where: str | Path) -> Database:
-    """The database at `where`: a `postgresql://` URL, else the path of a SQLite file."""
+def open_database(where: str | Path, *, reading: bool = False) -> Database:
+    """The database at `where`: a `postgresql://` URL, else the path of a SQLite file;
+    `reading`: for reading only (another process's, beside the league's)."""
     if isinstance(where, str) and is_postgres(where):
-        return PostgresDatabase(where)
-    return SqliteDatabase(Path(where))
+        return PostgresDatabase(where, reading=reading)
+    return SqliteDatabase(Path(where), reading=reading)
 
 
 class SqliteDatabase:
