@@ -75,8 +75,9 @@ _OPEN = textwrap.dedent(
 def _run(script: str, *args: object) -> dict[str, object]:
     done = subprocess.run(
         [sys.executable, "-c", script, *map(str, args)],
-        capture_output=True, text=True, timeout=540, check=True,
+        capture_output=True, text=True, timeout=540, check=False,
     )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
     return json.loads(done.stdout.splitlines()[-1])  # type: ignore[no-any-return]
 
 
