@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import logging
+import sys
 import time
 from array import array
 from collections.abc import Iterator
@@ -52,7 +53,7 @@ _PAIR_COLUMNS = (
 _PAIR_UPDATES = ", ".join(
     f"{column} = excluded.{column}" for column in _PAIR_COLUMNS.split(", ")[2:]
 )
-_EMPTY_TRAIL = json.dumps({"stride": 1, "points": []})
+_LITTLE = sys.byteorder == "little"
 
 
 class LeagueState:
@@ -67,6 +68,8 @@ class LeagueState:
         self.tests = CandidateTests(test, seats)
         self.kept: set[str] = set()
         """The bots whose trail kept a point since the last save."""
+        self.sizes_saved: set[int] | None = None
+        """The table sizes last saved (None: never)."""
 
     def add(self, line: GameLine) -> None:
         """Count one stored game (hold the league's lock)."""
@@ -104,17 +107,18 @@ class LeagueState:
             data = _tally_json(tally or Tally(), 0 if trail is None else trail.games)
             mu, sigma = (None, None) if rating is None else (float(rating.mu), float(rating.sigma))
             if name in self.kept and trail is not None:
-                points = {"stride": trail.stride, "points": trail.points.tolist()}
-                trail_rows.append((name, data, mu, sigma, json.dumps(points)))
+                trail_rows.append((name, data, mu, sigma, trail.stride, _bytes(trail.points)))
             else:
-                plain_rows.append((name, data, mu, sigma, _EMPTY_TRAIL))
+                plain_rows.append((name, data, mu, sigma, 1, b""))
         upsert = (
-            "INSERT INTO bot_state (bot, tally, mu, sigma, trail) VALUES (?, ?, ?, ?, ?) "
-            "ON CONFLICT (bot) DO UPDATE SET tally = excluded.tally, mu = excluded.mu, "
-            "sigma = excluded.sigma"
+            "INSERT INTO bot_state (bot, tally, mu, sigma, stride, trail) "
+            "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (bot) DO UPDATE SET tally = excluded.tally, "
+            "mu = excluded.mu, sigma = excluded.sigma"
         )
         if trail_rows:
-            db.executemany(upsert + ", trail = excluded.trail", trail_rows)
+            db.executemany(
+                upsert + ", stride = excluded.stride, trail = excluded.trail", trail_rows
+            )
         if plain_rows:
             db.executemany(upsert, plain_rows)  # the trail stored before stays
         if pairs.dirty:
@@ -132,7 +136,9 @@ class LeagueState:
                 sorted(rows),
             )
         _set(db, COUNTED, str(standings.count))
-        _set(db, SIZES, json.dumps(sorted(standings.sizes)))
+        if standings.sizes != self.sizes_saved:  # a new table size: rare
+            _set(db, SIZES, json.dumps(sorted(standings.sizes)))
+            self.sizes_saved = set(standings.sizes)
         standings.dirty.clear()
         pairs.dirty.clear()
         tests.dirty.clear()
@@ -149,14 +155,14 @@ class LeagueState:
         standings.count = int(counted[0])
         sizes = db.execute("SELECT value FROM settings WHERE key = ?", (SIZES,)).fetchone()
         standings.sizes = set(json.loads(sizes[0])) if sizes is not None else set()
-        for name, data, mu, sigma, trail in db.execute(
-            "SELECT bot, tally, mu, sigma, trail FROM bot_state ORDER BY bot"
+        state.sizes_saved = set(standings.sizes) if sizes is not None else None
+        for name, data, mu, sigma, stride, trail in db.execute(
+            "SELECT bot, tally, mu, sigma, stride, trail FROM bot_state ORDER BY bot"
         ).fetchall():
             tally, rated = _tally_from_json(json.loads(data))
             standings.bots[name] = tally
             made = Trail()
-            kept = json.loads(trail)
-            made.stride, made.points = int(kept["stride"]), array("d", kept["points"])
+            made.stride, made.points = int(stride), _doubles(bytes(trail))
             made.games = rated
             if mu is not None:
                 state.ratings[name] = trueskill.Rating(float(mu), float(sigma))
@@ -220,6 +226,22 @@ class LeagueState:
             "pairs": sorted(pairs.row(pair) for pair in range(len(pairs))),
             "tests": {key: run.to_json() for key, run in sorted(self.tests.running.items())},
         }
+
+
+def _bytes(points: array[float]) -> bytes:
+    """A trail's points as little-endian doubles."""
+    if _LITTLE:
+        return points.tobytes()
+    turned = array("d", points)
+    turned.byteswap()
+    return turned.tobytes()
+
+
+def _doubles(data: bytes) -> array[float]:
+    points = array("d", data)
+    if not _LITTLE:
+        points.byteswap()
+    return points
 
 
 def _set(db: Database, key: str, value: str) -> None:

@@ -78,7 +78,8 @@ MIGRATIONS: Sequence[str] = (
         tally TEXT NOT NULL,
         mu {float},
         sigma {float},
-        trail TEXT NOT NULL
+        stride INTEGER NOT NULL,
+        trail {bytes} NOT NULL
     );
     CREATE TABLE pair_state (
         first TEXT NOT NULL,
@@ -120,7 +121,7 @@ MIGRATIONS: Sequence[str] = (
     """,
 )
 """The schema, one step per version (version 0 is an empty database); `{serial}` and
-`{float}` are the dialect's words (database.py). Step 3 keys names (`names.name_key`) so
+`{float}` (and `{bytes}`) are the dialect's words (database.py). Step 3 keys names (`names.name_key`) so
 that two differing only in case or Unicode form cannot both be stored, even by two
 processes at once: the names an older arena stored are ASCII, whose key is `lower`; of
 names it let in twice so (`Greedy` beside `greedy`), the first keeps the key and the
@@ -133,8 +134,9 @@ the audit log of admin actions (audit.py).
 Step 6 keeps what the league serves, updated in the transaction that stores each game, so a
 restart reads it instead of the games (arena/league/league_state.py): each bot's tallies
 (`bot_state.tally`, JSON: a dozen figures and a few small counts by place, failure kind and
-table value, read and written whole), its TrueSkill and its thinned rating history (`trail`,
-JSON, written only when a point is kept); each pair of bots that met (`pair_state`, first <
+table value, read and written whole), its TrueSkill and its thinned rating history (`trail`:
+its points' games, mu and sigma as little-endian doubles, and their `stride`; written only
+when a point is kept, as bytes: no float is formatted); each pair of bots that met (`pair_state`, first <
 second by label), in columns, since there are up to a pair per two bots (500,000 at 1,000
 bots) read in bulk at a start and summed by the order-free fit: the first's results against
 the second, its tables of two seats by value (`strata_G_P`: of G games, P points counted
