@@ -74,6 +74,7 @@ bench: $(STAMP)
 	$(BIN)/arena bench tournament --cluster local:2
 	$(BIN)/arena bench sandbox
 	$(BIN)/arena bench stats
+	$(BIN)/arena bench fit
 	$(BIN)/arena bench league
 	$(BIN)/arena bench openspiel --simulations 100
 

@@ -37,6 +37,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "results.ratings",
             "results.tables",
             "results.order_free",
+            "results.pair_fit",
             "results.gauntlet",
             "results.summary",
             "pairing_tests",

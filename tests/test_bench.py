@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+
+import pytest
 from click.testing import CliRunner
 
 from arena.cli.main import main
@@ -34,6 +37,22 @@ def test_bench_stats_prints_the_coverage_of_every_interval() -> None:
     assert "honest is 93-97%" in result.output
     for interval in ("mean rank", "win rate", "head-to-head", "order-free Elo"):
         assert f"  {interval}" in result.output
+
+
+def test_the_fit_bench_prints_its_figures(monkeypatch: pytest.MonkeyPatch) -> None:
+    from arena.bench import fit as bench
+
+    monkeypatch.setattr(bench, "FIELDS", (20, 30))
+    monkeypatch.setattr(bench, "OLD_REFITS", 1)
+    result = CliRunner().invoke(main, ["bench", "fit", "--json"], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    figures = json.loads(result.output)
+    assert [row["bots"] for row in figures["fits"]] == [20, 30]
+    assert [row["pairs"] for row in figures["fits"]] == [190, 435]
+    assert figures["old_bots"] == 20 and figures["old_seconds"] > 0 and figures["target"] == 10.0
+    text = CliRunner().invoke(main, ["bench", "fit"], catch_exceptions=False).output
+    assert "target 10 s" not in text  # only a field of 1,000 is held to it
+    assert "the fit before issue 45 at 20 bots" in text
 
 
 def test_bench_league_prints_its_share_of_a_batch_run_and_the_load_test() -> None:

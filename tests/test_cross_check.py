@@ -3,8 +3,9 @@
 A tournament of the bundled default field (real bot processes, 480 games) is rated by
 the arena and by the libraries themselves: `trueskill` called game by game in log order
 (the arena's two-player update is a closed form of it), and `choix`'s Bradley-Terry fit
-(ILSR, another algorithm than the arena's MM) on the decisive games, given the arena's
-prior as whole wins. Same ranking, rating gaps within 1%.
+(ILSR, another algorithm than the arena's Newton steps) on the decisive games, given the
+arena's prior as whole wins: same ranking, rating gaps within 1%; and on every game as its
+dense matrix of points, half points included (issue 45): the same maximum, to 1e-6 Elo.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import math
 
 import choix
+import numpy as np
 import pytest
 import trueskill
 from click.testing import CliRunner
@@ -19,6 +21,7 @@ from click.testing import CliRunner
 from arena.cli.main import main
 from arena.results.log import GameLine, read_games
 from arena.results.order_free import fit, meetings
+from arena.results.pair_fit import SCALE
 from arena.results.ratings import environment, in_schedule_order, rate_games
 from tests.bundled_bots import bundled_folder
 
@@ -70,3 +73,17 @@ def test_choix_bradley_terry_gives_the_same_ranking_and_gaps(real_log: list[Game
         for b in names:
             gap, their_gap = ours[a] - ours[b], theirs_elo[a] - theirs_elo[b]
             assert gap == pytest.approx(their_gap, rel=0.01, abs=1.0), (a, b)
+
+
+def test_choix_dense_fit_with_half_points_finds_the_same_maximum(real_log: list[GameLine]) -> None:
+    """Issue 45: every game, ties and k seats included, as choix's dense matrix of points
+    (half points and the prior in it): its ILSR finds the maximum pair_fit.py finds."""
+    names = sorted({name for line in real_log for name in line.players})
+    won = np.full((len(names), len(names)), 0.5)  # the prior: half a point each way
+    np.fill_diagonal(won, 0.0)
+    for (a, b), points in meetings(real_log).items():
+        won[names.index(a), names.index(b)] += points
+    theirs = choix.ilsr_pairwise_dense(won, tol=1e-12, max_iter=1000)
+    ours = fit(meetings(real_log), names)
+    for i, name in enumerate(names):
+        assert ours[name] == pytest.approx(SCALE * (theirs[i] - theirs.mean()), abs=1e-6)

@@ -43,10 +43,10 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
         running.wait_status("beta", "active")
         running.league.start()
         deadline = time.monotonic() + 180
-        while time.monotonic() < deadline and len(running.league.played) < 4:
+        while time.monotonic() < deadline and running.league.standings.count < 4:
             time.sleep(0.2)
         running.league.set_paused(True)
-        assert running.league.played, "the league played no game"
+        assert running.league.standings.count, "the league played no game"
         yield running
 
 
@@ -92,7 +92,7 @@ def _assert_strict(headers: Message, where: str) -> None:
 
 
 def test_every_route_and_refusal_carries_the_strict_headers(site: Site) -> None:
-    game_id = site.league.played[0].game_id
+    game_id = site.league.store.games()[0].game_id
     records = site.league.folder / "records"
     (records / "L9999999-g98.json.gz").write_bytes(b"not a record")
     (records / "L9999999-g99.json.gz").write_bytes(gzip.compress(b'{"game": "mandala"}'))
@@ -180,7 +180,7 @@ def test_a_bad_leaderboard_query_is_one_sentence_never_a_500(site: Site, query: 
 
 
 def test_a_leaderboards_times_are_read_with_their_time_zone(site: Site) -> None:
-    finished = sorted(line.finished_at for line in site.league.played)
+    finished = sorted(line.finished_at for line in site.league.store.games())
     first, last = datetime.fromisoformat(finished[0]), datetime.fromisoformat(finished[-1])
     east, west = timezone(timedelta(hours=5)), timezone(timedelta(hours=-5))
     since = urllib.parse.quote(last.astimezone(east).isoformat())  # the last game, at +05:00
@@ -266,7 +266,7 @@ def test_the_pages_work_in_chromium_and_no_other_inline_script_runs(site: Site) 
             if entry["level"] == "SEVERE" and entry["source"] != "network"
         ]
 
-    game_id = site.league.played[0].game_id
+    game_id = site.league.store.games()[0].game_id
     with chromium() as driver:
         driver.get(site.url + "/")  # its script and style run under the policy
         until(lambda: len(driver.find_elements(By.CSS_SELECTOR, "#board tr")) >= 2)

@@ -120,7 +120,7 @@ def snooped(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Snooped]:
             site.wait_status("snoop", "active")
             site.league.start()
             deadline = time.monotonic() + 240
-            while time.monotonic() < deadline and len(site.league.games_by_bot["snoop"]) < 2:
+            while time.monotonic() < deadline and site.league.state.games_of("snoop") < 2:
                 time.sleep(0.2)
             site.league.set_paused(True)
             bot = site.league.store.bot("snoop")
@@ -146,7 +146,7 @@ def _on_the_way(path: Path, own: Path) -> bool:
 def test_the_snoops_check_and_games_read_nothing_of_the_league_nor_the_host(
     snooped: Snooped,
 ) -> None:
-    assert len(snooped.site.league.games_by_bot["snoop"]) >= 2, "the snoop played no game"
+    assert snooped.site.league.state.games_of("snoop") >= 2, "the snoop played no game"
     logs = {
         "its check": snooped.league / "checks" / "snoop" / "logs" / "snoop.stderr.log",
         "its games": snooped.league / "logs" / "snoop.stderr.log",

@@ -133,7 +133,7 @@ def _ask(site: Site, method: str, path: str, headers: dict[str, str], body: byte
 def _wait_for_outcomes(site: Site) -> None:
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
-        ends = {line.termination for line in site.league.games_by_bot.get("mischief", [])}
+        ends = {line.termination for line in site.league.store.games("mischief")}
         if ends >= KINDS:
             return
         time.sleep(0.2)
@@ -176,7 +176,7 @@ def test_no_answer_of_any_route_carries_a_bots_stderr_or_the_servers_paths(
     human = _human_crash(site)
     folder = site.league.folder
     # the secret is there to leak: in the records, the human table's and the build's messages
-    league_games = {line.termination: line.game_id for line in site.league.played}
+    league_games = {line.termination: line.game_id for line in site.league.store.games()}
     crash_record = folder / "human" / "records" / f"{human['game']}.json.gz"
     assert crash_record.is_file() and (folder / "checks" / "broken" / "logs").is_dir()
     author_logs = site.call("GET", "/api/bots/mischief/stderr", site.ada)[1]["stderr"]

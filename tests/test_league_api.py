@@ -55,14 +55,14 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
         running.wait_status("beta", "active")
         running.league.start()
         deadline = time.monotonic() + 300
-        while len(running.league.played) < 12 and time.monotonic() < deadline:
+        while running.league.standings.count < 12 and time.monotonic() < deadline:
             time.sleep(0.3)
         running.league.set_paused(True)
         running.league.stop.set()  # the play thread ends once its tables in flight are stored
         for thread in running.league.threads:
             thread.join(60)
             assert not thread.is_alive(), "the league's tables in flight never finished"
-        assert len(running.league.played) >= 12
+        assert running.league.standings.count >= 12
         yield running
 
 
@@ -81,7 +81,7 @@ def _line(number: int, players: tuple[str, ...], ranks: tuple[int, ...], **more:
 def test_a_bots_games_come_newest_first_a_page_at_a_time_with_each_seats_place_and_score(
     site: Site,
 ) -> None:
-    mine = site.league.games_by_bot["alpha"]
+    mine = site.league.store.games("alpha")
     status, first = site.call("GET", "/api/bots/alpha/games?limit=5")
     assert status == 200, first
     assert first["total"] == len(mine) and first["pages"] == -(-len(mine) // 5)
@@ -116,7 +116,7 @@ def test_a_download_of_a_bots_games_is_a_run_folder_that_arena_report_reads(
         names = packed.namelist()
         packed.extractall(tmp_path)
     run = tmp_path / "beta-games"
-    games = len(site.league.games_by_bot["beta"])
+    games = site.league.state.games_of("beta")
     assert "beta-games/games.jsonl" in names and "beta-games/config.json" in names
     assert len((run / "games.jsonl").read_text().splitlines()) == games
     assert len(list((run / "records").iterdir())) == games
@@ -213,7 +213,7 @@ def test_every_field_of_the_api_has_one_type_across_rows(site: Site) -> None:
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:  # the plain board is remade in the background
         rows = site.call("GET", "/api/leaderboard")[1]
-        if sum(row["games"] for row in rows) == 2 * len(league.played):
+        if sum(row["games"] for row in rows) == 2 * league.standings.count:
             break
         time.sleep(0.3)
     found: dict[str, set[str]] = defaultdict(set)
@@ -251,7 +251,7 @@ def test_a_bots_page_has_its_rating_history_and_its_verdict_in_words(site: Site)
     status, bot = site.call("GET", "/api/bots/beta")
     history = bot["history"]
     assert history[0] == {"games": 0, "mu": 25.0, "sigma": 8.333}
-    assert history[-1]["games"] == len(site.league.games_by_bot["beta"])
+    assert history[-1]["games"] == site.league.state.games_of("beta")
     assert [p["games"] for p in history] == sorted({p["games"] for p in history})
     rating = site.league.ratings["beta"]
     assert (
@@ -260,11 +260,13 @@ def test_a_bots_page_has_its_rating_history_and_its_verdict_in_words(site: Site)
     )
     assert bot["verdict"] == "a first version: nothing to test it against" and bot["sprt"] is None
     # a long career is thinned to at most HISTORY_POINTS (+ its start and its last game)
-    keeper = bot_games.RatingHistory()
-    long = [_line(n, ("a", "b"), (int(n % 3 == 0), int(n % 3 != 0))) for n in range(5_000)]
-    points = keeper.of("a", long)
+    trail = bot_games.Trail()
+    for n in range(5_000):
+        trail.add(25.0 + n % 7, 8.0 - n / 1000)
+    points = trail.shown()
     assert len(points) <= bot_games.HISTORY_POINTS + 2 and points[-1]["games"] == 5_000
-    assert points[0]["games"] == 0 and len(keeper.trails["a"].points) < 2 * bot_games.HISTORY_POINTS
+    assert points[0]["games"] == 0 and len(trail.points) < 3 * 2 * bot_games.HISTORY_POINTS
+    assert points[-1] == {"games": 5_000, "mu": 25.0 + 4_999 % 7, "sigma": round(8.0 - 4.999, 3)}
 
 
 class _Lines(logging.Handler):

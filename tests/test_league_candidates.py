@@ -58,14 +58,14 @@ def _bot(version: int, status: str, name: str = "b") -> Bot:
 
 def test_the_previous_version_is_the_latest_earlier_active_one() -> None:
     bots = [_bot(1, "active"), _bot(2, "active"), _bot(3, "building"), _bot(1, "active", "c")]
-    assert opponent(bots[2], bots, []) == bots[1]
+    assert opponent(bots[2], bots, {}) == bots[1]
     bots = [_bot(1, "active"), _bot(2, "failed"), _bot(3, "active")]
-    assert opponent(bots[2], bots, []) == bots[0]  # never a failed one
+    assert opponent(bots[2], bots, {}) == bots[0]  # never a failed one
     bots = [_bot(1, "retired"), _bot(2, "active")]
-    assert opponent(bots[1], bots, []) is None  # retired before they met
-    met = [_game(1, ("b", "b.v2"), (0, 1))]
+    assert opponent(bots[1], bots, {}) is None  # retired before they met
+    met = {("b", "b.v2"): 1}  # the games each pair met (the league's pair tallies)
     assert opponent(bots[1], bots, met) == bots[0]  # retired after: its test ran against it
-    verdict = verdict_for(bots[1], bots[1:], [], seats=2)
+    verdict = verdict_for(bots[1], bots[1:], {}, CandidateTests(seats=2))
     assert verdict is not None and verdict.verdict == UNTESTED and verdict.decided
     assert verdict.words == "v2 is untested: no earlier version is active"
 
@@ -118,11 +118,10 @@ def test_a_verdict_is_final_its_figures_those_at_the_verdict() -> None:
     assert (at_verdict.games, at_verdict.losses, at_verdict.wins) == (first, first, 0)
     later = losses + _pairs(range(100, 400), candidate_wins=True)
     assert judge("b.v2", "b", later, seats=2) == at_verdict
-    tests = CandidateTests(Sprt(0.0, 10.0), seats=2)  # kept up to date as the list grows
-    running: list[GameLine] = []
+    tests = CandidateTests(Sprt(0.0, 10.0), seats=2)  # kept up to date as games arrive
     for line in later:
-        running.append(line)
-        verdict = tests.judge("b.v2", "b", running)
+        tests.add(line)
+        verdict = tests.verdict("b.v2", "b")
     assert verdict == at_verdict and verdict.to_json()["losses"] == first
 
 

@@ -125,7 +125,7 @@ def test_an_author_plays_a_bot_to_its_end_unrated_one_game_at_a_time(
     # (bob's game, not opened, may end before or after it: the list is newest first)
     assert game["game"] in [g["game_id"] for g in site.call("GET", "/api/play/games?bot=alpha")[1]]
     # not rated: nothing in the league's store, ratings or leaderboard
-    assert site.league.store.game_count() == 0 and site.league.played == []
+    assert site.league.store.game_count() == 0 and site.league.standings.count == 0
     assert site.call("GET", "/api/leaderboard")[1] == board
     assert site.call("GET", "/api/bots/alpha")[1]["games"] == []
     # bob never opened his page: he lost with the reason, and his slot is free again

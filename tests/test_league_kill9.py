@@ -1,5 +1,7 @@
 """`kill -9` of `arena serve` at any moment loses no finished game and stores none twice;
-restarted, the league goes on (issue 24). A real server process on the loopback."""
+restarted, the league goes on (issue 24), its persisted state (standings, ratings, their
+histories, meetings, SPRT sums: issue 45) that of the games stored. A real server process
+on the loopback."""
 
 from __future__ import annotations
 
@@ -14,6 +16,8 @@ import urllib.request
 from pathlib import Path
 
 from arena.game_sources import GAME_MODULES
+from arena.league.candidates import DEFAULT_TEST
+from arena.league.league_state import LeagueState
 from arena.league.store import Store
 from tests.league_support import bot_archive
 
@@ -73,6 +77,19 @@ def _stored(db: str) -> list[str]:
         store.close()
 
 
+def _state_is_the_games(db: str) -> None:
+    """The state persisted in the store is the one its stored games make."""
+    store = Store(db)
+    try:
+        kept = LeagueState.load(store.db, DEFAULT_TEST, 2)
+        assert kept is not None
+        replayed = LeagueState.replayed(store.db, DEFAULT_TEST, 2)
+        assert kept.snapshot() == replayed.snapshot()
+        assert kept.standings.count == store.game_count()
+    finally:
+        store.close()
+
+
 def test_kill_9_loses_no_game_and_repeats_none(tmp_path: Path, league_db: str) -> None:
     league = tmp_path / "league"
     tokens = []
@@ -102,6 +119,7 @@ def test_kill_9_loses_no_game_and_repeats_none(tmp_path: Path, league_db: str) -
         server.wait(timeout=30)
     before = _stored(league_db)
     assert len(before) >= 8
+    _state_is_the_games(league_db)
     port = _port()
     server = _serve(league, league_db, port)
     try:
@@ -117,3 +135,4 @@ def test_kill_9_loses_no_game_and_repeats_none(tmp_path: Path, league_db: str) -
     assert len(set(after)) == len(after)  # nothing twice
     records = {p.name.removesuffix(".json.gz") for p in (league / "records").iterdir()}
     assert set(after) <= records  # every stored game has its record
+    _state_is_the_games(league_db)

@@ -9,7 +9,9 @@ from collections import Counter
 
 import trueskill
 
-from arena.league.matchmaking import FACTOR, WARM_UP, Meetings, Pair, next_table, pair
+from arena.league.matchmaking import FACTOR, WARM_UP, Pair, next_table, pair
+from arena.league.pair_tallies import MetView
+from arena.league.standings import Standings
 from tests.test_league_candidates import _game
 
 
@@ -103,8 +105,11 @@ def test_a_new_version_is_brought_up_to_speed_first() -> None:
 
 
 def test_meetings_count_each_stored_game_once() -> None:
-    played = [_game(1, ("a", "b", "c"), (0, 1, 2)), _game(2, ("a", "b"), (1, 0))]
-    meetings = Meetings()
-    assert meetings.update(played) == {("a", "b"): 2, ("a", "c"): 1, ("b", "c"): 1}
-    played.append(_game(3, ("c", "a"), (0, 1)))
-    assert meetings.update(played) == {("a", "b"): 2, ("a", "c"): 2, ("b", "c"): 1}
+    standings = Standings()  # the league's pair tallies, as matchmaking reads them
+    for line in (_game(1, ("a", "b", "c"), (0, 1, 2)), _game(2, ("a", "b"), (1, 0))):
+        standings.add(line, {})
+    met = MetView(standings.pairs)
+    assert dict(met) == {("a", "b"): 2, ("a", "c"): 1, ("b", "c"): 1}
+    standings.add(_game(3, ("c", "a"), (0, 1)), {})
+    assert dict(met) == {("a", "b"): 2, ("a", "c"): 2, ("b", "c"): 1}
+    assert met.get(("a", "d"), 0) == 0 and met.get(pair("c", "a")) == 2

@@ -188,7 +188,7 @@ def test_a_league_keeps_its_game_and_may_change_its_table_size(tmp_path: Path) -
     again = League(folder, seats=2, workers=0, limits=LIMITS)  # the game kept, a new size
     assert (again.game, again.seats) == ("flowers", 2)
     _play_until(again, three + 2)
-    sizes = Counter(len(line.players) for line in again.played)
+    sizes = Counter(len(line.players) for line in again.store.games())
     assert sizes[3] == three and sizes[2] >= 2
     at_three = leaderboard(again, seats=3)
     assert {row["bot"] for row in at_three} == {"alpha", "beta", "gamma"}

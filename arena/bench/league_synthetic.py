@@ -183,12 +183,13 @@ def _watched(league: League, seats: int, arrive_s: float) -> dict[str, Any]:
 
 
 def _update_cost(league: League) -> dict[str, float]:
-    """The standings' update, and TrueSkill's, a game: the league's last UPDATE_SAMPLE games
+    """The standings' update, and TrueSkill's, a game: the league's first UPDATE_SAMPLE games
     counted again by standings of their own."""
     from arena.league.standings import Standings
     from arena.results.ratings import environment, rate_game
 
-    sample = league.played[-min(len(league.played), UPDATE_SAMPLE) :]
+    with league.lock:  # its first UPDATE_SAMPLE games, read from the store
+        sample = [line for _, line in league.store.games_after(0, UPDATE_SAMPLE)]
     alone, ratings, env = Standings(), {}, environment()  # type: ignore[var-annotated]
     start = time.perf_counter()
     for line in sample:

@@ -26,8 +26,6 @@ ROUNDS = (1, 2, 5, 20, 60)
 """Tournament lengths simulated, in rounds of the round robin of 4 bots."""
 SEATS = {"win rate": (2,), "mean rank": (3, 4), "Elo (pairs)": (2,), "Elo (games)": (2,)}
 """Where the arena prints each (two seats show a win rate, more seats a mean rank)."""
-SLOW = {"order-free Elo": 4}
-"""Methods whose simulations cost more (a fit per resample): a quarter as many."""
 
 
 def rows(sims: int, rounds: tuple[int, ...] = ROUNDS) -> list[Coverage]:
@@ -36,7 +34,7 @@ def rows(sims: int, rounds: tuple[int, ...] = ROUNDS) -> list[Coverage]:
     for method in METHODS:
         for seats in SEATS.get(method, (2, 3, 4)):
             for length in rounds:
-                found.append(coverage(method, seats, length, max(2, sims // SLOW.get(method, 1))))
+                found.append(coverage(method, seats, length, sims))
     return found
 
 
@@ -98,8 +96,8 @@ def stats_bench(sims: int, as_json: bool) -> None:
             click.echo(json.dumps({"test": "k-seat SPRT", **run.__dict__, "error": run.rate}))
         return
     click.echo(
-        f"coverage of the 95% intervals: {sims} simulated tournaments a row (a quarter for "
-        "the slow ones), 4 bots of random strengths; honest is 93-97%"
+        f"coverage of the 95% intervals: {sims} simulated tournaments a row, 4 bots of random "
+        "strengths; honest is 93-97%"
     )
     click.echo(
         f"  {'interval':<16}{'method':<42}{'seats':>6}{'rounds':>7}{'tables':>7}"

@@ -15,6 +15,7 @@ BENCHMARKS: dict[str, str] = {
     "stats": "arena.bench.stats:stats_bench",
     "league": "arena.bench.league:league_bench",
     "openspiel": "arena.bench.openspiel:openspiel_bench",
+    "fit": "arena.bench.fit:fit_bench",
 }
 
 

@@ -1,6 +1,6 @@
 """The league's leaderboards and a bot's report, as the web page and API show them.
 
-`leaderboard` makes one as `arena run` does, from the league's in-memory games. `Boards`
+`leaderboard` makes one as `arena run` does, from the league's games read from its store. `Boards`
 serves them to many readers, and no reader of custom boards can slow the plain board or
 the games:
 
@@ -14,8 +14,9 @@ the games:
   (`League.reader`), never behind a waiting write;
 - custom ones (filtered games) are made in a process of their own at a lower priority
   (CUSTOM_NICE), one at a time, kept CUSTOM_CACHE_S by their query (the same query asked
-  meanwhile waits for the same board); the process holds its own copy of the games, sent
-  only the new ones each time, and stops after CUSTOM_IDLE_S unused. At most CUSTOM_AT_ONCE
+  meanwhile waits for the same board); the process reads the games from the store itself,
+  a batch at a time on a connection of its own, only the new ones each time, and stops
+  after CUSTOM_IDLE_S unused (the server holds no game). At most CUSTOM_AT_ONCE
   are asked of it at once; a request waiting longer than CUSTOM_WAIT_S is refused (Busy).
   They run on the event loop's side as awaits, so waiting holds no thread.
 """
@@ -78,10 +79,11 @@ def leaderboard(
     counts only the games finished from `since` to `until` (ISO times, either may be empty),
     with `among` only the games among those bots, and with `seats` only the tables of that
     size (a league's table size may change between starts)."""
+    from arena.league.export import stored
+
     with league.lock:
         bots = {bot.label: bot for bot in league.store.bots()}
-        games = list(league.played)  # the league's own copy: the store is not read again
-    return board_of(games, bots, since, until, among, seats)
+    return board_of(stored(league), bots, since, until, among, seats)
 
 
 def board_of(
@@ -133,7 +135,12 @@ class Busy(ArenaError):
 
 
 _GAMES: list[GameLine] = []
-"""In the custom boards' process: its copy of the league's games."""
+"""In the custom boards' process: its copy of the league's games, read from the store."""
+_READ: list[Any] = [None, 0]
+"""In the custom boards' process: its store (a connection for reading) and the number of the
+last game it read."""
+CUSTOM_BATCH = 10_000
+"""Games the custom boards' process reads from the store at a time."""
 
 
 def _start_custom_process() -> None:
@@ -141,15 +148,21 @@ def _start_custom_process() -> None:
 
 
 def _custom_board(
-    known: int,
-    new: list[GameLine],
+    address: str | Path,
     bots: dict[str, Bot],
     query: tuple[str, str, frozenset[str], int | None],
 ) -> Rows:
-    """In the custom boards' process: its games brought up to date (the first `known` it
-    has, then `new`), and the custom board of `query`."""
-    del _GAMES[known:]
-    _GAMES.extend(new)
+    """In the custom boards' process: its games brought up to date from the store at
+    `address` (those stored since it last read, CUSTOM_BATCH at a time, on a connection
+    of its own for reading), and the custom board of `query`."""
+    from arena.league.database import open_database
+    from arena.league.store import Store
+
+    if _READ[0] is None:
+        _READ[0] = Store(str(address), db=open_database(address, reading=True))
+    while batch := _READ[0].games_after(_READ[1], CUSTOM_BATCH):
+        _GAMES.extend(line for _, line in batch)
+        _READ[1] = batch[-1][0]
     return board_of(_GAMES, bots, *query)
 
 
@@ -167,7 +180,6 @@ class Boards:
         self.making = threading.Lock()
         # custom boards: used on the event loop only
         self.pool: ProcessPoolExecutor | None = None
-        self.sent = 0  # games the process has
         self.slots: asyncio.Semaphore | None = None
         self.cached: OrderedDict[Any, tuple[float, asyncio.Future[Rows]]] = OrderedDict()
         self.idle: asyncio.TimerHandle | None = None
@@ -291,7 +303,7 @@ class Boards:
                     return await asyncio.wrap_future(self._submit(bots, query))
                 except (BrokenProcessPool, OSError, RuntimeError):  # killed, or not started
                     log.warning("the custom leaderboards' process failed", exc_info=True)
-                    self._stop_process()  # a new one next, sent every game
+                    self._stop_process()  # a new one next, reading every game
                     if attempt == 2:
                         raise Busy(
                             "The league could not make custom leaderboards; try again soon."
@@ -317,12 +329,7 @@ class Boards:
                 initializer=_start_custom_process,
             )
             weakref.finalize(self, self.pool.shutdown, wait=False, cancel_futures=True)
-            self.sent = 0
-        played = self.league.played  # only appended to: read without the league's lock
-        count = len(played)
-        future = self.pool.submit(_custom_board, self.sent, played[self.sent : count], bots, query)
-        self.sent = count
-        return future
+        return self.pool.submit(_custom_board, self.league.address, bots, query)
 
     def _stop_when_idle(self) -> None:
         if self.idle is not None:
@@ -337,7 +344,7 @@ class Boards:
     def _stop_process(self) -> None:
         if self.pool is not None:
             self.pool.shutdown(wait=False, cancel_futures=True)
-            self.pool, self.sent = None, 0
+            self.pool = None
 
 
 def bot_json(bot: Bot, folder: Path | None = None) -> dict[str, Any]:

@@ -2,26 +2,26 @@
 answer a leaderboard query with nothing in it.
 
 - `page_query` and `games_page`: a bot's games newest first, a page at a time (`?page=N`,
-  PAGE_GAMES a page, or `?offset=&limit=` with at most MAX_LIMIT), each with every seat's
-  bot, place and score and how the game ended;
-- `RatingHistory`: each bot's TrueSkill mu and sigma after each of its games, kept as the
-  league's games arrive (one update per game, never a re-rating) and thinned as it grows,
-  so a bot keeps at most 2 x HISTORY_POINTS points however long it plays; the web side
-  rates the games it starts with in the background, and a bot's page shows no history
-  (null) until that is done;
+  PAGE_GAMES a page, or `?offset=&limit=` with at most MAX_LIMIT), read from the store a
+  page at a time, each with every seat's bot, place and score and how the game ended;
+- `Trail`: each bot's TrueSkill mu and sigma after each of its games, kept as the league
+  rates its games (one update per game, never a re-rating) and thinned as it grows, so a
+  bot keeps at most 2 x HISTORY_POINTS points however long it plays; persisted with the
+  games (league_state.py), so a bot's page reads it at once, after a restart too;
 - `verdict_words`: a version's SPRT in words ("alpha.v3 is no better than alpha.v2 (SPRT, 5%
   error)"), the LLR beside it in the API;
 - `typed_rows`: the leaderboard's rows with one JSON type per field (a failure count rather
   than "" or "crash 2", the kinds in `failure_kinds`; a bot's author, version and status
   null rather than absent);
-- `TableSizes` and `empty_board`: `?seats=3` in a league that never had tables of 3, a range
-  that runs backwards, a custom leaderboard with no game: one sentence each.
+- `refused_query` and `empty_board`: `?seats=3` in a league that never had tables of 3
+  (the sizes are the league's standings'), a range that runs backwards, a custom
+  leaderboard with no game: one sentence each.
 """
 
 from __future__ import annotations
 
 import math
-import threading
+from array import array
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -30,7 +30,6 @@ from arena.league import public
 from arena.league.candidates import Verdict
 from arena.league.exposure import BoardQuery, QueryError
 from arena.results.log import GameLine
-from arena.results.ratings import environment, in_schedule_order, rate_game
 from arena.stats.sprt import CONTINUE, H1, Sprt
 
 PAGE_GAMES = 50
@@ -65,16 +64,19 @@ def page_query(query: Mapping[str, str]) -> tuple[int, int]:
 
 
 def games_page(
-    label: str, games: Sequence[GameLine], offset: int, limit: int, folder: Path | None = None
+    label: str,
+    page: Sequence[GameLine],
+    total: int,
+    offset: int,
+    limit: int,
+    folder: Path | None = None,
 ) -> dict[str, Any]:
-    """Bot `label`'s `games` (oldest first, as the league keeps them) newest first, `limit`
-    from `offset`: each game's id, time, table size, every seat's bot, place (1 is first)
-    and score, and how it ended (reasons made public)."""
-    total = len(games)
-    newest = range(total - 1 - offset, max(-1, total - 1 - offset - limit), -1)
+    """A page of bot `label`'s games: `page`, the `limit` from `offset` newest first (read
+    from the store: Store.bot_games), of its `total`: each game's id, time, table size,
+    every seat's bot, place (1 is first) and score, and how it ended (reasons made
+    public)."""
     rows = []
-    for index in newest:
-        line = games[index]
+    for line in page:
         rows.append(
             {
                 "game_id": line.game_id,
@@ -103,70 +105,58 @@ def games_page(
     }
 
 
-class _Trail:
-    """One bot's rating after each of its games, every `stride`-th kept, the last always."""
+class Trail:
+    """One bot's rating after each of its games, every `stride`-th kept (games, mu, sigma
+    flat in `points`), the last always: at most 2 x HISTORY_POINTS points, the stride
+    doubling as it fills. Kept as the league rates each game (league_state.py), and
+    persisted with it: a bot's page reads it, never replays the games."""
 
     def __init__(self) -> None:
         self.games = 0
         self.stride = 1
-        self.points: list[tuple[int, float, float]] = []
+        self.points = array("d")
         self.last = (0, 25.0, 25.0 / 3.0)
 
-    def add(self, mu: float, sigma: float) -> None:
+    def add(self, mu: float, sigma: float) -> bool:
+        """The bot's rating after its next game; whether a point was kept (`points` changed)."""
         self.games += 1
         self.last = (self.games, mu, sigma)
-        if self.games % self.stride == 0:
-            self.points.append(self.last)
-            if len(self.points) >= 2 * HISTORY_POINTS:  # keep the multiples of twice the stride
-                self.points = self.points[1::2]
-                self.stride *= 2
+        if self.games % self.stride:
+            return False
+        self.points.extend(self.last)
+        if len(self.points) >= 3 * 2 * HISTORY_POINTS:  # keep the multiples of twice the stride
+            kept = array("d")
+            for at in range(3, len(self.points), 6):
+                kept.extend(self.points[at : at + 3])
+            self.points = kept
+            self.stride *= 2
+        return True
 
-
-class RatingHistory:
-    """Each bot's TrueSkill rating after each of its games (the league's environment, its
-    games in the order it rated them), brought up to date from the league's list of games
-    (only ever appended to) when asked."""
-
-    def __init__(self) -> None:
-        self.env = environment()
-        self.current: dict[str, Any] = {}
-        self.trails: dict[str, _Trail] = {}
-        self.seen = 0
-        self.lock = threading.Lock()
-
-    def of(
-        self, label: str, played: Sequence[GameLine], wait: float = -1, started: int = 0
-    ) -> list[dict[str, float]] | None:
-        """Bot `label`'s rating from its start (0 games) to its latest game, at most
-        HISTORY_POINTS + 2 points: games, mu, sigma. None when another thread is bringing the
-        history up to date and `wait` seconds (-1: as long as it takes) are not enough (the
-        first time, a league's every game is rated: about 1.2 s at 100,000 games)."""
-        if not self.lock.acquire(timeout=wait):
-            return None
-        try:
-            count = len(played)
-            new = list(played[self.seen : count])
-            if self.seen == 0:  # as the league rates them: the `started` games it opened
-                new = in_schedule_order(new[:started]) + new[started:]  # with, then as stored
-            for line in new:
-                if rate_game(self.env, self.current, line):
-                    for name in line.players:
-                        rating = self.current[name]
-                        trail = self.trails.setdefault(name, _Trail())
-                        trail.add(float(rating.mu), float(rating.sigma))
-            self.seen = count
-            trail = self.trails.get(label, _Trail())
-            points, last = list(trail.points), trail.last
-        finally:
-            self.lock.release()
+    def shown(self) -> list[dict[str, float]]:
+        """From its start (0 games) to its latest game, at most HISTORY_POINTS + 2 points:
+        games, mu, sigma."""
+        points = [tuple(self.points[at : at + 3]) for at in range(0, len(self.points), 3)]
         step = max(1, math.ceil(len(points) / HISTORY_POINTS))
         chosen = [(0, 25.0, 25.0 / 3.0), *points[step - 1 :: step]]
-        if chosen[-1] != last:
-            chosen.append(last)
+        if chosen[-1] != self.last:
+            chosen.append(self.last)
         return [
-            {"games": games, "mu": round(mu, 3), "sigma": round(sigma, 3)}
+            {"games": int(games), "mu": round(mu, 3), "sigma": round(sigma, 3)}
             for games, mu, sigma in chosen
         ]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"games": self.games, "stride": self.stride, "points": self.points.tolist(),
+                "last": list(self.last)}  # fmt: skip
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Trail:
+        trail = cls()
+        trail.games, trail.stride = int(data["games"]), int(data["stride"])
+        trail.points = array("d", data["points"])
+        games, mu, sigma = data["last"]
+        trail.last = (int(games), float(mu), float(sigma))
+        return trail
 
 
 def verdict_words(version: int, verdict: Verdict | None, test: Sprt) -> str:
@@ -204,24 +194,6 @@ def typed_rows(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
             shown.setdefault(field, None)
         typed.append(shown)
     return typed
-
-
-class TableSizes:
-    """The table sizes a league's games were played at, brought up to date from its list of
-    games (only ever appended to) when asked."""
-
-    def __init__(self) -> None:
-        self.sizes: set[int] = set()
-        self.seen = 0
-        self.lock = threading.Lock()
-
-    def of(self, played: Sequence[GameLine]) -> set[int]:
-        with self.lock:
-            count = len(played)
-            for index in range(self.seen, count):
-                self.sizes.add(len(played[index].players))
-            self.seen = count
-            return set(self.sizes)
 
 
 def refused_query(asked: BoardQuery, sizes: set[int], plays: int) -> tuple[int, str] | None:

@@ -23,10 +23,11 @@ from __future__ import annotations
 import dataclasses
 import re
 import threading
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from arena.league.pair_tallies import ordered
 from arena.league.store import Bot
 from arena.results.log import GameLine
 from arena.stats.elo import Pentanomial, game_points
@@ -115,11 +116,9 @@ def _versus(line: GameLine, candidate: str, previous: str) -> float:
 
 
 @dataclass
-class _Running:
-    """One test as its games are read: its evidence so far, and its verdict once reached."""
+class Running:
+    """One test as its games arrive: its evidence so far, and its verdict once reached."""
 
-    read: int = 0
-    """The games of the candidate's list read so far (the list is only appended to)."""
     both: int = 0
     wins: int = 0
     draws: int = 0
@@ -130,36 +129,76 @@ class _Running:
     llr: float = 0.0
     verdict: str = CONTINUE
 
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "both": self.both, "wins": self.wins, "draws": self.draws, "losses": self.losses,
+            "pairs": list(dataclasses.astuple(self.pairs)),
+            "halves": [[table, points] for table, points in self.halves.items()],
+            "llr": self.llr, "verdict": self.verdict,
+        }  # fmt: skip
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Running:
+        return cls(
+            int(data["both"]), int(data["wins"]), int(data["draws"]), int(data["losses"]),
+            Pentanomial(*(int(n) for n in data["pairs"])),
+            {int(table): float(points) for table, points in data["halves"]},
+            float(data["llr"]), str(data["verdict"]),
+        )  # fmt: skip
+
+
+_VERSION = re.compile(r"(.+)\.v([0-9]+)\Z")
+
+
+def _version(bot_label: str) -> tuple[str, int]:
+    """A label's bot name and version (`name.v3`: 3; `name`: 1)."""
+    found = _VERSION.match(bot_label)
+    return (found.group(1), int(found.group(2))) if found else (bot_label, 1)
+
 
 class CandidateTests:
-    """The SPRT of each candidate against its previous version, kept up to date as their
-    games arrive (each game read once) and final once decided: the games after a verdict
-    change neither the verdict nor its figures (issue 42: an LLR of -2.97 at 732 games, H0,
-    went on to -3.38 at 888 on the page while the log kept the verdict's). Safe to share
-    between threads."""
+    """The SPRT of each candidate against each earlier version it sat with, counted as their
+    games arrive (`add`, each game once, in the order stored: whichever earlier version
+    turns out to be its opponent, that test is up to date) and final once decided: the games
+    after a verdict change neither the verdict nor its figures (issue 42: an LLR of -2.97
+    at 732 games, H0, went on to -3.38 at 888 on the page while the log kept the
+    verdict's). Persisted with the games (league_state.py: `dirty`). Safe to share between
+    threads."""
 
     def __init__(self, test: Sprt = DEFAULT_TEST, seats: int = 2) -> None:
         self.test, self.seats = test, seats
-        self.running: dict[tuple[str, str], _Running] = {}
+        self.running: dict[tuple[str, str], Running] = {}
+        self.dirty: set[tuple[str, str]] = set()
         self.lock = threading.Lock()
 
-    def judge(self, candidate: str, previous: str, games: Sequence[GameLine]) -> Verdict:
-        """The test after the candidate's `games` (in the order stored; the same list, longer,
-        at each call): those of its tables with both versions count, until its verdict."""
+    def add(self, line: GameLine) -> None:
+        """Count a stored game for each two versions of one bot at its table (the later the
+        candidate), unless their test is decided."""
+        if len(line.players) < 2:
+            return
+        versions = [(_version(name), name) for name in line.players]
+        if len({name for (name, _), _ in versions}) == len(versions):
+            return  # no two versions of one bot at this table: the usual case
         with self.lock:
-            run = self.running.setdefault((candidate, previous), _Running())
-            while run.read < len(games) and run.verdict == CONTINUE:
-                line = games[run.read]
-                run.read += 1
-                if candidate in line.players and previous in line.players:
-                    self._count(run, line, candidate, previous)
+            for (name, version), candidate in versions:
+                for (other, earlier), previous in versions:
+                    if other == name and earlier < version:
+                        run = self.running.setdefault((candidate, previous), Running())
+                        if run.verdict == CONTINUE:
+                            self._count(run, line, candidate, previous)
+                            self.dirty.add((candidate, previous))
+
+    def verdict(self, candidate: str, previous: str) -> Verdict:
+        """The test of `candidate` against `previous` after the games stored so far."""
+        with self.lock:
+            run = self.running.get((candidate, previous)) or Running()
             test = self.test
             return Verdict(
                 candidate, previous, run.llr, test.lower, test.upper, run.both, run.verdict,
                 test.alpha, wins=run.wins, draws=run.draws, losses=run.losses,
             )  # fmt: skip
 
-    def _count(self, run: _Running, line: GameLine, candidate: str, previous: str) -> None:
+    def _count(self, run: Running, line: GameLine, candidate: str, previous: str) -> None:
         """One game with both versions: its result, and the verdict it may bring."""
         score = _versus(line, candidate, previous)
         run.both += 1
@@ -184,48 +223,46 @@ def judge(
 ) -> Verdict:
     """The candidate's test after `games` (those of its tables with both versions count),
     final at its verdict (`CandidateTests`)."""
-    return CandidateTests(test, seats).judge(candidate, previous, games)
+    tests = CandidateTests(test, seats)
+    for line in games:
+        tests.add(line)
+    return tests.verdict(candidate, previous)
 
 
-def opponent(bot: Bot, bots: Sequence[Bot], games: Iterable[GameLine]) -> Bot | None:
+def opponent(bot: Bot, bots: Sequence[Bot], met: Mapping[tuple[str, str], int]) -> Bot | None:
     """The version `bot` is tested against: its author's latest earlier version that is
-    active, or a later-retired or removed one it already met; None if there is none."""
+    active, or a later-retired or removed one it already met (`met`: the games each pair
+    met, by its sorted labels); None if there is none."""
     earlier = sorted(
         (b for b in bots if b.name == bot.name and b.version < bot.version),
         key=lambda b: b.version,
         reverse=True,
     )
-    met: set[str] | None = None
     for other in earlier:
         if other.status == "active":
             return other
-        if other.status in ("retired", "removed"):
-            if met is None:
-                met = {player for line in games for player in line.players}
-            if other.label in met:
-                return other
+        if other.status in ("retired", "removed") and met.get(ordered(bot.label, other.label), 0):
+            return other
     return None
 
 
 def verdict_for(
     bot: Bot,
     bots: Sequence[Bot],
-    games: Sequence[GameLine],
-    seats: int,
-    test: Sprt = DEFAULT_TEST,
-    tests: CandidateTests | None = None,
+    met: Mapping[tuple[str, str], int],
+    tests: CandidateTests,
 ) -> Verdict | None:
-    """The test of version `bot` over its `games` (None for a first version): against its
-    `opponent`, untested without one, stopped when undecided and a side no longer plays;
-    `tests` keeps the running tests between calls (else they are judged afresh)."""
+    """The test of version `bot` (None for a first version): against its `opponent`,
+    untested without one, stopped when undecided and a side no longer plays; `tests`: the
+    league's running tests, `met`: the games each pair met."""
     if bot.version < 2:
         return None
-    against = opponent(bot, bots, games) if bot.status != "failed" else None
+    test = tests.test
+    against = opponent(bot, bots, met) if bot.status != "failed" else None
     if against is None:
         why = "it failed its check" if bot.status == "failed" else "no earlier version is active"
         return Verdict(bot.label, None, 0.0, test.lower, test.upper, 0, UNTESTED, test.alpha, why)
-    tests = tests or CandidateTests(test, seats)
-    verdict = tests.judge(bot.label, against.label, games)
+    verdict = tests.verdict(bot.label, against.label)
     if not verdict.decided:
         gone = [b for b in (bot, against) if b.status not in PLAYING]
         if gone:

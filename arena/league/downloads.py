@@ -8,7 +8,8 @@ Now (`Downloads`):
   their turn; any other is refused at once (`Busy`: 503 with a sentence);
 - a made archive is kept in the league's folder (`downloads/`, emptied at each start) and
   sent again while its bot has played no new game (a bot's games are only ever appended
-  to, so their count says whether it changed); the same archive asked while it is made is
+  to, so their count, the league's state's, says whether it changed); its games are read
+  from the store when it is made (its latest, by the store's index); the same archive asked while it is made is
   made once; at most CACHED are kept, the least recently asked deleted first (a response
   still sending one reads its open file).
 
@@ -27,7 +28,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from arena.errors import ArenaError
-from arena.league.export import bot_download
+from arena.league.export import MAX_DOWNLOAD_GAMES, bot_download
 from arena.league.league import League
 from arena.results.log import GameLine
 
@@ -59,12 +60,15 @@ class Downloads:
         self.slots: asyncio.Semaphore | None = None
         self.numbers = itertools.count(1)
 
-    async def archive(self, label: str, games: Sequence[GameLine]) -> BinaryIO:
-        """Bot `label`'s archive of `games` (its games so far), opened for reading: the kept
-        one while no game was added, else made (or waited for); Busy when too many are."""
-        key = (label, len(games))
+    async def archive(self, label: str, played: int | Sequence[GameLine]) -> BinaryIO:
+        """Bot `label`'s archive of its latest games, opened for reading: the kept one while
+        no game was added, else made (or waited for); Busy when too many are. `played`: the
+        games it has played (its latest read from the store when made), or the games
+        themselves."""
+        count = played if isinstance(played, int) else len(played)
+        key = (label, count)
         kept = self.kept.get(label)
-        if kept is not None and kept[0] == len(games):
+        if kept is not None and kept[0] == count:
             self.kept.move_to_end(label)
             return kept[1].open("rb")  # opened now: no eviction can come between
         underway = self.underway.get(key)
@@ -75,21 +79,21 @@ class Downloads:
                     "turn; try again in a minute."
                 )
             self.asked += 1  # counted now: others asked before it starts see it
-            underway = self.underway[key] = asyncio.ensure_future(self._make(label, games))
+            underway = self.underway[key] = asyncio.ensure_future(self._make(label, played))
             underway.add_done_callback(lambda _: self.underway.pop(key, None))
         path = await asyncio.shield(underway)  # one asker gone: the others still get it
         return path.open("rb")
 
-    async def _make(self, label: str, games: Sequence[GameLine]) -> Path:
+    async def _make(self, label: str, played: int | Sequence[GameLine]) -> Path:
         if self.slots is None:
             self.slots = asyncio.Semaphore(MAKING)
         try:
             async with self.slots:
-                made = await asyncio.to_thread(self._made, label, games)
+                made = await asyncio.to_thread(self._made, label, played)
         finally:
             self.asked -= 1
         old = self.kept.pop(label, None)
-        self.kept[label] = (len(games), made)
+        self.kept[label] = (played if isinstance(played, int) else len(played), made)
         dropped = [old[1]] if old is not None else []
         while len(self.kept) > CACHED:
             dropped.append(self.kept.popitem(last=False)[1][1])
@@ -97,9 +101,16 @@ class Downloads:
             path.unlink(missing_ok=True)  # a response sending it holds it open
         return made
 
-    def _made(self, label: str, games: Sequence[GameLine]) -> Path:
+    def _made(self, label: str, played: int | Sequence[GameLine]) -> Path:
         """The archive made in a scratch folder of `downloads/` and moved beside it (named
         by a number: no path is built from a bot's name); the scratch folder deleted."""
+        games: Sequence[GameLine]
+        if isinstance(played, int):
+            league = self.league
+            with league.reading:  # its latest, by the store's index
+                games = league.reader.bot_games(label, 0, MAX_DOWNLOAD_GAMES)[::-1]
+        else:
+            games = played
         self.folder.mkdir(exist_ok=True)
         scratch = Path(tempfile.mkdtemp(prefix=SCRATCH_PREFIX, dir=self.folder))
         try:

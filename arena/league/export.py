@@ -15,7 +15,7 @@ import gzip
 import json
 import shutil
 import zipfile
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -34,12 +34,31 @@ MAX_DOWNLOAD_GAMES = 2000
 """A download holds a bot's latest games, at most this many."""
 
 
+EXPORT_BATCH = 10_000
+"""Games read from the store at a time by an export."""
+
+
+def stored(league: League) -> Iterator[GameLine]:
+    """Every game the league stored, in the order stored, read EXPORT_BATCH at a time (each
+    batch under the league's lock: a playing league stores between them)."""
+    last = 0
+    while True:
+        with league.lock:
+            batch = league.store.games_after(last, EXPORT_BATCH)
+        if not batch:
+            return
+        for _, line in batch:
+            yield line
+        last = batch[-1][0]
+
+
 def export(league: League, destination: Path) -> int:
     """Write the league's games as a run folder (`config.json`, `games.jsonl`, `records/`)
-    that `arena leaderboard` and `arena report` read; the number of games written."""
+    that `arena leaderboard` and `arena report` read, reading them from the store a batch
+    at a time; the number of games written."""
     with league.lock:
         bots = league.store.bots()
-        games = list(league.played)
+        total = league.store.game_count()
     if (destination / LOG_NAME).exists():
         raise StoreError(f"{destination} holds a games log already; export to a new folder.")
     entries = []
@@ -50,31 +69,34 @@ def export(league: League, destination: Path) -> int:
             continue  # a version whose folder is gone: its games still count
     limits = dataclasses.asdict(league.limits)
     command = ("arena", "serve", "--export", str(destination))
-    write_run(league, destination, games, entries, limits, command)
-    for line in games:
+    written = 0
+    for line in write_run(league, destination, stored(league), total, entries, limits, command):
+        written += 1
         record = league.folder / "records" / f"{line.game_id}.json.gz"
         if record.is_file():
             shutil.copyfile(record, destination / "records" / record.name)
-    return len(games)
+    return written
 
 
 def write_run(
     league: League,
     destination: Path,
-    games: Sequence[GameLine],
+    games: Iterable[GameLine],
+    total: int,
     entries: Iterable[BotEntry],
     limits: dict[str, Any],
     command: tuple[str, ...],
-) -> None:
-    """`config.json` and `games.jsonl` of `games` in `destination` (made, with its
-    `records/`), the run's bots `entries`."""
+) -> Iterator[GameLine]:
+    """`config.json` and `games.jsonl` of `games` (`total` of them) in `destination`
+    (made, with its `records/`), the run's bots `entries`: each game given back once it is
+    written (a generator: run it to the end)."""
     (destination / "records").mkdir(parents=True, exist_ok=True)
     config = TournamentConfig(
         bots=tuple(entries),
         rounds=1,
         seed=0,
         limits=limits,
-        total_games=len(games),
+        total_games=total,
         game=league.game,
         game_config=league.game_options,
         seats=league.seats,
@@ -85,6 +107,7 @@ def write_run(
     with GamesLog(destination / LOG_NAME, fsync=False) as log_file:
         for line in games:
             log_file.append(line)
+            yield line
 
 
 def bot_download(league: League, label: str, games: Sequence[GameLine], scratch: Path) -> Path:
@@ -101,7 +124,8 @@ def bot_download(league: League, label: str, games: Sequence[GameLine], scratch:
     limits.pop("sandbox", None)  # the server's paths
     run = scratch / f"{label}-games"
     command = ("arena", "serve", "download", f"/api/bots/{label}/games.zip")
-    write_run(league, run, chosen, entries, limits, command)
+    for _ in write_run(league, run, chosen, len(chosen), entries, limits, command):
+        pass
     for line in chosen:
         record = league.folder / "records" / f"{line.game_id}.json.gz"
         try:

@@ -20,6 +20,12 @@ table size, so a restart plays on without being told.
   at any moment and restarted abandons the tables it was playing (none of their games was
   stored) and plays new ones: no finished game is lost, none is stored twice. The field of
   a table is the active bots as it starts; a bot retired meanwhile finishes that table.
+- `record`: a table's games (or many tables') stored in one transaction with what they
+  change of the league's state (league_state.py: standings, TrueSkill and its history, the
+  pairs' meetings, the candidates' SPRT sums), which the league keeps in memory and never
+  rebuilds from the games: opened again, it reads the state back (an older league's is
+  built once from its games). The server holds no game: pages and downloads read the store
+  a page at a time.
 """
 
 from __future__ import annotations
@@ -30,7 +36,6 @@ import random
 import shutil
 import threading
 import uuid
-from collections import defaultdict
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -45,10 +50,12 @@ from arena.execution import (
 )
 from arena.game_sources import get_game
 from arena.league import public, uploads
+from arena.league.bot_games import Trail
 from arena.league.candidates import DEFAULT_TEST, CandidateTests, Verdict, verdict_for
 from arena.league.checking import CheckPolicy, CheckQueue, build_version, empty_folder
 from arena.league.database import Outage, lock_file
-from arena.league.matchmaking import Meetings, next_table
+from arena.league.league_state import LeagueState
+from arena.league.matchmaking import next_table
 from arena.league.paths import PathError, bot_folders
 from arena.league.standings import Standings
 from arena.league.store import CUT_SHORT, Author, Bot, Store, StoreError
@@ -60,7 +67,6 @@ from arena.players.manifest import BotManifest, default_bots_dir, game_refusal, 
 from arena.players.ready import fingerprint, read
 from arena.players.toolchains import league_refusal
 from arena.results.log import GameLine
-from arena.results.ratings import environment, in_schedule_order, rate_game
 from arena.schedule import GameSlot, TableTask, seatings
 from arena.stats.sprt import H0, H1, Sprt
 
@@ -102,7 +108,9 @@ class League:
         self._claims: list[Callable[[], None]] = []  # held while playing (`start`)
         self.remote = False
         """Playing on Dask workers of other machines: bots shipped, records carried back."""
-        self.store = Store(folder / DEFAULT_DB if db is None else db)
+        self.address = folder / DEFAULT_DB if db is None else db
+        """The store's file or URL (password and all: for a process of the league's own)."""
+        self.store = Store(self.address)
         try:
             table = settle(self.store, game, seats, game_options)
         except ArenaError:
@@ -121,7 +129,6 @@ class League:
         self.outage = Outage(log)  # a database that keeps failing: told once a minute
         self.executor_factory = executor_factory
         self.test = test
-        self.tests = CandidateTests(test, self.seats)  # each candidate's, final at its verdict
         self.checking = checking or CheckPolicy()
         """How submissions are checked: at most so many at once, their builds bounded."""
         self.checks = CheckQueue(self.checking.checks, self._check, self.store, self.lock)
@@ -135,27 +142,37 @@ class League:
             (folder / sub).mkdir(exist_ok=True)
 
     def _open_games(self) -> None:
-        """The league's games and settings, read from the store once when it opens."""
-        # The games, read once and kept up to date by `record` (not re-read per table): all
-        # of them in the order stored, and each bot's (matchmaking's counts, SPRT, its page)
-        self.played: list[GameLine] = self.store.games()
-        self.games_by_bot: defaultdict[str, list[GameLine]] = defaultdict(list)
-        for line in self.played:
-            for name in line.players:
-                self.games_by_bot[name].append(line)
-        self.meetings = Meetings(self.played)  # how often each pair met (matchmaking)
+        """The league's settings and state (never its games), read from the store once when
+        it opens."""
         # This process alone plays the league (`start`), so these live here, written through
         self._paused = self.store.setting(PAUSED) == "1"
         self.next_table = int(self.store.setting(NEXT_TABLE, "0"))
-        self.env = environment()
-        self.ratings: dict[str, Any] = {}
-        self.standings = Standings()
+        self._stale = False
+        """The state in memory may differ from the one stored (a transaction failed)."""
+        with self.lock:
+            self.state = self._read_state()
+
+    def _read_state(self) -> LeagueState:
+        """The state persisted with the games, or built from them once (an older arena's);
+        hold `lock`."""
+        db = self.store.db
+        state = LeagueState.load(db, self.test, self.seats)
+        return state or LeagueState.build(db, self.test, self.seats)
+
+    @property
+    def standings(self) -> Standings:
         """The plain leaderboard's tallies, each stored game counted once (`record`)."""
-        self.opened_with = len(self.played)
-        """The games stored when it opened: rated in schedule order, later ones as stored."""
-        for line in in_schedule_order(self.played):
-            rate_game(self.env, self.ratings, line)
-            self.standings.add(line, self.ratings)
+        return self.state.standings
+
+    @property
+    def ratings(self) -> dict[str, Any]:
+        """TrueSkill by bot, each game rated as it was stored (matchmaking's)."""
+        return self.state.ratings
+
+    @property
+    def tests(self) -> CandidateTests:
+        """Each candidate's SPRT, final at its verdict."""
+        return self.state.tests
 
     def _recover(self) -> None:
         """What a stopped league left half done, put right by the process that plays it
@@ -320,15 +337,20 @@ class League:
 
     def verdict(self, bot: Bot, bots: list[Bot] | None = None) -> Verdict | None:
         """The SPRT of a new version against its author's last active version (None for a
-        first version; `untested` without one: candidates.verdict_for), over the candidate's
-        games; `bots`: every bot (read from the store if not given: then call it holding
-        `lock`; given, it reads only the games, which are appended to)."""
+        first version; `untested` without one: candidates.verdict_for), as its games were
+        stored; `bots`: every bot (read from the store if not given: then call it holding
+        `lock`)."""
         if bot.version < 2:
             return None
         if bots is None:
             bots = self.store.bots()
-        games = self.games_by_bot.get(bot.label, [])
-        return verdict_for(bot, bots, games, self.seats, self.test, self.tests)
+        state = self.state
+        return verdict_for(bot, bots, state.met(), state.tests)
+
+    def history(self, label: str) -> list[dict[str, float]]:
+        """Bot `label`'s TrueSkill from its start to its latest game (bot_games.Trail)."""
+        trail = self.state.trails.get(label)  # read without the lock: a game changes it by
+        return (trail or Trail()).shown()  # appending, or by replacing its points whole
 
     def _open_test(self, active: list[Bot]) -> tuple[str, str] | None:
         """A candidate whose test continues, with its previous version (both active)."""
@@ -345,9 +367,9 @@ class League:
             active = self.store.bots("active")
             number = self.next_table
             labels = [bot.label for bot in active]
-            played = {label: len(self.games_by_bot.get(label, [])) for label in labels}
+            played = {label: self.state.games_of(label) for label in labels}
             test = self._open_test(active) if number % 2 == 0 else None
-            met = self.meetings.update(self.played)  # games each pair met, kept up to date
+            met = self.state.met()  # games each pair met, kept up to date
             # every other table: a candidate meets its previous version (`test`, seated)
             table = next_table(
                 labels, played, self.ratings, self.seats, self.rng, met, seated=test or ()
@@ -386,21 +408,36 @@ class League:
             return self.store.game_count()
 
     def record(self, result: TableResult) -> int:
-        """Store a table's finished games; how many were new."""
-        new = 0
+        """Store a table's finished games (or many tables': one transaction), and the state
+        they change with them; how many were new. Should the transaction fail, the state is
+        read back as stored (the games are then stored again, and counted, by a retry)."""
         for game_id, data in result.records.items():  # carried back by remote workers
             write_record(self.folder / "records", game_id, data)
+        stored: list[GameLine] = []
         with self.lock:
-            for line in result.lines:
-                if self.store.record_game(line):
-                    new += 1
-                    self.played.append(line)
-                    for name in line.players:
-                        self.games_by_bot[name].append(line)
-                    rate_game(self.env, self.ratings, line)
-                    self.standings.add(line, self.ratings)  # on the plain leaderboard at once
-                    self._tell_verdict(line)
-        return new
+            if self._stale:
+                self.state, self._stale = self._read_state(), False
+            try:
+                with self.store.db.transaction():
+                    stored = self.store.insert_games(result.lines)
+                    for line in stored:
+                        self.state.add(line)  # on the plain leaderboard at once
+                    self.state.save(self.store.db)
+            except BaseException:
+                self._restore()
+                raise
+            for line in stored:
+                self._tell_verdict(line)
+        return len(stored)
+
+    def _restore(self) -> None:
+        """The state read back as stored, after a transaction that failed (holding `lock`);
+        if the database cannot be read either, at the next `record`."""
+        try:
+            self.state = self._read_state()
+        except Exception:
+            log.debug("the league's state could not be read back", exc_info=True)
+            self._stale = True
 
     def _tell_verdict(self, line: GameLine) -> None:
         """A log line when this game decides a new version's SPRT (holding `lock`)."""

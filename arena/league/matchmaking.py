@@ -2,7 +2,7 @@
 
 The rule (issue 32: one bot met `greedy` 1,260 times and `starter-c` 46 times, so its win
 rates beside each other could not be compared): the next table seats the pair of active bots
-that have met least (in games, `Meetings`), the bot of the two with fewer games first; ties
+that have met least (in games: the league's pair tallies, pair_tallies.py), the bot of the two with fewer games first; ties
 go to the pair whose neediest bot has the fewest games, then to the best TrueSkill match
 quality (the chance of a draw: the result tells most when it is least certain), then to
 chance. A larger table is filled one seat at a time with the bot that has met those seated
@@ -24,12 +24,10 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections import Counter
 from collections.abc import Mapping, Sequence
 
 import trueskill
 
-from arena.results.log import GameLine
 from arena.results.ratings import environment
 
 FACTOR = 2.0
@@ -47,23 +45,6 @@ def pair(a: str, b: str) -> Pair:
     return (a, b) if a <= b else (b, a)
 
 
-class Meetings:
-    """How many games each pair of bots met, counted once per stored game from the league's
-    list of games (`League.played`, only ever appended to): `update` reads the new ones."""
-
-    def __init__(self, played: Sequence[GameLine] = ()) -> None:
-        self.counts: Counter[Pair] = Counter()
-        self.seen = 0
-        self.update(played)  # 1,000,000 games of 2 seats: about 3 s, once
-
-    def update(self, played: Sequence[GameLine]) -> Counter[Pair]:
-        for line in played[self.seen :]:
-            for a, b in itertools.combinations(sorted(set(line.players)), 2):
-                self.counts[(a, b)] += 1
-        self.seen = len(played)
-        return self.counts
-
-
 def next_table(
     bots: Sequence[str],
     games: Mapping[str, int],
@@ -74,7 +55,7 @@ def next_table(
     seated: Sequence[str] = (),
 ) -> tuple[str, ...] | None:
     """The bots of the next table (the neediest first), or None with fewer than `seats` bots.
-    `met`: games each pair met (`Meetings`; none known if not given); `seated`: bots the
+    `met`: games each pair met (pair_tallies.MetView; none known if not given); `seated`: bots the
     table must hold (a candidate and its opponent), its other seats chosen by the same rule."""
     field = sorted(set(bots))
     if len(field) < seats or len(set(seated)) > seats or not set(seated) <= set(field):

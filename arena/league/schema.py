@@ -72,9 +72,56 @@ MIGRATIONS: Sequence[str] = (
         what TEXT NOT NULL
     );
     """,
+    """
+    CREATE TABLE bot_state (
+        bot TEXT PRIMARY KEY,
+        tally TEXT NOT NULL,
+        mu {float},
+        sigma {float},
+        stride INTEGER NOT NULL,
+        trail {bytes} NOT NULL
+    );
+    CREATE TABLE pair_state (
+        first TEXT NOT NULL,
+        second TEXT NOT NULL,
+        ahead INTEGER NOT NULL,
+        level INTEGER NOT NULL,
+        behind INTEGER NOT NULL,
+        odd_strata TEXT NOT NULL,
+        tables INTEGER NOT NULL,
+        games INTEGER NOT NULL,
+        points {float} NOT NULL,
+        points2 {float} NOT NULL,
+        games2 {float} NOT NULL,
+        points_games {float} NOT NULL,
+        first_points {float} NOT NULL,
+        second_points {float} NOT NULL,
+        first_games {float} NOT NULL,
+        second_games {float} NOT NULL,
+        strata_1_0 INTEGER NOT NULL,
+        strata_1_1 INTEGER NOT NULL,
+        strata_1_2 INTEGER NOT NULL,
+        strata_2_0 INTEGER NOT NULL,
+        strata_2_1 INTEGER NOT NULL,
+        strata_2_2 INTEGER NOT NULL,
+        strata_2_3 INTEGER NOT NULL,
+        strata_2_4 INTEGER NOT NULL,
+        PRIMARY KEY (first, second)
+    );
+    CREATE TABLE candidate_state (
+        candidate TEXT NOT NULL,
+        previous TEXT NOT NULL,
+        state TEXT NOT NULL,
+        PRIMARY KEY (candidate, previous)
+    );
+    """,
+    """
+    CREATE INDEX game_bots_by_bot_game ON game_bots (bot, game);
+    DROP INDEX game_bots_by_bot;
+    """,
 )
 """The schema, one step per version (version 0 is an empty database); `{serial}` and
-`{float}` are the dialect's words (database.py). Step 3 keys names (`names.name_key`) so
+`{float}` (and `{bytes}`) are the dialect's words (database.py). Step 3 keys names (`names.name_key`) so
 that two differing only in case or Unicode form cannot both be stored, even by two
 processes at once: the names an older arena stored are ASCII, whose key is `lower`; of
 names it let in twice so (`Greedy` beside `greedy`), the first keeps the key and the
@@ -82,4 +129,18 @@ others none (they stay, but no new name or version can take theirs). Step 4 keep
 version's source hash (`bot_files.bot_hash`, before its build): an upload identical to an
 earlier version is refused; versions stored before it have none (never called identical).
 Step 5 marks an author whose token the admin revoked (when; `revoke`, `reissue`) and keeps
-the audit log of admin actions (audit.py)."""
+the audit log of admin actions (audit.py).
+
+Step 6 keeps what the league serves, updated in the transaction that stores each game, so a
+restart reads it instead of the games (arena/league/league_state.py): each bot's tallies
+(`bot_state.tally`, JSON: a dozen figures and a few small counts by place, failure kind and
+table value, read and written whole), its TrueSkill and its thinned rating history (`trail`:
+its points' games, mu and sigma as little-endian doubles, and their `stride`; written only
+when a point is kept, as bytes: no float is formatted); each pair of bots that met (`pair_state`, first <
+second by label), in columns, since there are up to a pair per two bots (500,000 at 1,000
+bots) read in bulk at a start and summed by the order-free fit: the first's results against
+the second, its tables of two seats by value (`strata_G_P`: of G games, P points counted
+twice; `odd_strata`, JSON, any other: rare), and the per-table sums the fit needs; each candidate's SPRT (`candidate_state`, JSON). A league
+whose games were stored before step 6 has its state built from them once, at its next start.
+Step 7 indexes each bot's games in the order stored, so a page of them is read by the index
+(newest first, with LIMIT), never by scanning every game."""

@@ -1,46 +1,47 @@
 """The league's running standings: each stored game counted once, the plain leaderboard made
-from them in O(bots²), never from every game again.
+from them in O(bots + pairs), never from every game again.
 
-`Standings.add` (called by `League.record` with the league's lock held, after the game's
-TrueSkill update) updates each bot's tallies: games, wins, draws and losses, places, scores,
-failures by kind, TrueSkill; the pairwise tallies (finished ahead, level, behind); and what
-the intervals need, as counts of the tables' shares (`share_interval` and `mean_interval`
-of arena/stats/intervals.py, computed from those counts: a table's share is one of a few
+`Standings.add` (called with the league's lock held, after the game's TrueSkill update:
+league_state.py) updates each bot's tallies: games, wins, draws and losses, places, scores,
+failures by kind, TrueSkill; each pair's (pair_tallies.py: finished ahead, level, behind,
+and the sums the order-free fit needs, in flat arrays, no object per pair); and what the
+intervals need, as counts of the tables' shares (`share_interval` and `mean_interval` of
+arena/stats/intervals.py, computed from those counts: a table's share is one of a few
 values). The games of one table (deal) arrive together, so only the tables still open are
 kept (the last OPEN_TABLES); a game of a table closed since counts as a table of its own.
+Nothing here grows with the games: a league of a thousand bots holds the same at a million
+games as at ten million. The tallies are persisted with each game (league_state.py), so a
+restart reads them rather than the games.
 
 `rows` is the plain leaderboard as `tables.leaderboard` makes it over the same games (the
 same columns and types; the same figures up to float rounding in the means), except the
-order-free Elo: a fit of every game at once with a bootstrap of the tables, made by `fit`
-in the background and stamped on each row with the games it covers (`elo_games`). What the
-fit needs is kept compact: each table's meetings (two seats of one game) as three arrays,
-and the points of each pair. TrueSkill is the league's own (`League.ratings`, which
-matchmaking reads): games rated as they are stored, and in schedule order when the league
-is opened again; the batch rates in schedule order, so with tables finishing out of order
-the two differ a little until the next start.
+order-free Elo, made by `fit` in the background from each pair's sums (so its cost grows
+with the pairs that met, not the games) and stamped on each row with the games it covers
+(`elo_games`). TrueSkill is the league's own (its ratings, which matchmaking reads): games
+rated in the order they were stored, and kept so across restarts; the batch rates in
+schedule order, so with tables finishing out of order the two differ a little.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import threading
-from array import array
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from arena.results import order_free
+from arena.league.pair_tallies import Counts, PairTallies, ordered
+from arena.results import pair_fit
 from arena.results.log import GameLine
+from arena.results.pair_fit import PairSums
 from arena.stats.intervals import MIN_TABLES_MEAN, MIN_TABLES_SHARE, t975, wilson
 
 OPEN_TABLES = 4096
 """Tables whose per-table sums are kept for a game of theirs still to come."""
-
-Counts = dict[tuple[int, int], int]
-"""Tables by (sum, games): a table's value is sum / games (ranks, or points counted twice)."""
 
 
 @dataclass(frozen=True)
@@ -48,7 +49,7 @@ class Fit:
     """The order-free Elo of every bot over the first `games` games."""
 
     games: int
-    elo: dict[str, order_free.EloRating]
+    elo: dict[str, pair_fit.EloRating]
     seconds: float = 0.0
 
 
@@ -68,18 +69,12 @@ class Tally:
     rank_tables: Counts = field(default_factory=dict)
     """Its tables by (sum of its ranks there, seats it took there)."""
     meetings: int = 0
-    """Two seats of one game it sat in (order_free.MIN_MEETINGS)."""
-
-
-@dataclass
-class Pair:
-    """A bot against another: finished ahead, level, behind; and, at tables of two seats,
-    its tables by (points counted twice, games)."""
-
-    ahead: int = 0
-    level: int = 0
-    behind: int = 0
-    tables: Counts = field(default_factory=dict)
+    """Two seats of one game it sat in (pair_fit.MIN_MEETINGS)."""
+    deals: int = 0
+    deal_points2: float = 0.0
+    deal_cross: float = 0.0
+    """The fit's sums over the tables (deals) it sat at, P and G its points and meetings
+    there against every bot: tables, Σ P², Σ P·G (pair_fit.BotSums)."""
 
 
 def _move(counts: Counts, old: tuple[int, int], new: tuple[int, int]) -> None:
@@ -96,24 +91,40 @@ def _move(counts: Counts, old: tuple[int, int], new: tuple[int, int]) -> None:
 def share_interval(strata: list[Counts], games: int) -> tuple[float, float] | None:
     """`intervals.share_interval` over counted tables: a table's share is points / 2 / games."""
     count = sum(n for counts in strata for n in counts.values())
+    values = [[(p / 2 / g, n) for (p, g), n in counts.items()] for counts in strata]
+    squares = 0.0
+    for pairs in values:
+        if len(pairs) > 1:  # one value: no spread (no rounding either)
+            mean = sum(v * n for v, n in pairs) / sum(n for _, n in pairs)
+            squares += sum(n * (v - mean) ** 2 for v, n in pairs)
+    total = sum(v * n for pairs in values for v, n in pairs)
+    return _share_interval(count, total, len(strata), squares, games, lambda: values)
+
+
+def _share_interval(
+    count: int,
+    total: float,
+    strata: int,
+    squares: float,
+    games: int,
+    values: Callable[[], list[list[tuple[float, int]]]],
+) -> tuple[float, float] | None:
+    """`share_interval` from its sums: `count` tables, their shares' `total`, in `strata`
+    strata, the `squares` about each stratum's mean; `values` (each stratum's shares and
+    their counts) only when too few tables are left beside the strata."""
     if count < MIN_TABLES_SHARE:
         return None
-    values = [[(p / 2 / g, n) for (p, g), n in counts.items()] for counts in strata]
-    share = sum(v * n for pairs in values for v, n in pairs) / count
-    free = count - len(strata)
+    share = total / count
+    free = count - strata
     if free >= 2:
-        squares = 0.0
-        for pairs in values:
-            if len(pairs) > 1:  # one value: no spread (no rounding either)
-                mean = sum(v * n for v, n in pairs) / sum(n for _, n in pairs)
-                squares += sum(n * (v - mean) ** 2 for v, n in pairs)
         spread = squares / free
     else:
-        distinct = {v for pairs in values for v, _ in pairs}
+        shares = values()
+        distinct = {v for pairs in shares for v, _ in pairs}
         spread = (
             0.0
             if len(distinct) == 1
-            else sum(n * (v - share) ** 2 for pairs in values for v, n in pairs) / (count - 1)
+            else sum(n * (v - share) ** 2 for pairs in shares for v, n in pairs) / (count - 1)
         )
     coin = share * (1 - share)
     if coin <= 0:
@@ -150,26 +161,23 @@ class Standings:
         self.lock = threading.Lock()
         self.count = 0
         """Games counted."""
-        self.seats = 0
-        """The largest table seen."""
+        self.sizes: set[int] = set()
+        """The table sizes seen."""
         self.bots: dict[str, Tally] = {}
-        self.pairs: dict[str, dict[str, Pair]] = {}
-        """Each bot's tallies against each bot it met."""
+        self.pairs = PairTallies()
+        """Each pair of bots that met: results and the fit's sums."""
         self.ratings: dict[str, tuple[float, float]] = {}
         """TrueSkill (mu, sigma) of each bot rated so far."""
         self.open: OrderedDict[tuple[int, int], dict[Any, list[int]]] = OrderedDict()
-        """The last OPEN_TABLES tables: their index, and each bot's and pair's running sums."""
-        # the order-free fit's tables (round, number) and meetings: table index, pair index
-        # and points (x2) of each
-        self.rounds = array("q")
-        self.numbers = array("q")
-        self.keys: dict[tuple[str, str], int] = {}
-        self.points: list[float] = []
-        """Points of each pair (by `keys`), summed over every game."""
-        self.at = array("i")
-        self.pair = array("i")
-        self.twice = array("b")
+        """The last OPEN_TABLES tables: each bot's and pair's running sums there."""
+        self.dirty: set[str] = set()
+        """The bots whose tallies changed since the state was last written."""
         self.last_fit: Fit | None = None
+
+    @property
+    def seats(self) -> int:
+        """The largest table seen."""
+        return max(self.sizes, default=0)
 
     def add(self, line: GameLine, ratings: Mapping[str, Any]) -> None:
         """Count one stored game; `ratings`: the league's TrueSkill, this game included."""
@@ -179,87 +187,96 @@ class Standings:
             return  # as the batch tables, which could not seat it either
         with self.lock:
             self.count += 1
-            self.seats = max(self.seats, size)
+            self.sizes.add(size)
             table = self._table(line)
             for seat, name in enumerate(players):
                 tally = self.bots.get(name)
                 if tally is None:
                     tally = self.bots[name] = Tally()
-                    self.pairs[name] = {}
+                self.dirty.add(name)
                 _count_result(tally, line, seat)
                 rank = ranks[seat]
                 sums = table.setdefault(name, [0, 0])
                 _move(tally.rank_tables, (sums[0], sums[1]), (sums[0] + rank, sums[1] + 1))
                 sums[0] += rank
                 sums[1] += 1
-                for other, (opponent, theirs) in enumerate(zip(players, ranks, strict=True)):
-                    if other != seat:
-                        self._meet(table, name, opponent, rank, theirs, size)
+            self._meetings(table, line)
             for name in players:
                 rating = ratings.get(name)
                 if rating is not None:
                     self.ratings[name] = (float(rating.mu), float(rating.sigma))
 
     def _table(self, line: GameLine) -> dict[Any, list[int]]:
-        """The running sums of `line`'s table (its index under None), opened if it is new;
-        the oldest open table is closed beyond OPEN_TABLES."""
+        """The running sums of `line`'s table, opened if it is new; the oldest open table is
+        closed beyond OPEN_TABLES."""
         deal = (line.round, line.table)
         table = self.open.get(deal)
         if table is None:
-            table = self.open[deal] = {None: [len(self.rounds)]}
-            self.rounds.append(line.round)
-            self.numbers.append(line.table)
+            table = self.open[deal] = {}
             if len(self.open) > OPEN_TABLES:
                 self.open.popitem(last=False)
         else:
             self.open.move_to_end(deal)
         return table
 
-    def _meet(
-        self,
-        table: dict[Any, list[int]],
-        name: str,
-        opponent: str,
-        rank: int,
-        theirs: int,
-        size: int,
-    ) -> None:
-        """Count that `name` (at `rank`) met `opponent` (at `theirs`) at `table`."""
-        met = self.pairs[name]
-        pair = met.get(opponent)
-        if pair is None:
-            pair = met[opponent] = Pair()
-        twice = 2 if rank < theirs else 1 if rank == theirs else 0
-        if twice == 2:
-            pair.ahead += 1
-        elif twice == 1:
-            pair.level += 1
-        else:
-            pair.behind += 1
-        if size == 2:  # the win rate's strata: the opponent
-            sums = table.setdefault((name, opponent), [0, 0])
-            old = (sums[0], sums[1])
-            sums[0] += twice
-            sums[1] += 1
-            _move(pair.tables, old, (sums[0], sums[1]))
-        if name != opponent:
-            key = self.keys.get((name, opponent))
-            if key is None:
-                key = self.keys[name, opponent] = len(self.points)
-                self.points.append(0.0)
-            self.points[key] += twice / 2
-            self.at.append(table[None][0])
-            self.pair.append(key)
-            self.twice.append(twice)
+    def _meetings(self, table: dict[Any, Any], line: GameLine) -> None:
+        """Count every two seats of `line` as a meeting at `table`: each pair's results and
+        sums, each bot's points and meetings there (P, G) and the sums they enter."""
+        players, ranks, size = line.players, line.ranks, len(line.players)
+        seated: dict[str, list[int]] = table.setdefault(("seated",), {})  # bot: [P twice, G]
+        before = {name: tuple(seated.get(name, (0, 0))) for name in players}
+        here: dict[int, tuple[str, str]] = table.setdefault(("pairs",), {})  # its pairs
+        met: dict[int, int] = {}  # the pairs of this game: their meetings before it
+        for seat in range(size):
+            for other in range(seat + 1, size):
+                a, b = players[seat], players[other]
+                if a == b:
+                    continue
+                first, second = ordered(a, b)
+                mine, theirs = (ranks[seat], ranks[other])[:: 1 if first == a else -1]
+                twice = 2 if mine < theirs else 1 if mine == theirs else 0
+                pair = self.pairs.pair(first, second)
+                here[pair] = (first, second)
+                self.pairs.count(pair, twice)
+                sums = table.setdefault(pair, [0, 0])
+                met.setdefault(pair, sums[1])
+                old = (sums[0], sums[1])
+                sums[0] += twice
+                sums[1] += 1
+                self.pairs.moved(pair, old, (sums[0], sums[1]), size == 2)
+                for name, points in ((first, twice), (second, 2 - twice)):
+                    mine_here = seated.setdefault(name, [0, 0])
+                    mine_here[0] += points
+                    mine_here[1] += 1
+        for name, (p_old, g_old) in before.items():
+            p_new, g_new = seated.get(name, (0, 0))
+            if g_new == g_old:
+                continue
+            tally = self.bots[name]
+            tally.deals += g_old == 0
+            tally.deal_points2 += (p_new * p_new - p_old * p_old) / 4
+            tally.deal_cross += (p_new * g_new - p_old * g_old) / 2
+        for pair, ends in here.items():
+            g_new = table[pair][1]
+            g_old = met.get(pair, g_new)
+            for side, name in enumerate(ends):
+                if name in before:
+                    (p_old, m_old), (p_new, m_new) = before[name], seated[name]
+                    self.pairs.seated(
+                        pair, side, (p_old / 2, m_old, g_old), (p_new / 2, m_new, g_new)
+                    )
+                elif g_new != g_old:
+                    p, m = seated[name]
+                    self.pairs.seated(pair, side, (p / 2, m, g_old), (p / 2, m, g_new))
 
     def against(self, label: str) -> list[dict[str, Any]]:
         """How `label` fared against each bot it met: finished ahead of it, level, behind."""
         with self.lock:
-            met = list(self.pairs.get(label, {}).items())
+            met = self.pairs.against(label)
         return [
-            {"bot": name, "games": p.ahead + p.level + p.behind, "ahead": p.ahead,
-             "level": p.level, "behind": p.behind}
-            for name, p in sorted(met, key=lambda item: item[0])
+            {"bot": name, "games": ahead + level + behind, "ahead": ahead, "level": level,
+             "behind": behind}
+            for name, ahead, level, behind in sorted(met)
         ]  # fmt: skip
 
     def rows(self) -> list[dict[str, Any]]:
@@ -275,6 +292,7 @@ class Standings:
         fit = self.last_fit
         elo = fit.elo if fit is not None else {}
         rows: list[dict[str, Any]] = []
+        shares = self.pairs.share_sums() if size <= 2 else {}  # every bot's at once
         for name, tally in self.bots.items():
             mu, sigma = self.ratings.get(name, (25.0, 25.0 / 3.0))
             n = tally.games
@@ -299,8 +317,7 @@ class Standings:
                 row["mean_score"] = tally.score_sum / n
                 row["points_share"] = tally.share_sum / n
             else:
-                strata = [pair.tables for pair in self.pairs[name].values() if pair.tables]
-                lo_hi = share_interval(strata, n)
+                lo_hi = self._share_interval(name, shares.get(name), n)
                 row.update(
                     wins=tally.wins,
                     draws=tally.draws,
@@ -320,21 +337,33 @@ class Standings:
             row["rank"] = place
         return rows
 
+    def _share_interval(
+        self, name: str, sums: tuple[int, float, int, float] | None, games: int
+    ) -> tuple[float, float] | None:
+        """`name`'s win rate interval from its pairs' sums (None: from its strata)."""
+        if sums is None:
+            return share_interval(self.pairs.strata_of(name), games)
+
+        def values() -> list[list[tuple[float, int]]]:
+            strata = self.pairs.strata_of(name)
+            return [[(p / 2 / g, n) for (p, g), n in counts.items()] for counts in strata]
+
+        return _share_interval(*sums, games, values)
+
     def fit(self, seed: int = 0) -> Fit:
-        """The order-free Elo of every game counted now (`order_free.rate`'s figures, from the
-        compact meetings), kept as `last_fit`; run it outside any lock (it takes a while)."""
+        """The order-free Elo of every game counted now, from each pair's and each bot's
+        sums (pair_fit: `order_free.rate`'s figures), kept as `last_fit`; run it outside any
+        lock (it takes a while). `seed` is kept for callers: the fit draws nothing."""
         import time
 
         start = time.monotonic()
-        with self.lock:  # a snapshot: the arrays are copied, then only read
+        del seed  # the fit draws nothing
+        with self.lock:  # a snapshot: the sums are copied, then only read
             games = self.count
             names = sorted(self.bots)
-            seen = {name: tally.meetings for name, tally in self.bots.items()}
-            keys = list(self.keys)
-            points = list(self.points)
-            deals = (self.rounds[:], self.numbers[:])
-            at, pair, twice = self.at[:], self.pair[:], self.twice[:]
-        elo = _order_free(names, seen, keys, points, deals, at, pair, twice, seed)
+            bots = {name: dataclasses.replace(tally) for name, tally in self.bots.items()}
+            sums = self.pairs.sums(names)
+        elo = _order_free(names, bots, sums)
         made = Fit(games, elo, time.monotonic() - start)
         with self.lock:
             if self.last_fit is None or self.last_fit.games <= games:
@@ -347,49 +376,17 @@ def _number(value: float) -> float | None:
 
 
 def _order_free(
-    names: list[str],
-    seen: dict[str, int],
-    keys: list[tuple[str, str]],
-    points: list[float],
-    deals: tuple[array[int], array[int]],
-    at: array[int],
-    pair: array[int],
-    twice: array[int],
-    seed: int,
-) -> dict[str, order_free.EloRating]:
-    """`order_free.rate` over meetings kept as arrays: the same resamples of the tables (in
-    the order of their (round, table)), the same fits."""
-    if len(names) < 2:
-        return {name: order_free.EloRating(0.0, 0.0, 0.0) for name in names}
-    best = order_free.fit(dict(zip(keys, points, strict=True)), names)
-    rounds, numbers = (np.frombuffer(kept, dtype=np.int64) for kept in deals)
-    groups = len(rounds)
-    place = np.empty(groups, dtype=np.int64)  # each table's place in (round, table) order
-    if groups:
-        place[np.lexsort((numbers, rounds))] = np.arange(groups)
-    table = place[np.frombuffer(at, dtype=np.int32)] if groups else place
-    which = np.frombuffer(pair, dtype=np.int32)
-    value = np.frombuffer(twice, dtype=np.int8).astype(np.float64) / 2
-    wanted = groups and any(seen.get(name, 0) >= order_free.MIN_MEETINGS for name in names)
-    rng = np.random.default_rng(seed)
-    samples: dict[str, list[float]] = {name: [] for name in names}
-    for _ in range(order_free.RESAMPLES if wanted else 0):
-        counts = np.bincount(rng.integers(0, groups, groups), minlength=groups)
-        drawn = np.bincount(which, weights=counts[table] * value, minlength=len(keys))
-        for name, rating in order_free.fit(
-            dict(zip(keys, drawn.tolist(), strict=True)), names, iterations=200
-        ).items():
-            samples[name].append(rating)
-    out = {}
-    for name in names:
-        if seen.get(name, 0) < order_free.MIN_MEETINGS:
-            out[name] = order_free.EloRating(best[name], math.nan, math.nan)
-            continue
-        values = sorted(samples[name]) or [best[name]]
-        low = min(values[int(0.025 * (len(values) - 1))], best[name])
-        high = max(values[int(math.ceil(0.975 * (len(values) - 1)))], best[name])
-        out[name] = order_free.EloRating(best[name], low, high)
-    return out
+    names: list[str], bots: dict[str, Tally], sums: PairSums
+) -> dict[str, pair_fit.EloRating]:
+    """The order-free Elo and its interval from the pairs' and the bots' sums (pair_fit)."""
+    empty = Tally()
+    chosen = [bots.get(name, empty) for name in names]
+    each = pair_fit.BotSums(
+        np.array([t.deals for t in chosen], dtype=np.float64),
+        np.array([t.deal_points2 for t in chosen], dtype=np.float64),
+        np.array([t.deal_cross for t in chosen], dtype=np.float64),
+    )
+    return pair_fit.fit(names, sums, each)
 
 
 def _count_result(tally: Tally, line: GameLine, seat: int) -> None:

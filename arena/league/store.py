@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import re
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -35,6 +36,10 @@ the leaderboards and lists; its games stay for the others)."""
 CUT_SHORT = "the league stopped during its check; submit it again"
 """The message of a version whose check a stopped league cut short: submitting the same
 sources again is no "no change" (the check was never the bot's)."""
+
+
+_IN_LIST = 500
+"""Game ids asked at once whether they are stored (`insert_games`)."""
 
 
 class StoreError(ArenaError):
@@ -367,25 +372,71 @@ class Store:
     # --- games ---
 
     def record_game(self, line: GameLine) -> bool:
-        """Store a finished game once; False when its game id was stored already."""
+        """Store a finished game once, in a transaction of its own; False when its game id
+        was stored already."""
+        with self.db.transaction():
+            return self.insert_game(line)
+
+    def insert_game(self, line: GameLine) -> bool:
+        """`record_game` inside the caller's transaction."""
+        return bool(self.insert_games([line]))
+
+    def insert_games(self, lines: Sequence[GameLine]) -> list[GameLine]:
+        """Store finished games once each, inside the caller's transaction (League.record:
+        with the state they change), a statement for all of them; those that were new, in
+        the order given. One process writes a league's games (League.start)."""
         db = self.db
-        with db.transaction():
-            inserted = db.execute(
-                "INSERT INTO games (game_id, line, created) VALUES (?, ?, ?) "
-                "ON CONFLICT (game_id) DO NOTHING RETURNING id",
-                (line.game_id, json.dumps(line.to_json()), time.time()),
-            ).fetchall()
-            if not inserted:
-                return False
-            game = inserted[0][0]
+        known: set[str] = set()
+        ids = [line.game_id for line in lines]
+        for at in range(0, len(ids), _IN_LIST):
+            chunk = ids[at : at + _IN_LIST]
+            marks = ", ".join("?" * len(chunk))
+            rows = db.execute(f"SELECT game_id FROM games WHERE game_id IN ({marks})", chunk)
+            known.update(str(row[0]) for row in rows.fetchall())
+        new = []
+        for line in lines:
+            if line.game_id not in known:
+                known.add(line.game_id)
+                new.append(line)
+        if new:
+            now = time.time()
             db.executemany(
-                "INSERT INTO game_bots (game, seat, bot) VALUES (?, ?, ?)",
-                [(game, seat, bot) for seat, bot in enumerate(line.players)],
+                "INSERT INTO games (game_id, line, created) VALUES (?, ?, ?)",
+                [(line.game_id, json.dumps(line.to_json()), now) for line in new],
             )
-        return True
+            db.executemany(
+                "INSERT INTO game_bots (game, seat, bot) SELECT id, ?, ? FROM games "
+                "WHERE game_id = ?",
+                [
+                    (seat, bot, line.game_id)
+                    for line in new
+                    for seat, bot in enumerate(line.players)
+                ],
+            )
+        return new
+
+    def bot_games(self, bot: str, offset: int = 0, limit: int = 50) -> list[GameLine]:
+        """Bot `bot`'s games newest first, `limit` from `offset` (by the index of schema 7:
+        never a scan of every game)."""
+        rows = self.db.execute(
+            "SELECT g.line FROM game_bots p JOIN games g ON g.id = p.game WHERE p.bot = ? "
+            "ORDER BY p.game DESC LIMIT ? OFFSET ?",
+            (bot, limit, offset),
+        ).fetchall()
+        return [GameLine.from_json(json.loads(row[0])) for row in rows]
+
+    def games_after(self, last: int, limit: int) -> list[tuple[int, GameLine]]:
+        """The games stored after the one numbered `last` (0: from the first), at most
+        `limit`, in the order stored, with their numbers: every game read a batch at a time."""
+        rows = self.db.execute(
+            "SELECT id, line FROM games WHERE id > ? ORDER BY id LIMIT ?", (last, limit)
+        ).fetchall()
+        return [(int(row[0]), GameLine.from_json(json.loads(row[1]))) for row in rows]
 
     def games(self, bot: str | None = None) -> list[GameLine]:
-        """Every game (of one bot label), in the order they were recorded."""
+        """Every game (of one bot label), in the order they were recorded: for tests and
+        small leagues; the league reads them a page or a batch at a time (`bot_games`,
+        `games_after`)."""
         if bot is None:
             rows = self.db.execute("SELECT line FROM games ORDER BY id").fetchall()
         else:

@@ -12,9 +12,11 @@ step and streams server-sent events out of the box; uvicorn is its usual server.
                                     bots, at tables of K seats)
     GET  /api/bots                  every bot version with its status and message
     GET  /api/bots/LABEL            one version: its games, failures, think and CPU time per
-                                    decision, its results against each other bot and from
-                                    each seat and, for a new version, its SPRT against the
-                                    previous one (LLR, bounds, verdict)
+                                    decision and results from each seat over its latest
+                                    1,000 games (`report_games`), its results against each
+                                    other bot and its rating history over all of them and,
+                                    for a new version, its SPRT against the previous one
+                                    (LLR, bounds, verdict)
     GET  /api/bots/LABEL/games      its games newest first, ?page=N (or ?offset=&limit=):
                                     each seat's bot, place and score, how the game ended
     GET  /api/bots/LABEL/games.zip  its latest games as a run folder for `arena report`

@@ -81,7 +81,7 @@ def ratings_chart(ratings: Ratings, order: Sequence[str], path: Path) -> None:
 
 
 def elo_chart(board: pd.DataFrame | None, path: Path) -> None:
-    """A forest plot of the order-free Elo of every bot with its 95% bootstrap interval."""
+    """A forest plot of the order-free Elo of every bot with its 95% interval."""
     figure, axes = plt.subplots(figsize=(8, 1.2 + 0.45 * (0 if board is None else len(board))))
     if board is None or board.empty or "elo" not in board.columns:
         _no_data(axes)

@@ -91,7 +91,10 @@ def _rate_two(env: Any, ratings: list[Any], ranks: list[int]) -> list[Any]:
     var_a = first.sigma**2 + env.tau**2
     var_b = second.sigma**2 + env.tau**2
     c = math.sqrt(2 * env.beta**2 + var_a + var_b)
-    margin = trueskill.calc_draw_margin(env.draw_probability, 2, env) / c
+    drawn = getattr(env, "_arena_draw_margin", None)  # the same for every game: made once
+    if drawn is None:
+        drawn = env._arena_draw_margin = trueskill.calc_draw_margin(env.draw_probability, 2, env)
+    margin = drawn / c
     t = (first.mu - second.mu) / c
     if ranks[0] == ranks[1]:
         v, w = env.v_draw(t, margin), env.w_draw(t, margin)
@@ -130,7 +133,10 @@ def rate_game(env: trueskill.TrueSkill, current: dict[str, Any], line: GameLine)
     ranks = list(line.ranks)
     if len(players) < 2 or len(set(players)) != len(players) or len(ranks) != len(players):
         return False
-    before = [current.setdefault(name, env.create_rating()) for name in players]
+    before = [
+        current[name] if name in current else current.setdefault(name, env.create_rating())
+        for name in players
+    ]  # a rating made only for a newcomer: this runs for every game a league stores
     if len(players) == 2:
         after = _rate_two(env, before, ranks)
     else:

@@ -284,7 +284,7 @@ METHODS: dict[str, tuple[str, Check]] = {
         _board_checks("win_rate", lambda exact: exact.points),
     ),
     "head-to-head": ("Wilson over tables, >= 6 tables", _pairwise_checks),
-    "order-free Elo": ("bootstrap over tables, >= 100 meetings", _elo_checks),
+    "order-free Elo": ("sandwich over tables, t, >= 100 meetings", _elo_checks),
     "Elo (pairs)": ("pentanomial, normal, >= 10 pairs", _gauntlet_checks(1)),
     "Elo (games)": ("W/D/L, normal, >= 20 games", _gauntlet_checks(0)),
 }

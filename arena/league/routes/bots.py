@@ -1,12 +1,12 @@
 """Reading the bots: the list, one bot's page (its games, results, test and rating history),
-its games page by page, and its latest games as a run folder for `arena report`."""
+its games page by page, and its latest games as a run folder for `arena report`: each read
+from the league's state or from the store a page at a time, never every game."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
 import os
-import threading
 from collections.abc import Iterator
 from typing import BinaryIO
 
@@ -16,7 +16,7 @@ from starlette.routing import Route
 
 from arena.errors import ArenaError
 from arena.league.boards import bot_json, bot_report
-from arena.league.bot_games import RatingHistory, games_page, page_query, verdict_words
+from arena.league.bot_games import games_page, page_query, verdict_words
 from arena.league.candidates import versions
 from arena.league.downloads import Busy, Downloads
 from arena.league.exposure import QueryError
@@ -27,8 +27,10 @@ log = logging.getLogger("arena.league.web")  # the web side's log, as it always 
 
 DOWNLOADS_PER_MINUTE = 10
 """Downloads of a bot's games per address (made a few at a time and kept: downloads.py)."""
-HISTORY_WAIT_S = 0.5
-"""A bot's page waits this long for its rating history, else shows it later (null)."""
+REPORT_GAMES = 1000
+"""A bot's page reports on its latest games, at most this many (read by the store's index:
+within 200 ms however long it has played); its results against each other bot and its
+rating history cover every game (the league's state)."""
 
 
 class Bots(RouteGroup):
@@ -36,13 +38,6 @@ class Bots(RouteGroup):
 
     def __init__(self, site: Site) -> None:
         super().__init__(site)
-        self.history = RatingHistory()
-        threading.Thread(  # every game stored so far rated once, before a page asks
-            target=self.history.of,
-            args=("", self.league.played, -1, self.league.opened_with),
-            daemon=True,
-            name="league-history",
-        ).start()
         self.downloads = RateLimit(DOWNLOADS_PER_MINUTE)
         self.archives = Downloads(self.league)
 
@@ -69,8 +64,8 @@ class Bots(RouteGroup):
         bot = next((bot for bot in bots if bot.label == label), None)
         if bot is None:
             return error(404, NO_SUCH_BOT)
-        # the league's lists, read without its lock (the play thread only appends to them)
-        games = list(league.games_by_bot.get(bot.label, []))
+        with league.reading:  # its latest games, by the store's index
+            games = league.reader.bot_games(bot.label, 0, REPORT_GAMES)[::-1]
         verdict = league.verdict(bot, bots)
         shown = bot_json(bot, league.folder)
         shown["sprt"] = None if verdict is None else verdict.to_json()
@@ -83,12 +78,12 @@ class Bots(RouteGroup):
             bot,
             bots,
             lambda version: league.verdict(version, bots),
-            lambda label: len(league.games_by_bot.get(label, [])),
+            league.state.games_of,
         )
         shown.update(bot_report(bot.label, games, league.folder))
-        shown["history"] = self.history.of(
-            bot.label, league.played, HISTORY_WAIT_S, league.opened_with
-        )  # or None
+        shown["report_games"] = len(games)  # the report's games: its latest
+        shown["against"] = league.standings.against(bot.label)  # over every game
+        shown["history"] = league.history(bot.label)
         return JSONResponse(shown)
 
     def api_bot_games(self, request: Request) -> Response:
@@ -99,8 +94,11 @@ class Bots(RouteGroup):
         bot = self.site.shown_bot(request)
         if bot is None:
             return error(404, NO_SUCH_BOT)
-        games = self.league.games_by_bot.get(bot.label, [])  # only appended to: no lock
-        return JSONResponse(games_page(bot.label, games, offset, limit, self.league.folder))
+        league = self.league
+        with league.reading:  # a page, by the store's index: never every game
+            page = league.reader.bot_games(bot.label, offset, limit)
+        total = league.state.games_of(bot.label)
+        return JSONResponse(games_page(bot.label, page, total, offset, limit, league.folder))
 
     async def api_bot_download(self, request: Request) -> Response:
         if not self.downloads.allow(client_of(request)):
@@ -109,11 +107,11 @@ class Bots(RouteGroup):
         bot = await asyncio.to_thread(self.site.shown_bot, request)
         if bot is None:
             return error(404, NO_SUCH_BOT)
-        games = list(self.league.games_by_bot.get(bot.label, []))
-        if not games:
+        played = self.league.state.games_of(bot.label)
+        if not played:
             return error(404, f"{bot.label} has played no game yet; there is nothing to download.")
         try:
-            archive = await self.archives.archive(bot.label, games)
+            archive = await self.archives.archive(bot.label, played)
         except Busy as busy:
             return error(503, str(busy))
         except (ArenaError, OSError) as failed:

@@ -17,7 +17,7 @@ from starlette.types import Receive, Scope, Send
 
 from arena.league import server
 from arena.league.boards import Boards, Busy
-from arena.league.bot_games import TableSizes, empty_board, refused_query, typed_rows
+from arena.league.bot_games import empty_board, refused_query, typed_rows
 from arena.league.exposure import QueryError, board_query
 from arena.league.routes.site import LABEL, RouteGroup, Site, error
 from arena.league.server import RateLimit, client_of
@@ -48,7 +48,6 @@ class Leaderboard(RouteGroup):
     def __init__(self, site: Site) -> None:
         super().__init__(site)
         self.boards = Boards(self.league)
-        self.sizes = TableSizes()
         self.customs = RateLimit(server.CUSTOM_BOARDS_PER_MINUTE)
         self.streams: Counter[str | None] = Counter()
         """Event streams open, by client (None: a trusted proxy's own); on the event loop."""
@@ -66,7 +65,9 @@ class Leaderboard(RouteGroup):
         except QueryError as refused:
             return error(400, str(refused))
         if asked.custom:  # a query that can hold no game: one sentence, not []
-            refusal = refused_query(asked, self.sizes.of(league.played), league.seats)
+            with league.standings.lock:
+                sizes = set(league.standings.sizes)
+            refusal = refused_query(asked, sizes, league.seats)
             if refusal is not None:
                 return error(*refusal)
         try:
