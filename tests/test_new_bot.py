@@ -13,7 +13,7 @@ from arena.cli.main import main
 from arena.errors import BotManifestError
 from arena.players import bundled
 from arena.players.bot_files import copy_bot, source_files
-from arena.players.manifest import load_manifest, resolve_bot
+from arena.players.manifest import discover_bots, load_manifest, resolve_bot
 
 BOTS = Path(__file__).resolve().parents[1] / "bots"
 
@@ -138,3 +138,15 @@ def test_a_copy_of_a_bot_leaves_its_build_outputs_behind(tmp_path: Path) -> None
     assert source_files(tmp_path / "copy") == ["bot.c", "bot.toml", "run.sh"]
     assert sorted(p.name for p in (tmp_path / "copy").iterdir()) == ["bot.c", "bot.toml", "run.sh"]
     assert (tmp_path / "copy" / "run.sh").stat().st_mode & 0o111  # still executable
+
+
+def test_a_bot_made_from_a_starter_kept_out_of_the_field_joins_its_own(here: Path) -> None:
+    """starter-python says `default = false` (a starter to copy); the bot made from it must
+    not inherit that, or `arena run` in its folder silently leaves it out."""
+    assert not load_manifest(BOTS / "starter-python").default
+    code, said = _new("python", "bots/mine")
+    assert code == 0, said
+    made = load_manifest(here / "bots" / "mine")
+    assert made.default and made.name == "mine"
+    assert "default" not in (here / "bots" / "mine" / "bot.toml").read_text()
+    assert "mine" in [bot.name for bot in discover_bots(here / "bots") if bot.default]
