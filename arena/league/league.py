@@ -62,8 +62,9 @@ from arena.league.store import CUT_SHORT, Author, Bot, Store, StoreError
 from arena.league.table import made_line, settle
 from arena.league.table_loop import LeagueSteps, play_tables
 from arena.players.build import folder_bytes
+from arena.players.bundled import bundled_bots
 from arena.players.limits import Limits
-from arena.players.manifest import BotManifest, default_bots_dir, game_refusal, written_for
+from arena.players.manifest import BotManifest, game_refusal, written_for
 from arena.players.ready import fingerprint, read
 from arena.players.toolchains import league_refusal
 from arena.results.log import GameLine
@@ -245,7 +246,7 @@ class League:
                 log.info("check of %s: failed (%s)", bot.label, problem)
                 with self.lock:
                     return self.store.set_status(bot, "failed", problem)
-            opponent = read(default_bots_dir() / "random")
+            opponent = read(bundled_bots() / "random")  # never ./bots: it may lack one
             results = check_bot(
                 dataclasses.replace(manifest, build=None),  # built just now
                 opponent,
