@@ -236,16 +236,14 @@ class League:
     def _check(self, bot: Bot) -> Bot:
         from arena.conformance import check_bot
 
-        with self.lock:
-            bot = self.store.set_status(bot, "checking")
+        bot = self.checks.write(bot, "checking")  # none once a stop cut the check short
         try:
             manifest = self.manifest(bot)
             problem = build_version(manifest, self.checking)  # bounded, its folder weighed
             if problem is not None:
                 problem = public.check_message(problem, self.folder, bot.label)  # whole: its log
                 log.info("check of %s: failed (%s)", bot.label, problem)
-                with self.lock:
-                    return self.store.set_status(bot, "failed", problem)
+                return self.checks.write(bot, "failed", problem)
             opponent = read(bundled_bots() / "random")  # never ./bots: it may lack one
             results = check_bot(
                 dataclasses.replace(manifest, build=None),  # built just now
@@ -268,8 +266,7 @@ class League:
             status, message = "failed", str(error)
         message = public.check_message(message, self.folder, bot.label)  # whole: in its log
         log.info("check of %s: %s (%s)", bot.label, status, message)
-        with self.lock:
-            return self.store.set_status(bot, status, message)
+        return self.checks.write(bot, status, message)
 
     def manifest(self, bot: Bot) -> BotManifest:
         """The bot's manifest, named with its league label (read once: a version's folder
