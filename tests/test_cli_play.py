@@ -370,3 +370,12 @@ def test_replay_at_json_prints_the_exact_request_the_seat_received(tmp_path: Pat
     assert code == 1 and "seat 1 was sent no request then" in text
     code, text = run("replay", str(path), "--json")
     assert code == 2 and "--json and --seat go with --at N" in text
+
+
+@pytest.mark.parametrize("command", ["play", "check", "submit", "run"])
+def test_the_help_says_a_bot_may_be_a_bundled_ones_name(command: str) -> None:
+    """The help said "a name in bots/" where a bundled bot's name is taken too (no bots/
+    here, or one without that bot): `arena check mine --opponent greedy` in any folder."""
+    said = " ".join(CliRunner().invoke(main, [command, "--help"]).output.split())
+    assert "name in bots/" not in said and "the bots folder)" not in said
+    assert "else a bundled one" in said or "else bundled ones" in said, said

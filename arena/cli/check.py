@@ -40,7 +40,7 @@ from arena.results.folders import new_results_folder
     "--opponent",
     default="random",
     show_default=True,
-    help="The bot to play against (a folder, or a name in bots/).",
+    help="The bot to play against (a folder, or a name: a bot in bots/ here, else a bundled one).",
 )
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed of the first deal.")
 @click.option(

@@ -112,7 +112,8 @@ def play(
     cpu_ms: int | None,
     human: HumanOptions,
 ) -> None:
-    """Play BOTs against each other at one table (a bot folder, or a bot's name in bots/).
+    """Play BOTs against each other at one table (each a bot's folder, or its name: a bot in
+    bots/ here, else a bundled one).
 
     `arena play mine greedy` plays a seat-swapped pair; `arena play mine random --seats 4
     --game NAME` seats mine against three copies of random. The same bot may sit twice

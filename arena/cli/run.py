@@ -100,7 +100,8 @@ def _round_size_note(config: TournamentConfig) -> str | None:
     "--bots",
     "bots_dir",
     type=click.Path(file_okay=False, path_type=Path),
-    help="Folder of bots; the field is every bot in it except those with default = false.",
+    help="Folder of bots; the field is every bot in it except those with default = false "
+    "[bots/ here, else the bundled bots].",
 )
 @click.option(
     "--add",
@@ -171,7 +172,8 @@ def _round_size_note(config: TournamentConfig) -> str | None:
 )
 @click.option("--charts/--no-charts", default=True, help="Draw the PNG charts at the end.")
 def run(**options: Any) -> None:
-    """Run a round-robin tournament of BOTs (names or folders; default: the bots folder).
+    """Run a round-robin tournament of BOTs (folders, or names: bots in --bots, else bundled
+    ones; default: the field of --bots, which is bots/ here, else the bundled bots).
 
     Every round, every k bots (k = --seats) sit at a table and play one deal k times with
     the seats rotated; for two seats, every pair plays two games with the seats swapped.

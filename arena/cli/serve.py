@@ -336,7 +336,8 @@ def executor_factory(cluster: str | None, scheduler: str | None) -> Callable[[in
 @click.option("--to", "url", required=True, help="The league, e.g. http://127.0.0.1:8000")
 @click.option("--token", default=None, help=f"Your token [${TOKEN_ENV}].")
 def submit(bot: str, url: str, token: str | None) -> None:
-    """Send BOT (a bot folder, or the name of a bot in bots/) to a league as a new version."""
+    """Send BOT (a bot's folder, or its name: a bot in bots/ here, else a bundled one) to a
+    league as a new version."""
     from arena.league.uploads import archive_folder, check_size
     from arena.players.manifest import resolve_bot
 
@@ -345,7 +346,7 @@ def submit(bot: str, url: str, token: str | None) -> None:
         raise click.ClickException(f"Give your token with --token or ${TOKEN_ENV}.")
     with tempfile.TemporaryDirectory() as scratch:
         try:
-            folder = resolve_bot(bot).folder  # a folder, or a name in bots/ (as `arena check`)
+            folder = resolve_bot(bot).folder  # a folder, or a name (as `arena check`)
         except ArenaError as error:
             raise click.ClickException(str(error)) from None
         archive = archive_folder(folder, Path(scratch))
