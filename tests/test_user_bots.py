@@ -179,3 +179,57 @@ def test_a_resumed_runs_estimate_counts_only_the_games_it_plays() -> None:
     progress.update(905, 1000, 5)
     first, second = stream.getvalue().splitlines()
     assert "estimating" in first and re.search(r"\d+:\d\d left", second), (first, second)
+
+
+_AWK_BOT = r"""
+function field(name,    s) {
+  if (!match($0, "\"" name "\" *: *\"[^\"]*\"")) return ""
+  s = substr($0, RSTART, RLENGTH); sub(/^[^:]*: *"/, "", s); sub(/"$/, "", s); return s
+}
+{
+  type = field("type")
+  if (type == "hello") { print "{\"type\":\"hello\",\"name\":\"awky\"}"; fflush() }
+  else if (type == "decide") { printf "{\"move\":0,\"id\":\"%s\"}\n", field("id"); fflush() }
+  else if (type == "goodbye") exit 0
+}
+"""
+_SHELL_BOT = r"""
+while IFS= read -r line; do
+  case "$line" in
+    '{"type":"hello"'*|'{"type": "hello"'*) printf '{"type":"hello","name":"shelly"}\n' ;;
+    '{"type":"decide"'*|'{"type": "decide"'*)
+      id=${line#*\"id\"}; id=${id#*\"}; id=${id%%\"*}
+      printf '{"type":"move","move":0,"id":"%s"}\n' "$id" ;;
+    '{"type":"goodbye"'*|'{"type": "goodbye"'*) exit 0 ;;
+  esac
+done
+"""
+
+
+@pytest.mark.parametrize(
+    ("name", "command", "source"),
+    [
+        ("awky", ["awk", "-W", "interactive", "-f", "bot.awk"], _AWK_BOT),
+        ("shelly", ["sh", "bot.sh"], _SHELL_BOT),
+    ],
+)
+def test_a_bot_in_a_language_without_a_starter_plays_from_the_guide_alone(
+    tmp_path: Path, name: str, command: list[str], source: str
+) -> None:
+    """awk and a POSIX shell, no JSON reader: the id picked out of the line, the first legal
+    move by index. mawk (Debian's awk) reads a full buffer before its first line unless run
+    with `-W interactive`: without it the bot never sees `hello` (the guide says so)."""
+    if shutil.which(command[0]) is None:
+        pytest.skip(f"no {command[0]}")
+    folder = tmp_path / name
+    folder.mkdir()
+    (folder / "bot.toml").write_text(
+        f'name = "{name}"\ncommand = {json.dumps(command)}\n'
+        'games = ["mandala", "flowers", "takenoko"]\n'
+    )
+    (folder / Path(command[-1]).name).write_text(source)
+    for game in ("mandala", "flowers", "takenoko"):
+        code, said = run("check", str(folder), "--game", game, "--out", str(tmp_path / game))
+        assert code == 0, said
+    guide = " ".join((ROOT / "bots" / "README.md").read_text().split())
+    assert "`awk -W interactive -f bot.awk`" in guide and "`fflush()` after each" in guide
