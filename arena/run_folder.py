@@ -24,7 +24,11 @@ def load_config(run_dir: Path) -> dict[str, Any]:
     """The configuration snapshot of a run folder; TournamentError if there is none."""
     path = run_dir / CONFIG_NAME
     if not path.is_file():
-        raise TournamentError(f"{run_dir} holds no tournament ({CONFIG_NAME} is missing).")
+        raise TournamentError(
+            f"{run_dir} holds no tournament ({CONFIG_NAME} is missing): give the folder of an "
+            "`arena run`; a game of `arena play` or `arena check` gets its page from `arena "
+            "replay RECORD --html PAGE`."
+        )
     try:
         data = bounded.loads(bounded.read_capped(path, MAX_CONFIG, "configuration"), str(path))
     except bounded.BoundedReadError as error:

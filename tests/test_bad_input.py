@@ -169,3 +169,18 @@ def test_unknown_options(runner: CliRunner, command: str) -> None:
     result = runner.invoke(main, [command, "--frobnicate"])
     assert result.exit_code == 2
     assert "No such option: --frobnicate" in result.output or "--frobnicate" in result.output
+
+
+def test_a_report_of_a_play_folder_says_where_its_games_pages_come_from(
+    runner: CliRunner, tmp_path: Path
+) -> None:
+    """`arena report results/play-...` (a newcomer opening a lost game of `arena play`)
+    said only that config.json was missing."""
+    played = tmp_path / "play-20261201-190024"
+    played.mkdir()
+    (played / "g0001.json").write_text("{}")
+    result = runner.invoke(main, ["report", str(played)])
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    said = " ".join(result.output.split())
+    assert "holds no tournament (config.json is missing): give the folder of an `arena run`" in said
+    assert "`arena replay RECORD --html PAGE`" in said
