@@ -9,12 +9,14 @@ import json
 import os
 import signal
 import subprocess
+import threading
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from arena.league.checking import CheckQueue
 from arena.league.league import League
 from arena.league.store import CUT_SHORT, Store
 from arena.league.uploads import archive_folder
@@ -134,3 +136,26 @@ def test_a_check_running_at_the_stop_is_cut_short_at_once(tmp_path: Path, stage:
     finally:
         again.close()
     assert stored is not None and (stored.status, stored.message) == ("failed", CUT_SHORT)
+
+
+def test_a_check_that_raises_fails_its_version_with_a_sentence(tmp_path: Path) -> None:
+    """A check that raised what it did not expect (a bot.toml with a NUL in [env] raised
+    ValueError from exec) left its version `checking` until the league restarted."""
+    store = Store(tmp_path / "league.sqlite")
+    try:
+        author = store.author_of(store.add_author("ada"))
+        assert author is not None
+        bot = store.add_bot("odd", author)
+
+        def check(_: Any) -> Any:
+            raise ValueError("embedded null byte")
+
+        queue = CheckQueue(1, check, store, threading.Lock())
+        with pytest.raises(ValueError):
+            queue.put(bot).result(timeout=60)
+        queue.close()
+        stored = store.bot("odd")
+    finally:
+        store.close()
+    assert stored is not None and stored.status == "failed"
+    assert stored.message.startswith("the arena's check stopped on an error of its own (Value")

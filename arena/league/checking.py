@@ -226,11 +226,24 @@ class CheckQueue:
                     log.info("the check of %s was cut short (%s)", item.bot.label, error)
                 else:
                     log.exception("the check of %s failed", item.bot.label)
+                    self._failed(item.bot, error)
                 item.future.set_exception(error)
             with self._lock:
                 self._running -= 1
                 self._checking.pop(item.bot.id, None)
                 self._note_waiting()
+
+    def _failed(self, bot: Bot, error: Exception) -> None:
+        """A version whose check raised (the arena's fault, not the bot's) is failed with a
+        sentence saying so, rather than left `checking` until the league restarts."""
+        message = (
+            f"the arena's check stopped on an error of its own ({type(error).__name__}); "
+            "submit it again, and tell the league's admin if it happens again"
+        )
+        try:
+            self.write(bot, "failed", message)
+        except Exception:  # the database away: the next start marks it cut short
+            log.exception("the failed check of %s was not written", bot.label)
 
     def write(self, bot: Bot, status: str, message: str = "") -> Bot:
         """Write a check's status (taking `lock`), unless `close` cut the check short: then
