@@ -184,3 +184,15 @@ def test_a_report_of_a_play_folder_says_where_its_games_pages_come_from(
     said = " ".join(result.output.split())
     assert "holds no tournament (config.json is missing): give the folder of an `arena run`" in said
     assert "`arena replay RECORD --html PAGE`" in said
+
+
+def test_a_bots_folder_with_only_the_authors_bot_says_how_to_name_bundled_ones(
+    runner: CliRunner, tmp_path: Path
+) -> None:
+    """A newcomer's own folder (pip install, `arena new python bots/mine`) holds one bot, so
+    `arena run` has no tournament: it says which command has one, with bundled bots."""
+    _bot(tmp_path / "bots" / "mine", 'name = "mine"\ncommand = ["python3", "bot.py"]\n')
+    out = tmp_path / "out"
+    said = " ".join(_fails(runner, ["run", "--out", str(out)], "has 1 bot(s)").split())
+    assert "bundled ones too, e.g. `arena run mine random starter-c`" in said
+    _nothing_written(out)

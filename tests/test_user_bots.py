@@ -233,3 +233,28 @@ def test_a_bot_in_a_language_without_a_starter_plays_from_the_guide_alone(
         assert code == 0, said
     guide = " ".join((ROOT / "bots" / "README.md").read_text().split())
     assert "`awk -W interactive -f bot.awk`" in guide and "`fflush()` after each" in guide
+
+
+def test_the_guides_walkthrough_runs_as_written_in_a_folder_of_ones_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its bot.toml and bot.py, then its steps 4 and 5 as printed, where bots/ holds only
+    that bot (pip installed: the bundled bots are found by name). Step 5 named
+    `bots/random`, which is no folder there."""
+    guide = (ROOT / "bots" / "README.md").read_text(encoding="utf-8")
+    start = guide.index("## Walkthrough")
+    section = guide[start : guide.index("\n## ", start + 1)]
+    blocks = dict(re.findall(r"```(toml|python)\n(.*?)```", section, re.S))
+    folder = tmp_path / "bots" / "mine"
+    folder.mkdir(parents=True)
+    for language, name in (("toml", "bot.toml"), ("python", "bot.py")):
+        lines = blocks[language].splitlines()
+        indent = min(len(line) - len(line.lstrip()) for line in lines if line.strip())
+        (folder / name).write_text("\n".join(line[indent:] for line in lines) + "\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    steps = re.findall(r"`arena (check|play) ([^`]*)`", section)
+    assert [verb for verb, _ in steps[:2]] == ["check", "play"], steps
+    for verb, rest in steps[:2]:
+        code, said = run(verb, *rest.split(), "--out", str(tmp_path / verb))
+        assert code == 0, said

@@ -64,8 +64,9 @@ def _field(
     if len(field) < 2:
         raise click.ClickException(
             f"{directory} has {len(field)} bot(s) in its default field for {game}; a tournament "
-            "needs two "
-            "(name bots on the command line, add one with --add PATH, or use --bots DIR)."
+            "needs two (name bots on the command line, bundled ones too, e.g. `arena run "
+            f"{' '.join(dict.fromkeys([*(b.name for b in field), 'random', 'starter-c']))}`; add "
+            "one with --add PATH, or use --bots DIR)."
         )
     return field
 
