@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import secrets
 import sys
 from collections.abc import Mapping, Sequence
@@ -98,6 +99,13 @@ def _check_new(run_dir: Path, bots: Sequence[BotManifest], rounds: int) -> None:
         raise TournamentError(
             f"{run_dir} holds a games log but no {CONFIG_NAME}; choose another --out."
         )
+    held = _entries(run_dir)
+    if held:  # `--out .` or `--out ~`: a run's files (report.html...) would land among them
+        shown = ", ".join(sorted(held)[:3]) + (", ..." if len(held) > 3 else "")
+        raise TournamentError(
+            f"{run_dir} already holds files ({shown}) and no tournament; give --out a new or "
+            "empty folder."
+        )
     if len(bots) < 2:
         raise TournamentError(f"A tournament needs at least two bots; the field has {len(bots)}.")
     names = [bot.name for bot in bots]
@@ -105,6 +113,14 @@ def _check_new(run_dir: Path, bots: Sequence[BotManifest], rounds: int) -> None:
         raise TournamentError(f"Bot names must be unique in a tournament: {names}.")
     if rounds < 1:
         raise TournamentError(f"--rounds must be at least 1, not {rounds}.")
+
+
+def _entries(folder: Path) -> list[str]:
+    """The names in `folder` ([] when it is not there, or cannot be listed: writing says why)."""
+    try:
+        return [entry.name for entry in os.scandir(folder)]
+    except OSError:
+        return []
 
 
 def _check_options(

@@ -196,3 +196,20 @@ def test_a_bots_folder_with_only_the_authors_bot_says_how_to_name_bundled_ones(
     said = " ".join(_fails(runner, ["run", "--out", str(out)], "has 1 bot(s)").split())
     assert "bundled ones too, e.g. `arena run mine random starter-c`" in said
     _nothing_written(out)
+
+
+def test_a_run_into_a_folder_of_other_files_is_refused_and_writes_nothing(
+    runner: CliRunner, tmp_path: Path
+) -> None:
+    """`arena run --out .` (or ~) wrote config.json, report.html, ratings.csv... among the
+    folder's own files, over any of the same name."""
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "report.html").write_text("my own page")
+    _fails(
+        runner,
+        ["run", RANDOM, RANDOM.replace("random", "greedy"), "--out", str(mine)],
+        "already holds files (report.html) and no tournament; give --out a new or empty folder.",
+    )
+    assert [p.name for p in mine.iterdir()] == ["report.html"]
+    assert (mine / "report.html").read_text() == "my own page"
