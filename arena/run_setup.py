@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import os
 import secrets
 import sys
 from collections.abc import Mapping, Sequence
@@ -20,6 +19,7 @@ from arena.players.limits import limits_from_json
 from arena.players.manifest import BotManifest
 from arena.players.ready import fingerprint, read
 from arena.players.sandbox.facilities import sandbox_report_of
+from arena.results.folders import files_held
 from arena.results.log import LOG_NAME
 from arena.run_config import BotEntry, TournamentConfig, versions
 from arena.run_folder import CONFIG_NAME, load_config
@@ -99,11 +99,10 @@ def _check_new(run_dir: Path, bots: Sequence[BotManifest], rounds: int) -> None:
         raise TournamentError(
             f"{run_dir} holds a games log but no {CONFIG_NAME}; choose another --out."
         )
-    held = _entries(run_dir)
-    if held:  # `--out .` or `--out ~`: a run's files (report.html...) would land among them
-        shown = ", ".join(sorted(held)[:3]) + (", ..." if len(held) > 3 else "")
+    held = files_held(run_dir)
+    if held is not None:  # `--out .` or `--out ~`: a run's files would land among them
         raise TournamentError(
-            f"{run_dir} already holds files ({shown}) and no tournament; give --out a new or "
+            f"{run_dir} already holds files ({held}) and no tournament; give --out a new or "
             "empty folder."
         )
     if len(bots) < 2:
@@ -113,14 +112,6 @@ def _check_new(run_dir: Path, bots: Sequence[BotManifest], rounds: int) -> None:
         raise TournamentError(f"Bot names must be unique in a tournament: {names}.")
     if rounds < 1:
         raise TournamentError(f"--rounds must be at least 1, not {rounds}.")
-
-
-def _entries(folder: Path) -> list[str]:
-    """The names in `folder` ([] when it is not there, or cannot be listed: writing says why)."""
-    try:
-        return [entry.name for entry in os.scandir(folder)]
-    except OSError:
-        return []
 
 
 def _check_options(

@@ -22,7 +22,7 @@ from arena.players.manifest import (
     resolve_bot,
     written_for,
 )
-from arena.results.folders import new_results_folder
+from arena.results.folders import new_results_folder, unused_out
 
 
 @click.command()
@@ -84,6 +84,8 @@ def check(
         seats = ready_table(rules, game_options, seats)
     except ArenaError as error:
         raise click.ClickException(str(error)) from None
+    if out_dir is not None and (refusal := unused_out(out_dir)):
+        raise click.ClickException(refusal)  # its records would overwrite theirs
     if out_dir is None:
         out_dir = new_results_folder(f"check-{manifest.name}")
     limits = Limits(move_ms=move_ms, time_bank_ms=time_bank_ms, cpu_ms=cpu_ms)

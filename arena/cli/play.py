@@ -23,7 +23,7 @@ from arena.match import BotTally, MatchSummary, play_match, seat_labels
 from arena.players.limits import Limits
 from arena.players.manifest import BotManifest, common_games, game_refusal, plays, resolve_bot
 from arena.referee import GameReport
-from arena.results.folders import new_results_folder
+from arena.results.folders import new_results_folder, unused_out
 from arena.stats.ahead import Ahead
 from arena.stats.sprt import CONTINUE, MODELS, Sprt
 
@@ -211,6 +211,8 @@ def _play_bots(table: _Table, games: int | None, quiet: bool, options: _SprtOpti
     else:
         test = _table_test(sprt, options.alpha, options.beta, options.elo_model, seats)
         stop = None if test is None else _table_stop(test, ahead, quiet)
+    if table.out_dir is not None and (refusal := unused_out(table.out_dir)):
+        raise click.ClickException(refusal)  # its records would overwrite theirs
     table.out_dir = table.out_dir or new_results_folder("play")
     summary = play_match(
         manifests,

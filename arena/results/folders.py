@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from datetime import datetime
 from pathlib import Path
 
@@ -26,3 +27,24 @@ def new_results_folder(kind: str, results: Path = RESULTS) -> Path:
             n += 1
             continue
         return folder
+
+
+def files_held(folder: Path) -> str | None:
+    """A few of the names `folder` holds ("a, b, c, ..."), None when it is empty, missing or
+    cannot be listed (writing it then says why): an --out that would mix a command's files
+    with others, and write over any of the same name."""
+    try:
+        names = sorted(entry.name for entry in os.scandir(folder))
+    except OSError:
+        return None
+    if not names:
+        return None
+    return ", ".join(names[:3]) + (", ..." if len(names) > 3 else "")
+
+
+def unused_out(folder: Path) -> str | None:
+    """The sentence refusing `folder` as a command's --out when it holds files, else None."""
+    held = files_held(folder)
+    if held is None:
+        return None
+    return f"{folder} already holds files ({held}); give --out a new or empty folder."
