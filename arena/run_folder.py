@@ -6,6 +6,7 @@ the league's downloads read it. Every field is checked on reading (`TournamentCo
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +14,7 @@ from arena import bounded
 from arena.errors import TournamentError
 from arena.run_config import TournamentConfig
 
-__all__ = ["CONFIG_NAME", "MAX_CONFIG", "load_config"]
+__all__ = ["CONFIG_NAME", "MAX_CONFIG", "files_held", "load_config"]
 
 CONFIG_NAME = "config.json"
 MAX_CONFIG = 16 << 20
@@ -37,3 +38,16 @@ def load_config(run_dir: Path) -> dict[str, Any]:
         raise TournamentError(f"{path} does not hold a tournament configuration.")
     TournamentConfig.from_json(data, path)  # every field checked: one sentence if wrong
     return data
+
+
+def files_held(folder: Path) -> str | None:
+    """A few of the names `folder` holds ("a, b, c, ..."), None when it is empty, missing or
+    cannot be listed (writing it then says why): an --out that would mix a command's files
+    with others, and write over any of the same name."""
+    try:
+        names = sorted(entry.name for entry in os.scandir(folder))
+    except OSError:
+        return None
+    if not names:
+        return None
+    return ", ".join(names[:3]) + (", ..." if len(names) > 3 else "")

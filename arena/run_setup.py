@@ -19,10 +19,9 @@ from arena.players.limits import limits_from_json
 from arena.players.manifest import BotManifest
 from arena.players.ready import fingerprint, read
 from arena.players.sandbox.facilities import sandbox_report_of
-from arena.results.folders import files_held
 from arena.results.log import LOG_NAME
 from arena.run_config import BotEntry, TournamentConfig, versions
-from arena.run_folder import CONFIG_NAME, load_config
+from arena.run_folder import CONFIG_NAME, files_held, load_config
 from arena.schedule import total_games
 
 __all__ = ["create_run", "load_bots", "record_workers", "resume_run", "sandbox_report_of"]

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-import os
 from datetime import datetime
 from pathlib import Path
+
+from arena.run_folder import files_held
 
 RESULTS = Path("results")
 """Where commands write when no --out is given (relative to the current folder)."""
@@ -27,19 +28,6 @@ def new_results_folder(kind: str, results: Path = RESULTS) -> Path:
             n += 1
             continue
         return folder
-
-
-def files_held(folder: Path) -> str | None:
-    """A few of the names `folder` holds ("a, b, c, ..."), None when it is empty, missing or
-    cannot be listed (writing it then says why): an --out that would mix a command's files
-    with others, and write over any of the same name."""
-    try:
-        names = sorted(entry.name for entry in os.scandir(folder))
-    except OSError:
-        return None
-    if not names:
-        return None
-    return ", ".join(names[:3]) + (", ..." if len(names) > 3 else "")
 
 
 def unused_out(folder: Path) -> str | None:
