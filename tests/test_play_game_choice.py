@@ -142,3 +142,12 @@ def test_arena_run_with_game_given_adds_no_hint(tmp_path: Path) -> None:
     )  # fmt: skip
     assert code == 1 and "flowery's bot.toml says it plays flowers, not takenoko" in said
     assert "Without --game" not in said
+
+
+@pytest.mark.parametrize("command", [["run"], ["check", "random"], ["run", "random", "greedy"]])
+def test_a_game_no_arena_plays_is_named_so(tmp_path: Path, command: list[str]) -> None:
+    """`arena run --game chess` said the default field had 0 bots for chess, and `arena
+    check random --game chess` that random's bot.toml should list chess."""
+    code, said = run(*command, "--game", "chess", "--out", str(tmp_path / "out"))
+    assert code == 1 and said.startswith("Error: Unknown game 'chess'; the known games are: ")
+    assert "bot.toml" not in said and not (tmp_path / "out").exists()
