@@ -363,7 +363,7 @@ def reply_comment(line: bytes) -> str | None:
     None when there is none or it is not text."""
     try:
         data = json.loads(line)
-    except ValueError:
+    except (ValueError, RecursionError):  # a move parse refuses these first: never trust it
         return None
     comment = data.get("comment") if isinstance(data, dict) else None
     return comment[:COMMENT_CHARS] if isinstance(comment, str) and comment else None

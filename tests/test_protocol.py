@@ -303,3 +303,8 @@ def test_a_message_orjson_refuses_is_still_sent() -> None:
         "type": "new_game",
         "config": value,
     }
+
+
+def test_a_comment_nested_past_the_parsers_depth_is_no_comment() -> None:
+    line = b'{"move":0,"id":"0000abcd","comment":' + b"[" * 100_000 + b"]" * 100_000 + b"}"
+    assert protocol.reply_comment(line) is None  # RecursionError before, had it been reached
