@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import logging
 import os
 import signal
 import subprocess
@@ -101,10 +102,13 @@ def _running(token: str) -> list[int]:
 
 
 @pytest.mark.parametrize("stage", ["build", "handshake"])
-def test_a_check_running_at_the_stop_is_cut_short_at_once(tmp_path: Path, stage: str) -> None:
+def test_a_check_running_at_the_stop_is_cut_short_at_once(
+    tmp_path: Path, stage: str, caplog: pytest.LogCaptureFixture
+) -> None:
     """A version whose build or handshake hangs held the league's stop up to 30 s (the check
     thread was joined with that timeout); its processes are killed at once now, and the
     version fails with the sentence a restart gives ("submit it again")."""
+    caplog.set_level(logging.INFO, logger="arena.league")
     token = f"0.{os.getpid():07d}{len(stage)}"  # sleep adds it to 600: a unique argument
     folder = tmp_path / "src" / "slow"
     folder.mkdir(parents=True)
@@ -136,6 +140,9 @@ def test_a_check_running_at_the_stop_is_cut_short_at_once(tmp_path: Path, stage:
     finally:
         again.close()
     assert stored is not None and (stored.status, stored.message) == ("failed", CUT_SHORT)
+    told = [r.getMessage() for r in caplog.records if r.name.startswith("arena.league")]
+    assert "checks cut short by the stop: slow" in told
+    assert not [line for line in told if line.startswith("check of slow:")], told  # no "-9"
 
 
 def test_a_check_that_raises_fails_its_version_with_a_sentence(tmp_path: Path) -> None:

@@ -246,12 +246,16 @@ class CheckQueue:
             log.exception("the failed check of %s was not written", bot.label)
 
     def write(self, bot: Bot, status: str, message: str = "") -> Bot:
-        """Write a check's status (taking `lock`), unless `close` cut the check short: then
-        the version stays failed with CUT_SHORT."""
+        """Write a check's status (taking `lock`) and log its result, unless `close` cut the
+        check short: then the version stays failed with CUT_SHORT, and its late result (its
+        processes killed) is neither written nor told."""
         with self.lock:
             if bot.id in self._cut:
                 return bot
-            return self.store.set_status(bot, status, message)
+            written = self.store.set_status(bot, status, message)
+        if status != "checking":
+            log.info("check of %s: %s (%s)", bot.label, status, message)
+        return written
 
     def _note_waiting(self) -> None:
         """Tell each waiting version how many are ahead of it now, if that changed (holding

@@ -242,7 +242,6 @@ class League:
             problem = build_version(manifest, self.checking)  # bounded, its folder weighed
             if problem is not None:
                 problem = public.check_message(problem, self.folder, bot.label)  # whole: its log
-                log.info("check of %s: failed (%s)", bot.label, problem)
                 return self.checks.write(bot, "failed", problem)
             opponent = read(bundled_bots() / "random")  # never ./bots: it may lack one
             results = check_bot(
@@ -265,7 +264,6 @@ class League:
         except (ArenaError, OSError) as error:
             status, message = "failed", str(error)
         message = public.check_message(message, self.folder, bot.label)  # whole: in its log
-        log.info("check of %s: %s (%s)", bot.label, status, message)
         return self.checks.write(bot, status, message)
 
     def manifest(self, bot: Bot) -> BotManifest:
