@@ -4,6 +4,7 @@ was still running 120 s later). A real server process on a free loopback port.""
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import json
 import logging
@@ -101,6 +102,18 @@ def _running(token: str) -> list[int]:
     return found
 
 
+def _shown(pids: list[int]) -> str:
+    """The processes' command lines and parents, for a failure's message."""
+    shown = []
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            line = (Path("/proc") / str(pid) / "cmdline").read_bytes().replace(b"\0", b" ")
+            status = (Path("/proc") / str(pid) / "status").read_text()
+            parent = next(x for x in status.splitlines() if x.startswith("PPid:"))
+            shown.append(f"{pid} ({parent}): {line[-80:].decode(errors='replace')}")
+    return "; ".join(shown) or "none"
+
+
 @pytest.mark.parametrize("stage", ["build", "handshake"])
 def test_a_check_running_at_the_stop_is_cut_short_at_once(
     tmp_path: Path, stage: str, caplog: pytest.LogCaptureFixture
@@ -133,7 +146,7 @@ def test_a_check_running_at_the_stop_is_cut_short_at_once(
             league.close()
     print(f"closed {took:.2f} s after the stop")
     assert took < STOP_S
-    until(lambda: not _running(token), 10, what="the hanging process's end")
+    until(lambda: not _running(token), 10, what=f"the end of {_shown(_running(token))}")
     again = Store(tmp_path / "league" / "league.sqlite")
     try:
         stored = again.bot(bot.label)
