@@ -7,12 +7,15 @@ decompression stops at a cap, nesting is counted before parsing, NaN and Infinit
 refused, and each failure is a `BoundedReadError` whose text names the file and what is
 wrong. The typed checks of each format's fields live with the format (results/log.py,
 run_config.py, record.py) and use `whole`, `number` and `text_list` from here.
+
+`visible` makes a bot's own text (its stderr, its comment) safe to print on a terminal.
 """
 
 from __future__ import annotations
 
 import json
 import math
+import unicodedata
 import zlib
 from pathlib import Path
 from typing import Any
@@ -25,6 +28,21 @@ MAX_SEATS = 16
 """The most seats a table read back may have (the games have at most 4)."""
 MAX_COUNT = 10**9
 """The largest count read back: a seq, round, table, game, turn or decision count."""
+
+
+def visible(text: str) -> str:
+    """`text` with its control and format characters written out as escapes (`\\x1b`,
+    `\\u202e`), tabs kept: a bot's stderr or comment quoted on a terminal can then neither
+    drive it (set its title, clear it, write the clipboard with OSC 52) nor reorder what it
+    shows (bidirectional overrides)."""
+    if text.isprintable():
+        return text
+    return "".join(
+        c
+        if c == "\t" or unicodedata.category(c) not in ("Cc", "Cf")
+        else c.encode("unicode_escape").decode("ascii")
+        for c in text
+    )
 
 
 class BoundedReadError(ArenaError):

@@ -280,6 +280,11 @@ def _quoted(value: Any) -> str:
     return text if len(text) <= _SNIPPET else text[:_SNIPPET] + "..."
 
 
+def _a(word: str) -> str:
+    """`word` with its indefinite article: "an object", "a string"."""
+    return ("an " if word[0] in "aeiou" else "a ") + word
+
+
 def _json_type(value: Any) -> str:
     if value is None:
         return "null"
@@ -308,6 +313,10 @@ _MOVE_SHAPE = (
 )
 
 
+HELLO_CHARS = 100
+"""How much of the `name` and `version` of a bot's `hello` is kept (they are only shown)."""
+
+
 def parse_hello(line: bytes) -> Hello:
     """A bot's `hello` reply; MalformedReplyError when it is not one."""
     data = _load_object(line, _HELLO_SHAPE)
@@ -318,12 +327,15 @@ def parse_hello(line: bytes) -> Hello:
         )
     name, version = data.get("name"), data.get("version")
     if name is not None and not isinstance(name, str):
-        raise MalformedReplyError(f'the "name" in "hello" is a {_json_type(name)}, not a string.')
+        raise MalformedReplyError(f'the "name" in "hello" is {_a(_json_type(name))}, not a string.')
     if version is not None and not isinstance(version, str | int | float):
         raise MalformedReplyError(
-            f'the "version" in "hello" is a {_json_type(version)}, not a string.'
+            f'the "version" in "hello" is {_a(_json_type(version))}, not a string.'
         )
-    return Hello(name=name, version=None if version is None else str(version))
+    return Hello(  # shortened: a bot's words, shown by `arena check`
+        name=None if name is None else name[:HELLO_CHARS],
+        version=None if version is None else str(version)[:HELLO_CHARS],
+    )
 
 
 def _check_id(data: Mapping[str, Any], reply_id: str, line: bytes) -> None:
@@ -351,7 +363,7 @@ def reply_comment(line: bytes) -> str | None:
     None when there is none or it is not text."""
     try:
         data = json.loads(line)
-    except ValueError:
+    except (ValueError, RecursionError):  # a move parse refuses these first: never trust it
         return None
     comment = data.get("comment") if isinstance(data, dict) else None
     return comment[:COMMENT_CHARS] if isinstance(comment, str) and comment else None
@@ -385,7 +397,7 @@ def parse_move(line: bytes, state: GameState, legal_actions: Sequence[int], repl
     move = data["move"]
     if isinstance(move, bool) or not isinstance(move, int | dict):
         raise MalformedReplyError(
-            f'the "move" is a {_json_type(move)}, not an index or a move object: '
+            f'the "move" is {_a(_json_type(move))}, not an index or a move object: '
             f"{_snippet(line)}; send {_MOVE_SHAPE}."
         )
     _check_id(data, reply_id, line)

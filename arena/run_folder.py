@@ -6,6 +6,7 @@ the league's downloads read it. Every field is checked on reading (`TournamentCo
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +14,7 @@ from arena import bounded
 from arena.errors import TournamentError
 from arena.run_config import TournamentConfig
 
-__all__ = ["CONFIG_NAME", "MAX_CONFIG", "load_config"]
+__all__ = ["CONFIG_NAME", "MAX_CONFIG", "files_held", "load_config"]
 
 CONFIG_NAME = "config.json"
 MAX_CONFIG = 16 << 20
@@ -24,7 +25,11 @@ def load_config(run_dir: Path) -> dict[str, Any]:
     """The configuration snapshot of a run folder; TournamentError if there is none."""
     path = run_dir / CONFIG_NAME
     if not path.is_file():
-        raise TournamentError(f"{run_dir} holds no tournament ({CONFIG_NAME} is missing).")
+        raise TournamentError(
+            f"{run_dir} holds no tournament ({CONFIG_NAME} is missing): give the folder of an "
+            "`arena run`; a game of `arena play` or `arena check` gets its page from `arena "
+            "replay RECORD --html PAGE`."
+        )
     try:
         data = bounded.loads(bounded.read_capped(path, MAX_CONFIG, "configuration"), str(path))
     except bounded.BoundedReadError as error:
@@ -33,3 +38,16 @@ def load_config(run_dir: Path) -> dict[str, Any]:
         raise TournamentError(f"{path} does not hold a tournament configuration.")
     TournamentConfig.from_json(data, path)  # every field checked: one sentence if wrong
     return data
+
+
+def files_held(folder: Path) -> str | None:
+    """A few of the names `folder` holds ("a, b, c, ..."), None when it is empty, missing or
+    cannot be listed (writing it then says why): an --out that would mix a command's files
+    with others, and write over any of the same name."""
+    try:
+        names = sorted(entry.name for entry in os.scandir(folder))
+    except OSError:
+        return None
+    if not names:
+        return None
+    return ", ".join(names[:3]) + (", ..." if len(names) > 3 else "")

@@ -21,7 +21,7 @@ from arena.players.ready import fingerprint, read
 from arena.players.sandbox.facilities import sandbox_report_of
 from arena.results.log import LOG_NAME
 from arena.run_config import BotEntry, TournamentConfig, versions
-from arena.run_folder import CONFIG_NAME, load_config
+from arena.run_folder import CONFIG_NAME, files_held, load_config
 from arena.schedule import total_games
 
 __all__ = ["create_run", "load_bots", "record_workers", "resume_run", "sandbox_report_of"]
@@ -97,6 +97,12 @@ def _check_new(run_dir: Path, bots: Sequence[BotManifest], rounds: int) -> None:
     if (run_dir / LOG_NAME).exists():
         raise TournamentError(
             f"{run_dir} holds a games log but no {CONFIG_NAME}; choose another --out."
+        )
+    held = files_held(run_dir)
+    if held is not None:  # `--out .` or `--out ~`: a run's files would land among them
+        raise TournamentError(
+            f"{run_dir} already holds files ({held}) and no tournament; give --out a new or "
+            "empty folder."
         )
     if len(bots) < 2:
         raise TournamentError(f"A tournament needs at least two bots; the field has {len(bots)}.")

@@ -169,3 +169,62 @@ def test_unknown_options(runner: CliRunner, command: str) -> None:
     result = runner.invoke(main, [command, "--frobnicate"])
     assert result.exit_code == 2
     assert "No such option: --frobnicate" in result.output or "--frobnicate" in result.output
+
+
+def test_a_report_of_a_play_folder_says_where_its_games_pages_come_from(
+    runner: CliRunner, tmp_path: Path
+) -> None:
+    """`arena report results/play-...` (a newcomer opening a lost game of `arena play`)
+    said only that config.json was missing."""
+    played = tmp_path / "play-20261201-190024"
+    played.mkdir()
+    (played / "g0001.json").write_text("{}")
+    result = runner.invoke(main, ["report", str(played)])
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    said = " ".join(result.output.split())
+    assert "holds no tournament (config.json is missing): give the folder of an `arena run`" in said
+    assert "`arena replay RECORD --html PAGE`" in said
+
+
+def test_a_bots_folder_with_only_the_authors_bot_says_how_to_name_bundled_ones(
+    runner: CliRunner, tmp_path: Path
+) -> None:
+    """A newcomer's own folder (pip install, `arena new python bots/mine`) holds one bot, so
+    `arena run` has no tournament: it says which command has one, with bundled bots."""
+    _bot(tmp_path / "bots" / "mine", 'name = "mine"\ncommand = ["python3", "bot.py"]\n')
+    out = tmp_path / "out"
+    said = " ".join(_fails(runner, ["run", "--out", str(out)], "has 1 bot(s)").split())
+    assert "bundled ones too, e.g. `arena run mine random starter-c`" in said
+    _nothing_written(out)
+
+
+def test_a_run_into_a_folder_of_other_files_is_refused_and_writes_nothing(
+    runner: CliRunner, tmp_path: Path
+) -> None:
+    """`arena run --out .` (or ~) wrote config.json, report.html, ratings.csv... among the
+    folder's own files, over any of the same name."""
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "report.html").write_text("my own page")
+    _fails(
+        runner,
+        ["run", RANDOM, RANDOM.replace("random", "greedy"), "--out", str(mine)],
+        "already holds files (report.html) and no tournament; give --out a new or empty folder.",
+    )
+    assert [p.name for p in mine.iterdir()] == ["report.html"]
+    assert (mine / "report.html").read_text() == "my own page"
+
+
+@pytest.mark.parametrize("command", ["play", "check"])
+def test_play_or_check_into_a_folder_of_other_files_is_refused(
+    runner: CliRunner, tmp_path: Path, command: str
+) -> None:
+    """`arena play --out DIR` wrote g0001.json... over a folder's own files of that name
+    (another match's records too)."""
+    used = tmp_path / "used"
+    used.mkdir()
+    (used / "g0001.json").write_text("an earlier match's record")
+    args = [command, RANDOM, *(["random"] if command == "play" else []), "--out", str(used)]
+    _fails(runner, args, "already holds files (g0001.json); give --out a new or empty folder.")
+    assert (used / "g0001.json").read_text() == "an earlier match's record"
+    assert [p.name for p in used.iterdir()] == ["g0001.json"]

@@ -370,3 +370,49 @@ def test_replay_at_json_prints_the_exact_request_the_seat_received(tmp_path: Pat
     assert code == 1 and "seat 1 was sent no request then" in text
     code, text = run("replay", str(path), "--json")
     assert code == 2 and "--json and --seat go with --at N" in text
+
+
+@pytest.mark.parametrize("command", ["play", "check", "submit", "run"])
+def test_the_help_says_a_bot_may_be_a_bundled_ones_name(command: str) -> None:
+    """The help said "a name in bots/" where a bundled bot's name is taken too (no bots/
+    here, or one without that bot): `arena check mine --opponent greedy` in any folder."""
+    said = " ".join(CliRunner().invoke(main, [command, "--help"]).output.split())
+    assert "name in bots/" not in said and "the bots folder)" not in said
+    assert "else a bundled one" in said or "else bundled ones" in said, said
+
+
+_ESCAPING_BOT = r"""
+import json, sys
+for line in sys.stdin:
+    message = json.loads(line)
+    if message["type"] == "hello":
+        print(json.dumps({"type": "hello", "name": "esc"}), flush=True)
+    elif message["type"] == "decide":
+        sys.stderr.write("\x1b]0;PWNED\x07\x1b]52;c;Y3VybCB4|sh\x07\u202eevil\n")
+        sys.stderr.flush()
+        reply = {"move": 0, "id": message["id"], "comment": "\x1b[2J\x1b]0;T\x07"}
+        print(json.dumps(reply), flush=True)
+        if message["request"] >= 3:
+            sys.exit(3)
+"""
+
+
+def test_a_bots_stderr_and_comment_cannot_drive_the_terminal(tmp_path: Path) -> None:
+    """A bot's stderr is quoted in a crash's reason and its comment and stderr in `arena
+    replay`: written raw, an escape sequence set the terminal's title, wrote its clipboard
+    (OSC 52) or cleared it, and a bidirectional override reordered the line. They are
+    printed as escapes now."""
+    folder = tmp_path / "esc"
+    folder.mkdir()
+    (folder / "bot.toml").write_text('name = "esc"\ncommand = ["python3", "bot.py"]\n')
+    (folder / "bot.py").write_text(_ESCAPING_BOT)
+    out = tmp_path / "out"
+    code, said = run("play", str(folder), "random", "--games", "1", "--out", str(out), *FAST)
+    assert code == 0, said
+    assert "Its stderr: \\x1b]0;PWNED\\x07\\x1b]52;c;Y3VybCB4|sh\\x07\\u202eevil" in said
+    code, told = run("replay", str(out / "g0001.json"))
+    code_at, position = run("replay", str(out / "g0001.json"), "--at", "1")
+    assert code == code_at == 0, told + position
+    assert "Comment: \\x1b[2J\\x1b]0;T\\x07" in position and "  \\x1b]0;PWNED" in position
+    for text in (said, told, position):
+        assert "\x1b" not in text and "\x07" not in text and "\u202e" not in text

@@ -7,10 +7,13 @@ one sentence (never a 500), and what a killed server left is removed when a leag
 from __future__ import annotations
 
 import gzip
+import http.server
 import io
+import json
 import socket
 import struct
 import tarfile
+import threading
 import time
 import tracemalloc
 import zipfile
@@ -411,3 +414,76 @@ def test_arena_submit_refuses_an_archive_over_the_cap_before_sending_it(tmp_path
     assert result.exit_code == 1, result.output
     assert "a bot archive may be at most 32 MiB" in result.output
     assert "Cannot reach" not in result.output
+
+
+class _Answers(http.server.BaseHTTPRequestHandler):
+    """A server that is no league: each path answers as a misconfigured one might."""
+
+    seen: list[tuple[str, str | None]] = []
+
+    def do_POST(self) -> None:  # noqa: N802 (the standard library's name)
+        self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        self.seen.append((self.path, self.headers.get("Authorization")))
+        if self.path.startswith("/moved"):
+            self.send_response(301)
+            self.send_header("Location", "http://127.0.0.2:9/api/bots")
+            self.end_headers()
+            return
+        body = b"<html>\x1b]0;title\x07 a proxy's page</html>"
+        if self.path.startswith("/refuses"):
+            self.send_response(403)
+            body = json.dumps({"error": "no \x1b]0;T\x07 entry"}).encode()
+        else:
+            self.send_response(200)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    do_GET = do_POST  # noqa: N815
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@pytest.mark.parametrize(
+    ("where", "sentence"),
+    [
+        ("moved", "sent the request on to http://127.0.0.2:9/api/bots (HTTP 301); give"),
+        ("page", 'answered, but not as a league does (b"<html>\\x1b]0;title'),
+        ("refuses", "The league refused it: no \\x1b]0;T\\x07 entry"),
+    ],
+)
+def test_arena_submit_to_what_is_no_league_is_one_sentence(where: str, sentence: str) -> None:
+    """A 301 (an http:// address behind an HTTPS proxy) was followed with the token and the
+    POST turned into a GET; a page that is not JSON was a traceback; a server's words were
+    printed raw. The token goes nowhere it was not sent."""
+    from click.testing import CliRunner
+
+    from arena.cli.main import main
+
+    _Answers.seen = []
+    server = http.server.HTTPServer(("127.0.0.1", 0), _Answers)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        url = f"http://127.0.0.1:{server.server_port}/{where}"
+        result = CliRunner().invoke(main, ["submit", "random", "--to", url, "--token", "arena_x"])
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert result.exit_code == 1, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    said = " ".join(result.output.split())
+    assert sentence in said and "\x1b" not in said, said
+    assert _Answers.seen == [(f"/{where}/api/bots", "Bearer arena_x")]
+
+
+@pytest.mark.parametrize("url", ["127.0.0.1:8000", "file:///etc", "ftp://127.0.0.1/"])
+def test_arena_submit_to_an_address_that_is_not_http_is_one_sentence(url: str) -> None:
+    from click.testing import CliRunner
+
+    from arena.cli.main import main
+
+    result = CliRunner().invoke(main, ["submit", "random", "--to", url, "--token", "arena_x"])
+    assert result.exit_code == 1
+    assert "--to must be the league's http:// or https:// address" in result.output

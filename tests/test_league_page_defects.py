@@ -4,6 +4,9 @@ active; the bot page numbered seats from 1 where every other page numbers them f
 
 from __future__ import annotations
 
+import json
+import shutil
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -13,6 +16,7 @@ import pytest
 from arena.execution import TableResult
 from arena.league.boards import Boards
 from arena.league.league import League
+from arena.league.pages import LIVE_SCRIPT, PAGE_SCRIPT
 from tests.browser_support import chromium, needs_chromium, until
 from tests.league_support import bot_archive, served
 from tests.test_league_candidates import _game
@@ -79,3 +83,49 @@ def test_the_submitted_message_follows_the_check_and_seats_count_from_0(
         games = until(lambda: browser.find_elements(By.CSS_SELECTOR, "#games tr"))
         shown = {r.find_elements(By.TAG_NAME, "td")[2].text for r in games}
         assert shown <= {"0", "1"}, shown
+
+
+_LIVE_DRIVER = """
+class EventSource {
+  constructor(url) { this.url = url; this.readyState = 0; this.closed = false; sources.push(this); }
+  close() { this.closed = true; }
+}
+EventSource.CLOSED = 2;
+const sources = [], waits = [], drawn = [];
+let pending = null;
+const later = (fn, ms) => { waits.push(ms); pending = fn; };
+live("/api/events", (rows) => drawn.push(rows), later);
+const refuse = () => { const s = sources.at(-1); s.readyState = 2; s.onerror(); };
+refuse(); pending(); refuse(); pending(); refuse(); pending();  // a 503 three times
+const s = sources.at(-1);
+s.readyState = 1; s.onopen(); s.onmessage({data: '[{"bot": "a"}]'});
+s.readyState = 0; s.onerror();  // a stream that ended: the browser's own retry, none of ours
+refuse(); pending();
+console.log(JSON.stringify({waits, drawn, count: sources.length, urls: sources.map((x) => x.url),
+  closed: sources.slice(0, -1).every((x) => x.closed)}));
+"""
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="no node to run the page's script")
+def test_the_live_leaderboard_comes_back_after_a_refused_stream() -> None:
+    """A browser gives up for good on an event stream answered 429 or 503 (the league full,
+    restarting): the page then stayed frozen. It opens the stream again, waiting 1, 2, 4 s
+    (a quarter more at random), and from 1 s again once one was open."""
+    ran = subprocess.run(
+        ["node", "-e", LIVE_SCRIPT + _LIVE_DRIVER],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    said = json.loads(ran.stdout)
+    bounds = [(1000, 1250), (2000, 2500), (4000, 5000), (1000, 1250)]
+    assert len(said["waits"]) == len(bounds)
+    assert all(low <= wait <= high for wait, (low, high) in zip(said["waits"], bounds, strict=True))
+    assert said["drawn"] == [[{"bot": "a"}]]
+    assert said["count"] == 5 and set(said["urls"]) == {"/api/events"} and said["closed"]
+
+
+def test_the_page_runs_the_live_leaderboard() -> None:
+    assert LIVE_SCRIPT in PAGE_SCRIPT and 'live("/api/events", draw, setTimeout);' in PAGE_SCRIPT
+    assert "new EventSource" not in PAGE_SCRIPT.replace(LIVE_SCRIPT, "")

@@ -11,8 +11,12 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+from arena.league.league import League
 from arena.league.store import CUT_SHORT, MIGRATIONS, Author, Store, StoreError
 from arena.league.uploads import archive_folder
+from arena.players.limits import Limits
 from tests.league_support import Site, bot_archive, served
 
 
@@ -194,3 +198,22 @@ def test_the_same_sources_may_come_again_only_after_a_check_the_league_cut_short
     else:
         raise AssertionError("the sources of a version that failed its check came again")
     store.close()
+
+
+def test_a_check_plays_the_bundled_random_wherever_the_league_is_served(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`arena serve` in a folder whose bots/ lacks `random` (a league folder of its own, a
+    wheel install) failed every check with "bots/random has no bot.toml"; the check's
+    opponent is the bundled random, whatever the current folder holds."""
+    (tmp_path / "here" / "bots" / "mine").mkdir(parents=True)  # a bots/ without random
+    monkeypatch.chdir(tmp_path / "here")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    league = League(tmp_path / "league", workers=0, limits=Limits(move_ms=5000))
+    try:
+        ada = league.store.author_of(league.store.add_author("ada"))
+        assert ada is not None
+        bot = league.submit(ada, bot_archive(tmp_path / "src", "greedy", "plain"), wait=True)
+    finally:
+        league.close()
+    assert bot.status == "active", bot.message

@@ -64,6 +64,13 @@ def test_a_string_command_is_split_like_a_shell(tmp_path: Path) -> None:
         ('name = "x\ncommand = 1\n', "is not valid TOML"),
         ('name = "x"\ncommand = ["./bot"]\ngames = "flowers"\n', "`games` must be a list"),
         ('name = "x"\ncommand = ["./bot"]\ngames = []\n', "`games` must be a list"),
+        # what no process can be given: these were tracebacks (ValueError from exec), and a
+        # league's check of such a version stayed `checking` until the league restarted
+        ('name = "x"\ncommand = ["./bot\\u0000"]\n', "`command` holds a NUL character"),
+        ('name = "x"\ncommand = ["./bot"]\nbuild = "cc\\u0000"\n', "`build` holds a NUL"),
+        ('name = "x"\ncommand = ["./bot"]\n[env]\nX = "a\\u0000"\n', '[env] "X" cannot be set'),
+        ('name = "x"\ncommand = ["./bot"]\n[env]\n"A=B" = "x"\n', '[env] "A=B" cannot be set'),
+        ('name = "x"\ncommand = ["./bot"]\n[env]\n"" = "x"\n', '[env] "" cannot be set'),
     ],
 )
 def test_a_wrong_manifest_says_what_to_fix(tmp_path: Path, toml: str, words: str) -> None:

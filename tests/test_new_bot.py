@@ -3,7 +3,10 @@ bots' working copies in the user's cache folder (arena/players/bundled.py)."""
 
 from __future__ import annotations
 
+import functools
+import os
 import shutil
+import time
 from pathlib import Path
 
 import pytest
@@ -13,7 +16,7 @@ from arena.cli.main import main
 from arena.errors import BotManifestError
 from arena.players import bundled
 from arena.players.bot_files import copy_bot, source_files
-from arena.players.manifest import load_manifest, resolve_bot
+from arena.players.manifest import discover_bots, load_manifest, resolve_bot
 
 BOTS = Path(__file__).resolve().parents[1] / "bots"
 
@@ -138,3 +141,53 @@ def test_a_copy_of_a_bot_leaves_its_build_outputs_behind(tmp_path: Path) -> None
     assert source_files(tmp_path / "copy") == ["bot.c", "bot.toml", "run.sh"]
     assert sorted(p.name for p in (tmp_path / "copy").iterdir()) == ["bot.c", "bot.toml", "run.sh"]
     assert (tmp_path / "copy" / "run.sh").stat().st_mode & 0o111  # still executable
+
+
+def test_a_bot_made_from_a_starter_kept_out_of_the_field_joins_its_own(here: Path) -> None:
+    """starter-python says `default = false` (a starter to copy); the bot made from it must
+    not inherit that, or `arena run` in its folder silently leaves it out."""
+    assert not load_manifest(BOTS / "starter-python").default
+    code, said = _new("python", "bots/mine")
+    assert code == 0, said
+    made = load_manifest(here / "bots" / "mine")
+    assert made.default and made.name == "mine"
+    assert "default" not in (here / "bots" / "mine" / "bot.toml").read_text()
+    assert "mine" in [bot.name for bot in discover_bots(here / "bots") if bot.default]
+
+
+def test_copies_of_other_bundled_sources_unused_for_30_days_are_pruned(
+    here: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The cache kept a `bots-<digest>` folder (with its builds) for every release and every
+    edit of a checkout's bots, for ever; now one unused for PRUNE_DAYS goes, as do staging
+    folders a crash left a day old. Anything else there, and links, are left alone."""
+    monkeypatch.setattr(bundled, "_prune_once", functools.cache(bundled._prune_once.__wrapped__))
+    cache = tmp_path / "cache" / "mandala-arena"
+    day, now = 86400, time.time()
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "keep").write_text("")
+
+    def made(path: Path, days_ago: float, link: Path | None = None) -> Path:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if link is None:
+            path.mkdir()
+            (path / "bot.toml").write_text("")
+        else:
+            path.symlink_to(link)
+        os.utime(path, (now - days_ago * day,) * 2, follow_symlinks=False)
+        return path
+
+    stale = made(cache / "bots-00000000000000aa", bundled.PRUNE_DAYS + 1)
+    recent = made(cache / "bots-00000000000000bb", bundled.PRUNE_DAYS - 1)
+    linked = made(cache / "bots-00000000000000cc", 400, link=outside)
+    other = made(cache / "notes", 400)
+    crashed = made(cache / ".staging" / "random-x1", 2)
+    staging = made(cache / ".staging" / "random-x2", 0)
+    current = bundled.working_folder()
+    assert not stale.exists() and not crashed.exists()
+    assert recent.is_dir() and other.is_dir() and staging.is_dir()
+    assert linked.is_symlink() and (outside / "keep").exists()
+    made(current, 400)  # the current one, however old: marked used at each use, never pruned
+    assert resolve_bot("random").folder.parent == current
+    assert time.time() - current.stat().st_mtime < day

@@ -97,3 +97,57 @@ def test_a_game_given_that_does_not_seat_the_table_names_the_bots_games_that_do(
         "Error: mandala is played by 2 players, not --seats 3; at 3 seats play takenoko "
         "(--game takenoko).\n"
     )
+
+
+@pytest.mark.parametrize(
+    ("args", "sentence"),
+    [
+        (  # named bots that all play another game: arena run still plays Mandala unasked
+            ["flowery", "any", "--seats", "3"],
+            "Without --game, arena run plays mandala; these bots all play flowers: add --game "
+            "flowers.",
+        ),
+        (["flowery", "any"], "add --game flowers."),
+    ],
+)
+def test_arena_run_without_game_says_which_game_the_bots_play(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, args: list[str], sentence: str
+) -> None:
+    bot(tmp_path / "bots", "flowery", ["flowers"])
+    bot(tmp_path / "bots", "any", None)
+    monkeypatch.chdir(tmp_path)
+    code, said = run("run", *args, "--rounds", "1", "--out", str(tmp_path / "out"))
+    assert code == 1 and sentence in " ".join(said.split()), said
+    assert not (tmp_path / "out").exists()  # bad input writes nothing
+
+
+def test_arena_run_of_the_default_field_at_3_seats_names_the_games_that_seat_3(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.chdir(tmp_path)  # no bots/ here: the bundled bots' field
+    code, said = run("run", "--seats", "3", "--out", str(tmp_path / "out"))
+    assert code == 1 and not (tmp_path / "out").exists()
+    said = " ".join(said.split())  # the tests' own games may be named too (highcard)
+    assert "mandala is played by 2 players, not --seats 3; at 3 seats play flowers" in said
+    assert "takenoko (--game flowers)." in said
+
+
+def test_arena_run_with_game_given_adds_no_hint(tmp_path: Path) -> None:
+    bot(tmp_path / "bots", "flowery", ["flowers"])
+    bot(tmp_path / "bots", "takes", ["takenoko", "flowers"])
+    code, said = run(
+        "run", "--bots", str(tmp_path / "bots"), "flowery", "takes", "--game", "takenoko",
+        "--out", str(tmp_path / "out"),
+    )  # fmt: skip
+    assert code == 1 and "flowery's bot.toml says it plays flowers, not takenoko" in said
+    assert "Without --game" not in said
+
+
+@pytest.mark.parametrize("command", [["run"], ["check", "random"], ["run", "random", "greedy"]])
+def test_a_game_no_arena_plays_is_named_so(tmp_path: Path, command: list[str]) -> None:
+    """`arena run --game chess` said the default field had 0 bots for chess, and `arena
+    check random --game chess` that random's bot.toml should list chess."""
+    code, said = run(*command, "--game", "chess", "--out", str(tmp_path / "out"))
+    assert code == 1 and said.startswith("Error: Unknown game 'chess'; the known games are: ")
+    assert "bot.toml" not in said and not (tmp_path / "out").exists()

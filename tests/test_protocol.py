@@ -159,6 +159,7 @@ BAD_REPLIES = [
     (b'{"move":true}', MalformedReplyError, 'the "move" is a boolean, not an index'),
     (b'{"move":"0"}', MalformedReplyError, 'the "move" is a string, not an index'),
     (b'{"move":1.0}', MalformedReplyError, 'the "move" is a number, not an index'),
+    (b'{"move":[0]}', MalformedReplyError, 'the "move" is an array, not an index'),
     (b'{"move":-1}', IllegalMoveError, "move index -1 is out of range: there are"),
     (b'{"move":{"action":"fly"}}', MoveFormatError, "'action' must be one of"),
     (
@@ -197,6 +198,17 @@ def test_hello_replies() -> None:
         protocol.parse_hello(b'{"type":"move","move":0}')
     with pytest.raises(MalformedReplyError, match='"name" in "hello" is a number'):
         protocol.parse_hello(b'{"type":"hello","name":3}')
+    with pytest.raises(MalformedReplyError, match='"version" in "hello" is an object, not'):
+        protocol.parse_hello(b'{"type":"hello","version":{}}')
+
+
+def test_a_hellos_name_and_version_are_kept_short() -> None:
+    """`arena check` printed a 900 kB name from a bot's hello, whole."""
+    long = "n" * 900_000
+    hello = protocol.parse_hello(
+        json.dumps({"type": "hello", "name": long, "version": long}).encode()
+    )
+    assert hello == protocol.Hello("n" * protocol.HELLO_CHARS, "n" * protocol.HELLO_CHARS)
 
 
 @pytest.mark.parametrize("bot", ["random", "greedy"])
@@ -291,3 +303,8 @@ def test_a_message_orjson_refuses_is_still_sent() -> None:
         "type": "new_game",
         "config": value,
     }
+
+
+def test_a_comment_nested_past_the_parsers_depth_is_no_comment() -> None:
+    line = b'{"move":0,"id":"0000abcd","comment":' + b"[" * 100_000 + b"]" * 100_000 + b"}"
+    assert protocol.reply_comment(line) is None  # RecursionError before, had it been reached

@@ -179,3 +179,82 @@ def test_a_resumed_runs_estimate_counts_only_the_games_it_plays() -> None:
     progress.update(905, 1000, 5)
     first, second = stream.getvalue().splitlines()
     assert "estimating" in first and re.search(r"\d+:\d\d left", second), (first, second)
+
+
+_AWK_BOT = r"""
+function field(name,    s) {
+  if (!match($0, "\"" name "\" *: *\"[^\"]*\"")) return ""
+  s = substr($0, RSTART, RLENGTH); sub(/^[^:]*: *"/, "", s); sub(/"$/, "", s); return s
+}
+{
+  type = field("type")
+  if (type == "hello") { print "{\"type\":\"hello\",\"name\":\"awky\"}"; fflush() }
+  else if (type == "decide") { printf "{\"move\":0,\"id\":\"%s\"}\n", field("id"); fflush() }
+  else if (type == "goodbye") exit 0
+}
+"""
+_SHELL_BOT = r"""
+while IFS= read -r line; do
+  case "$line" in
+    '{"type":"hello"'*|'{"type": "hello"'*) printf '{"type":"hello","name":"shelly"}\n' ;;
+    '{"type":"decide"'*|'{"type": "decide"'*)
+      id=${line#*\"id\"}; id=${id#*\"}; id=${id%%\"*}
+      printf '{"type":"move","move":0,"id":"%s"}\n' "$id" ;;
+    '{"type":"goodbye"'*|'{"type": "goodbye"'*) exit 0 ;;
+  esac
+done
+"""
+
+
+@pytest.mark.parametrize(
+    ("name", "command", "source"),
+    [
+        ("awky", ["awk", "-W", "interactive", "-f", "bot.awk"], _AWK_BOT),
+        ("shelly", ["sh", "bot.sh"], _SHELL_BOT),
+    ],
+)
+def test_a_bot_in_a_language_without_a_starter_plays_from_the_guide_alone(
+    tmp_path: Path, name: str, command: list[str], source: str
+) -> None:
+    """awk and a POSIX shell, no JSON reader: the id picked out of the line, the first legal
+    move by index. mawk (Debian's awk) reads a full buffer before its first line unless run
+    with `-W interactive`: without it the bot never sees `hello` (the guide says so)."""
+    if shutil.which(command[0]) is None:
+        pytest.skip(f"no {command[0]}")
+    folder = tmp_path / name
+    folder.mkdir()
+    (folder / "bot.toml").write_text(
+        f'name = "{name}"\ncommand = {json.dumps(command)}\n'
+        'games = ["mandala", "flowers", "takenoko"]\n'
+    )
+    (folder / Path(command[-1]).name).write_text(source)
+    for game in ("mandala", "flowers", "takenoko"):
+        code, said = run("check", str(folder), "--game", game, "--out", str(tmp_path / game))
+        assert code == 0, said
+    guide = " ".join((ROOT / "bots" / "README.md").read_text().split())
+    assert "`awk -W interactive -f bot.awk`" in guide and "`fflush()` after each" in guide
+
+
+def test_the_guides_walkthrough_runs_as_written_in_a_folder_of_ones_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its bot.toml and bot.py, then its steps 4 and 5 as printed, where bots/ holds only
+    that bot (pip installed: the bundled bots are found by name). Step 5 named
+    `bots/random`, which is no folder there."""
+    guide = (ROOT / "bots" / "README.md").read_text(encoding="utf-8")
+    start = guide.index("## Walkthrough")
+    section = guide[start : guide.index("\n## ", start + 1)]
+    blocks = dict(re.findall(r"```(toml|python)\n(.*?)```", section, re.S))
+    folder = tmp_path / "bots" / "mine"
+    folder.mkdir(parents=True)
+    for language, name in (("toml", "bot.toml"), ("python", "bot.py")):
+        lines = blocks[language].splitlines()
+        indent = min(len(line) - len(line.lstrip()) for line in lines if line.strip())
+        (folder / name).write_text("\n".join(line[indent:] for line in lines) + "\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    steps = re.findall(r"`arena (check|play) ([^`]*)`", section)
+    assert [verb for verb, _ in steps[:2]] == ["check", "play"], steps
+    for verb, rest in steps[:2]:
+        code, said = run(verb, *rest.split(), "--out", str(tmp_path / verb))
+        assert code == 0, said

@@ -22,7 +22,7 @@ from arena.players.manifest import (
     resolve_bot,
     written_for,
 )
-from arena.results.folders import new_results_folder
+from arena.results.folders import new_results_folder, unused_out
 
 
 @click.command()
@@ -40,7 +40,7 @@ from arena.results.folders import new_results_folder
     "--opponent",
     default="random",
     show_default=True,
-    help="The bot to play against (a folder, or a name in bots/).",
+    help="The bot to play against (a folder, or a name: a bot in bots/ here, else a bundled one).",
 )
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed of the first deal.")
 @click.option(
@@ -84,6 +84,8 @@ def check(
         seats = ready_table(rules, game_options, seats)
     except ArenaError as error:
         raise click.ClickException(str(error)) from None
+    if out_dir is not None and (refusal := unused_out(out_dir)):
+        raise click.ClickException(refusal)  # its records would overwrite theirs
     if out_dir is None:
         out_dir = new_results_folder(f"check-{manifest.name}")
     limits = Limits(move_ms=move_ms, time_bank_ms=time_bank_ms, cpu_ms=cpu_ms)

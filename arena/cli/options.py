@@ -97,9 +97,22 @@ def _game_options(command: F, game_help: str, show_default: bool) -> F:
         metavar="KEY=VALUE",
         help="An option of the game, checked by the game (repeatable), e.g. turn_limit=500.",
     )(command)
-    return click.option("--game", default=DEFAULT_GAME, show_default=show_default, help=game_help)(
-        command
-    )
+    return click.option(
+        "--game", default=DEFAULT_GAME, show_default=show_default, help=game_help, callback=_known
+    )(command)
+
+
+def _known(context: click.Context, parameter: click.Parameter, name: str) -> str:
+    """--game as given, once it names a game of this arena (a name no game has was taken for
+    a game the bots' bot.toml did not list)."""
+    from arena.errors import GameError
+    from arena.game_sources import get_game
+
+    try:
+        get_game(name)
+    except GameError as error:
+        raise click.ClickException(str(error)) from None  # one sentence, as the game says
+    return name
 
 
 def cluster_options(command: F) -> F:

@@ -23,7 +23,7 @@ from arena.match import BotTally, MatchSummary, play_match, seat_labels
 from arena.players.limits import Limits
 from arena.players.manifest import BotManifest, common_games, game_refusal, plays, resolve_bot
 from arena.referee import GameReport
-from arena.results.folders import new_results_folder
+from arena.results.folders import new_results_folder, unused_out
 from arena.stats.ahead import Ahead
 from arena.stats.sprt import CONTINUE, MODELS, Sprt
 
@@ -112,7 +112,8 @@ def play(
     cpu_ms: int | None,
     human: HumanOptions,
 ) -> None:
-    """Play BOTs against each other at one table (a bot folder, or a bot's name in bots/).
+    """Play BOTs against each other at one table (each a bot's folder, or its name: a bot in
+    bots/ here, else a bundled one).
 
     `arena play mine greedy` plays a seat-swapped pair; `arena play mine random --seats 4
     --game NAME` seats mine against three copies of random. The same bot may sit twice
@@ -210,6 +211,8 @@ def _play_bots(table: _Table, games: int | None, quiet: bool, options: _SprtOpti
     else:
         test = _table_test(sprt, options.alpha, options.beta, options.elo_model, seats)
         stop = None if test is None else _table_stop(test, ahead, quiet)
+    if table.out_dir is not None and (refusal := unused_out(table.out_dir)):
+        raise click.ClickException(refusal)  # its records would overwrite theirs
     table.out_dir = table.out_dir or new_results_folder("play")
     summary = play_match(
         manifests,

@@ -16,6 +16,7 @@ from typing import Any
 
 import click
 
+from arena.bounded import visible
 from arena.errors import ArenaError
 from arena.game_sources import get_game
 from arena.games import Decision, GameState, Move
@@ -70,7 +71,7 @@ def replay(
             lines = numbered_narration(record)
         except ArenaError as error:
             raise click.ClickException(f"{record_path}: {error}") from None
-        click.echo("\n".join(lines))
+        click.echo("\n".join(map(visible, lines)))  # a bot's words too: safe to print
         return
     try:
         step, line = request_at(record, number)
@@ -87,7 +88,7 @@ def replay(
         return
     if seat is not None and seat >= step.state.num_players:
         raise click.ClickException(f"The game has seats 0 to {step.state.num_players - 1}.")
-    click.echo("\n".join(position_lines(record, step, names, seat)))
+    click.echo("\n".join(map(visible, position_lines(record, step, names, seat))))
 
 
 def numbered_narration(record: dict[str, Any]) -> list[str]:

@@ -17,6 +17,7 @@ from arena.cli.match_stats import parse_sprt
 from arena.cli.options import cluster_executor, cluster_options, cpu_limit_option, game_options
 from arena.cli.progress import Progress, Steps
 from arena.errors import ArenaError
+from arena.games import DEFAULT_GAME
 
 if TYPE_CHECKING:
     from arena.cluster import DaskExecutor
@@ -33,7 +34,11 @@ def _raise_interrupt(signum: int, frame: FrameType | None) -> None:
 
 
 def _field(
-    bots_dir: Path | None, names: tuple[str, ...], added: tuple[str, ...], game: str
+    bots_dir: Path | None,
+    names: tuple[str, ...],
+    added: tuple[str, ...],
+    game: str,
+    seats: int | None = None,
 ) -> list[Any]:
     """The bots of a new tournament: those named, or the default field of the bots folder
     (the bots written for `game`), and the bots of --add."""
@@ -51,17 +56,41 @@ def _field(
         field = [resolve_bot(name, directory) for name in names]
         for bot in field + extra:
             if not plays(bot, game):  # a bot plays the games its bot.toml lists
-                raise click.ClickException(game_refusal(bot, game))
+                refusal = game_refusal(bot, game) + _game_they_play(field + extra, seats)
+                raise click.ClickException(refusal)
     else:
         field = [bot for bot in discover_bots(directory) if bot.default and plays(bot, game)]
     field += [bot for bot in extra if bot.folder not in {known.folder for known in field}]
     if len(field) < 2:
         raise click.ClickException(
             f"{directory} has {len(field)} bot(s) in its default field for {game}; a tournament "
-            "needs two "
-            "(name bots on the command line, add one with --add PATH, or use --bots DIR)."
+            "needs two (name bots on the command line, bundled ones too, e.g. `arena run "
+            f"{' '.join(dict.fromkeys([*(b.name for b in field), 'random', 'starter-c']))}`; add "
+            "one with --add PATH, or use --bots DIR)."
         )
     return field
+
+
+def _game_they_play(bots: list[Any], seats: int | None) -> str:
+    """When --game was not given (so the game is Mandala): a sentence naming the first game
+    the bots' bot.toml files all list that seats the table, as `arena play` would choose."""
+    from click.core import ParameterSource
+
+    from arena.cli.bot_game import game_of_bots
+
+    context = click.get_current_context(silent=True)
+    if context is None or context.get_parameter_source("game") is not ParameterSource.DEFAULT:
+        return ""
+    try:
+        game, _, _ = game_of_bots(bots, seats, len(bots))
+    except ArenaError:
+        return ""
+    if game == DEFAULT_GAME:
+        return ""
+    return (
+        f" Without --game, arena run plays {DEFAULT_GAME}; these bots all play {game}: "
+        f"add --game {game}."
+    )
 
 
 def _gauntlet_name(gauntlet: str | None, bots_dir: Path | None) -> str | None:
@@ -100,7 +129,8 @@ def _round_size_note(config: TournamentConfig) -> str | None:
     "--bots",
     "bots_dir",
     type=click.Path(file_okay=False, path_type=Path),
-    help="Folder of bots; the field is every bot in it except those with default = false.",
+    help="Folder of bots; the field is every bot in it except those with default = false "
+    "[bots/ here, else the bundled bots].",
 )
 @click.option(
     "--add",
@@ -171,7 +201,8 @@ def _round_size_note(config: TournamentConfig) -> str | None:
 )
 @click.option("--charts/--no-charts", default=True, help="Draw the PNG charts at the end.")
 def run(**options: Any) -> None:
-    """Run a round-robin tournament of BOTs (names or folders; default: the bots folder).
+    """Run a round-robin tournament of BOTs (folders, or names: bots in --bots, else bundled
+    ones; default: the field of --bots, which is bots/ here, else the bundled bots).
 
     Every round, every k bots (k = --seats) sit at a table and play one deal k times with
     the seats rotated; for two seats, every pair plays two games with the seats swapped.
@@ -243,7 +274,7 @@ def _resumed(asked: Asked) -> tuple[Path, TournamentConfig]:
         "gauntlet": _gauntlet_name(asked.gauntlet, asked.bots_dir),
     }
     if asked.bot or asked.added or asked.bots_dir is not None:
-        field = _field(asked.bots_dir, asked.bot, asked.added, asked.game)
+        field = _field(asked.bots_dir, asked.bot, asked.added, asked.game, asked.seats)
         given["bots"] = [b.name for b in field]
     config, warnings = tournament.resume_run(run_dir, given)
     for warning in warnings:
@@ -267,7 +298,7 @@ def _created(asked: Asked) -> tuple[Path, TournamentConfig]:
     try:
         config = tournament.create_run(
             run_dir,
-            _field(asked.bots_dir, asked.bot, added, asked.game),
+            _field(asked.bots_dir, asked.bot, added, asked.game, asked.seats),
             rounds=asked.rounds if asked.rounds is not None else 1,
             seed=asked.seed,
             limits=limits,

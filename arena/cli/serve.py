@@ -7,6 +7,7 @@ import os
 import socket
 import tempfile
 import urllib.error
+import urllib.parse
 import urllib.request
 from collections.abc import Callable
 from pathlib import Path
@@ -15,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import click
 from click.core import ParameterSource
 
+from arena.bounded import visible
 from arena.cli.match_stats import parse_sprt
 from arena.cli.options import (
     cluster_executor,
@@ -336,7 +338,8 @@ def executor_factory(cluster: str | None, scheduler: str | None) -> Callable[[in
 @click.option("--to", "url", required=True, help="The league, e.g. http://127.0.0.1:8000")
 @click.option("--token", default=None, help=f"Your token [${TOKEN_ENV}].")
 def submit(bot: str, url: str, token: str | None) -> None:
-    """Send BOT (a bot folder, or the name of a bot in bots/) to a league as a new version."""
+    """Send BOT (a bot's folder, or its name: a bot in bots/ here, else a bundled one) to a
+    league as a new version."""
     from arena.league.uploads import archive_folder, check_size
     from arena.players.manifest import resolve_bot
 
@@ -345,7 +348,7 @@ def submit(bot: str, url: str, token: str | None) -> None:
         raise click.ClickException(f"Give your token with --token or ${TOKEN_ENV}.")
     with tempfile.TemporaryDirectory() as scratch:
         try:
-            folder = resolve_bot(bot).folder  # a folder, or a name in bots/ (as `arena check`)
+            folder = resolve_bot(bot).folder  # a folder, or a name (as `arena check`)
         except ArenaError as error:
             raise click.ClickException(str(error)) from None
         archive = archive_folder(folder, Path(scratch))
@@ -353,21 +356,57 @@ def submit(bot: str, url: str, token: str | None) -> None:
             check_size(archive)
         except ArenaError as error:
             raise click.ClickException(str(error)) from None
-        request = urllib.request.Request(
-            url.rstrip("/") + "/api/bots",
-            data=archive.read_bytes(),
-            headers={"Authorization": f"Bearer {token}", "Content-Type": "application/gzip"},
-            method="POST",
+        shown = _sent(url, token, archive.read_bytes())
+    click.echo(f"Submitted {shown[0]} ({shown[1]}); it plays once its check passes.")
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    """A redirect is refused: urllib would send the token on to wherever it points, and a
+    POST comes out of it a GET without the archive."""
+
+    def redirect_request(
+        self, req: Any, fp: Any, code: int, msg: str, headers: Any, newurl: str
+    ) -> None:
+        raise click.ClickException(
+            f"The league at {req.full_url} sent the request on to {newurl} (HTTP {code}); give "
+            "that league's own address with --to, e.g. https://... when it redirects to HTTPS."
         )
+
+
+def _sent(url: str, token: str, archive: bytes) -> tuple[str, str]:
+    """POST `archive` to the league at `url` as `token`; the new version's label and status
+    (the answer read bounded), or a ClickException with one sentence."""
+    if urllib.parse.urlsplit(url).scheme not in ("http", "https"):
+        raise click.ClickException(
+            f"--to must be the league's http:// or https:// address, e.g. http://127.0.0.1:8000, "
+            f"not {url!r}."
+        )
+    request = urllib.request.Request(
+        url.rstrip("/") + "/api/bots",
+        data=archive,
+        headers={"Authorization": f"Bearer {token}", "Content-Type": "application/gzip"},
+        method="POST",
+    )
+    opener = urllib.request.build_opener(_NoRedirect)
+    try:
+        with opener.open(request, timeout=120) as answer:
+            raw = answer.read(1 << 16)
+    except urllib.error.HTTPError as error:
         try:
-            with urllib.request.urlopen(request, timeout=120) as answer:
-                shown = json.loads(answer.read(1 << 20))
-        except urllib.error.HTTPError as error:
-            try:
-                reason = json.loads(error.read(1 << 16)).get("error", error.reason)
-            except (ValueError, AttributeError):
-                reason = error.reason
-            raise click.ClickException(f"The league refused it: {reason}") from None
-        except (urllib.error.URLError, OSError) as error:
-            raise click.ClickException(f"Cannot reach the league at {url} ({error}).") from None
-    click.echo(f"Submitted {shown['bot']} ({shown['status']}); it plays once its check passes.")
+            reason = json.loads(error.read(1 << 16)).get("error", error.reason)
+        except (ValueError, AttributeError):
+            reason = error.reason
+        shown = visible(str(reason))  # the server's words: bounded, safe to print
+        raise click.ClickException(f"The league refused it: {shown[:500]}") from None
+    except (urllib.error.URLError, OSError, ValueError) as error:
+        raise click.ClickException(f"Cannot reach the league at {url} ({error}).") from None
+    try:
+        shown = json.loads(raw)
+        label, status = shown["bot"], shown["status"]
+        if not isinstance(label, str) or not isinstance(status, str):
+            raise TypeError
+    except (ValueError, KeyError, TypeError):
+        raise click.ClickException(
+            f"{url} answered, but not as a league does ({raw[:60]!r}); check the address."
+        ) from None
+    return visible(label), visible(status)

@@ -35,6 +35,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from arena.errors import BotBuildError
+from arena.league.store import CUT_SHORT
+from arena.players import halting
 from arena.players.build import BUILD_LIMITS, BuildOverDisk, folder_bytes
 from arena.players.limits import SandboxLimits
 from arena.players.manifest import BotManifest
@@ -176,6 +178,8 @@ class CheckQueue:
         self._running = 0
         self._noted: dict[int, int] = {}  # the "N ahead" each waiting version was told
         self._threads: list[threading.Thread] = []
+        self._checking: dict[int, Bot] = {}  # by id: the versions being checked now
+        self._cut: set[int] = set()  # the ids of those `close` cut short (under `lock`)
         self._closed = False
 
     def put(self, bot: Bot) -> Future[Bot]:
@@ -214,14 +218,44 @@ class CheckQueue:
                     author: turn for author, turn in self._rounds.items() if turn >= self._now
                 }
                 self._running += 1
+                self._checking[item.bot.id] = item.bot
             try:
                 item.future.set_result(self.check(item.bot))
             except Exception as error:  # the check's own fault: the caller of put sees it
-                log.exception("the check of %s failed", item.bot.label)
+                if self._closed:  # its processes killed, its store maybe closed: no fault
+                    log.info("the check of %s was cut short (%s)", item.bot.label, error)
+                else:
+                    log.exception("the check of %s failed", item.bot.label)
+                    self._failed(item.bot, error)
                 item.future.set_exception(error)
             with self._lock:
                 self._running -= 1
+                self._checking.pop(item.bot.id, None)
                 self._note_waiting()
+
+    def _failed(self, bot: Bot, error: Exception) -> None:
+        """A version whose check raised (the arena's fault, not the bot's) is failed with a
+        sentence saying so, rather than left `checking` until the league restarts."""
+        message = (
+            f"the arena's check stopped on an error of its own ({type(error).__name__}); "
+            "submit it again, and tell the league's admin if it happens again"
+        )
+        try:
+            self.write(bot, "failed", message)
+        except Exception:  # the database away: the next start marks it cut short
+            log.exception("the failed check of %s was not written", bot.label)
+
+    def write(self, bot: Bot, status: str, message: str = "") -> Bot:
+        """Write a check's status (taking `lock`) and log its result, unless `close` cut the
+        check short: then the version stays failed with CUT_SHORT, and its late result (its
+        processes killed) is neither written nor told."""
+        with self.lock:
+            if bot.id in self._cut:
+                return bot
+            written = self.store.set_status(bot, status, message)
+        if status != "checking":
+            log.info("check of %s: %s (%s)", bot.label, status, message)
+        return written
 
     def _note_waiting(self) -> None:
         """Tell each waiting version how many are ahead of it now, if that changed (holding
@@ -241,16 +275,30 @@ class CheckQueue:
         except Exception:  # the database away: the queue goes on
             log.exception("the message of %s waiting to be checked was not written", bot.label)
 
-    def close(self, timeout: float = 30) -> None:
+    def close(self, timeout: float = 2) -> None:
         """No more checks: the waiting ones are dropped (they stay `building`: the league
-        marks them failed when it next starts), the running ones get `timeout` to finish."""
+        marks them failed when it next starts); the running ones are cut short at once, as a
+        restart would find them: their processes (builds, bots) killed, and any they start
+        after, and their versions failed with CUT_SHORT; their threads get `timeout` to end
+        (daemons: one that takes longer writes nothing more)."""
         with self._lock:
             self._closed = True
             threads, self._threads = self._threads, []
             dropped, self._waiting = self._waiting, []
+            running = list(self._checking.values())
             self._lock.notify_all()
         for item in dropped:
             item.future.cancel()
+        halting.halt(threads)
+        with self.lock:
+            for bot in running:
+                self._cut.add(bot.id)
+                try:
+                    self.store.set_status(bot, "failed", CUT_SHORT)
+                except Exception:  # the database away: the next start marks it the same
+                    log.exception("%s was not marked as cut short", bot.label)
+        if running:
+            log.info("checks cut short by the stop: %s", ", ".join(b.label for b in running))
         deadline = time.monotonic() + timeout
         for thread in threads:
             thread.join(max(0.0, deadline - time.monotonic()))

@@ -62,8 +62,9 @@ from arena.league.store import CUT_SHORT, Author, Bot, Store, StoreError
 from arena.league.table import made_line, settle
 from arena.league.table_loop import LeagueSteps, play_tables
 from arena.players.build import folder_bytes
+from arena.players.bundled import bundled_bots
 from arena.players.limits import Limits
-from arena.players.manifest import BotManifest, default_bots_dir, game_refusal, written_for
+from arena.players.manifest import BotManifest, game_refusal, written_for
 from arena.players.ready import fingerprint, read
 from arena.players.toolchains import league_refusal
 from arena.results.log import GameLine
@@ -235,17 +236,14 @@ class League:
     def _check(self, bot: Bot) -> Bot:
         from arena.conformance import check_bot
 
-        with self.lock:
-            bot = self.store.set_status(bot, "checking")
+        bot = self.checks.write(bot, "checking")  # none once a stop cut the check short
         try:
             manifest = self.manifest(bot)
             problem = build_version(manifest, self.checking)  # bounded, its folder weighed
             if problem is not None:
                 problem = public.check_message(problem, self.folder, bot.label)  # whole: its log
-                log.info("check of %s: failed (%s)", bot.label, problem)
-                with self.lock:
-                    return self.store.set_status(bot, "failed", problem)
-            opponent = read(default_bots_dir() / "random")
+                return self.checks.write(bot, "failed", problem)
+            opponent = read(bundled_bots() / "random")  # never ./bots: it may lack one
             results = check_bot(
                 dataclasses.replace(manifest, build=None),  # built just now
                 opponent,
@@ -266,9 +264,7 @@ class League:
         except (ArenaError, OSError) as error:
             status, message = "failed", str(error)
         message = public.check_message(message, self.folder, bot.label)  # whole: in its log
-        log.info("check of %s: %s (%s)", bot.label, status, message)
-        with self.lock:
-            return self.store.set_status(bot, status, message)
+        return self.checks.write(bot, status, message)
 
     def manifest(self, bot: Bot) -> BotManifest:
         """The bot's manifest, named with its league label (read once: a version's folder

@@ -13,7 +13,32 @@ table{border-collapse:collapse}td,th{padding:.3em .7em;border-bottom:1px solid #
 tr,span.bot{cursor:pointer}#error{color:#036}tr.chosen{background:#fff3c4}
 """
 
-PAGE_SCRIPT = """
+LIVE_SCRIPT = """
+function live(url, onData, later) {  // a live leaderboard that comes back after a refusal
+  // A browser retries an event stream that ended, but gives up for good on one refused (429:
+  // too many from this address, 503: the league is full or restarting): then it is opened
+  // again after 1 s, 2 s, 4 s ... up to 60 s (a quarter more at random, so the pages of a
+  // restarted league do not all come back at once), and back to 1 s once one is open.
+  let wait = 1000;
+  const open = () => {
+    const source = new EventSource(url);
+    source.onopen = () => { wait = 1000; };
+    source.onmessage = (event) => onData(JSON.parse(event.data));
+    source.onerror = () => {
+      if (source.readyState !== EventSource.CLOSED) return;  // the browser retries this one
+      source.close();
+      later(open, wait * (1 + Math.random() / 4));
+      wait = Math.min(wait * 2, 60000);
+    };
+  };
+  open();
+}
+"""
+"""The league page's live leaderboard (`/api/events`), a function of its own so that a test
+can run it under Node with a stand-in EventSource."""
+
+PAGE_SCRIPT = (
+    """
 "use strict";
 const $ = (id) => document.getElementById(id);
 function cell(row, text) { const td = document.createElement("td"); td.textContent = String(text); row.append(td); }
@@ -204,8 +229,10 @@ function follow(label) {  // a submitted version's status, told until its check 
   });
 }
 fetch("/api/leaderboard").then((r) => r.json()).then(draw);
-new EventSource("/api/events").onmessage = (event) => draw(JSON.parse(event.data));
+live("/api/events", draw, setTimeout);
 """.replace("__MAX_MIB__", str(MAX_UPLOAD_BYTES >> 20))
+    + LIVE_SCRIPT
+)
 
 JOIN_STYLE = (
     """body{font-family:system-ui,sans-serif;margin:2em;max-width:50em}#answer{color:#036}"""

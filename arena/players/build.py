@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import IO
 
 from arena.errors import BotBuildError
+from arena.players import halting
 from arena.players.launch import bot_environment, showing_toolchain
 from arena.players.limits import SandboxLimits
 from arena.players.manifest import MANIFEST, BotManifest
@@ -167,6 +168,7 @@ def _run_build(
         start_new_session=True,
         pass_fds=launch.pass_fds,
     )
+    halting.started(process)  # a stopping server may end it (halting.halt)
     try:
         for fd in launch.pass_fds:
             os.close(fd)

@@ -9,14 +9,22 @@ installed folder: a bot with a build (starter-c) builds there. The digest is the
 bundled files, so a new release (or an edited checkout) gets new copies and an old copy is
 never reused for other sources. Copies are made whole in a staging folder and renamed into
 place, so two commands started at once never see half a bot.
+
+The copies of other sources are pruned: each use of the working folder marks it used (its
+mtime), and once a process, as it first finds it, the arena deletes the `bots-<digest>` folders no
+process has used for `PRUNE_DAYS` days (an older release, a checkout's earlier edits, each
+with its builds), and staging folders a crash left a day old.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
+import re
 import shutil
 import tempfile
+import time
 from importlib import resources
 from pathlib import Path
 
@@ -32,6 +40,9 @@ STARTER_PREFIX = "starter-"
 """A bundled bot whose folder is named `starter-<language>` is that language's starter."""
 CACHE_FOLDER = "mandala-arena"
 """The arena's folder in the user's cache folder."""
+PRUNE_DAYS = 30
+"""A working folder of bundled bots no process has used for this many days is deleted."""
+_WORKING_NAME = re.compile(r"bots-[0-9a-f]{16}")
 
 
 def bundled_folder() -> Path:
@@ -88,7 +99,36 @@ def _working_root(source: Path, cache: Path) -> Path:
 
 def working_folder() -> Path:
     """The folder the bundled bots play from (each made by `bundled_bot` when first needed)."""
-    return _working_root(bundled_folder(), cache_home())
+    root = _working_root(bundled_folder(), cache_home())
+    with contextlib.suppress(OSError):
+        os.utime(root)  # used now (a long-running server too); not there yet: made when needed
+    _prune_once(root)
+    return root
+
+
+@functools.cache
+def _prune_once(root: Path) -> None:
+    """Delete the siblings of `root` unused for PRUNE_DAYS and staging folders a day old
+    (module docstring); once a process. What cannot be deleted stays."""
+    for folder in _entries(root.parent):
+        if _WORKING_NAME.fullmatch(folder.name) and folder.path != str(root):
+            _delete_if_older(folder, PRUNE_DAYS)
+    for folder in _entries(root.parent / ".staging"):
+        _delete_if_older(folder, 1)
+
+
+def _entries(folder: Path) -> list[os.DirEntry[str]]:
+    try:
+        with os.scandir(folder) as entries:
+            return list(entries)
+    except OSError:
+        return []
+
+
+def _delete_if_older(entry: os.DirEntry[str], days: float) -> None:
+    with contextlib.suppress(OSError):
+        if time.time() - entry.stat(follow_symlinks=False).st_mtime > days * 86400:
+            shutil.rmtree(entry.path, ignore_errors=True)
 
 
 def bundled_bot(name: str) -> Path | None:

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from arena.players import halting
 from arena.players.limits import Limits, SandboxLimits, manifest_limits
 from arena.players.manifest import BotManifest
 from arena.players.sandbox.launch import prepare
@@ -125,6 +126,7 @@ def start_process(spec: LaunchSpec, stderr: int) -> subprocess.Popen[bytes]:
         for fd in spec.pass_fds:  # the child has its own copy now (or never will)
             with contextlib.suppress(OSError):
                 os.close(fd)
+    halting.started(process)  # a stopping server may end it (halting.halt)
     try:
         for hook in spec.after_start:
             hook(process.pid)

@@ -85,6 +85,8 @@ def _argv(value: Any, key: str, path: Path) -> tuple[str, ...]:
         )
     if not parts:
         raise BotManifestError(f"{path}: `{key}` is empty; give the program to run.")
+    if any("\0" in part for part in parts):  # no program can be given one
+        raise BotManifestError(f"{path}: `{key}` holds a NUL character; remove it.")
     return tuple(parts)
 
 
@@ -187,6 +189,12 @@ def load_manifest(path: Path) -> BotManifest:
         raise BotManifestError(
             f'{toml_path}: `env` must be a table of strings such as [env] JAVA_OPTS = "-Xmx256m".'
         )
+    for key, value in env.items():  # what no process environment can hold
+        if not key or "=" in key or "\0" in key or "\0" in value:
+            raise BotManifestError(
+                f"{toml_path}: [env] {json.dumps(key)} cannot be set: a variable's name must be "
+                "non-empty without `=`, and neither it nor its value may hold a NUL character."
+            )
     return BotManifest(
         name=name,
         folder=toml_path.parent.resolve(),

@@ -19,6 +19,10 @@ from arena.players.manifest import MANIFEST, BotManifest, load_manifest
 _NAME_LINE = re.compile(r"^name\s*=.*$", re.MULTILINE)
 """The `name = ...` line of a starter's bot.toml (its first: top-level keys come first)."""
 
+_NOT_DEFAULT_LINE = re.compile(r"^default\s*=\s*false\b.*\n?", re.MULTILINE)
+"""A starter's `default = false` line: it keeps the starter itself out of the default field,
+never the bot made from it (which `arena run` in its bots/ folder should play)."""
+
 
 @dataclass(frozen=True)
 class Starter:
@@ -65,7 +69,8 @@ def new_bot(language: str, folder: Path) -> tuple[Starter, BotManifest]:
         copy_bot(starter.bot.folder, folder)
         toml = folder / MANIFEST
         text = toml.read_text(encoding="utf-8")
-        toml.write_text(_NAME_LINE.sub(f'name = "{name}"', text, count=1), encoding="utf-8")
+        text = _NOT_DEFAULT_LINE.sub("", _NAME_LINE.sub(f'name = "{name}"', text, count=1))
+        toml.write_text(text, encoding="utf-8")
     except OSError as error:
         raise BotManifestError(
             f"{folder} cannot be written ({error.strerror or error}); choose a folder you can "

@@ -8,6 +8,8 @@ import select
 import threading
 from pathlib import Path
 
+from arena.bounded import visible
+
 TAIL_BYTES = 16384
 """How much of the latest stderr output is kept for error messages (a Rust backtrace fits)."""
 
@@ -127,9 +129,10 @@ class StderrLog:
         return " | ".join([*head, *(["..."] if first + 3 < len(kept) - 2 else []), *rest])
 
     def _lines(self) -> list[str]:
+        """The tail's non-empty lines, each safe to print (a crash reason quotes them)."""
         with self._lock:
             text = bytes(self._tail).decode("utf-8", "replace")
-        return [line.strip() for line in text.splitlines() if line.strip()]
+        return [visible(line.strip()) for line in text.splitlines() if line.strip()]
 
     def clear_tail(self) -> None:
         """Forget the tail (at a process start, so messages quote only the current process)."""

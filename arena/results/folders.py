@@ -5,6 +5,8 @@ from __future__ import annotations
 from datetime import datetime
 from pathlib import Path
 
+from arena.run_folder import files_held
+
 RESULTS = Path("results")
 """Where commands write when no --out is given (relative to the current folder)."""
 
@@ -26,3 +28,11 @@ def new_results_folder(kind: str, results: Path = RESULTS) -> Path:
             n += 1
             continue
         return folder
+
+
+def unused_out(folder: Path) -> str | None:
+    """The sentence refusing `folder` as a command's --out when it holds files, else None."""
+    held = files_held(folder)
+    if held is None:
+        return None
+    return f"{folder} already holds files ({held}); give --out a new or empty folder."
