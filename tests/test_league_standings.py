@@ -134,10 +134,12 @@ def test_arena_bench_league_times_the_board_of_a_synthetic_league(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(bench, "ARRIVE_S", 1.0)
-    args = ["bench", "league", "--synthetic-only", "--synthetic-games", "2000"]
+    args = ["bench", "league", "--synthetic-only", "--synthetic-games", "2000", "--bots", "5"]
     result = CliRunner().invoke(main, args, catch_exceptions=False)
     assert result.exit_code == 0, result.output
-    assert "synthetic league: 2,000 games" in result.output
-    assert "--synthetic-games 1000000" in result.output  # how to ask for a million
-    for figure in ("µs a game", "a game on it after median", "the Elo fit", "memory (RSS)"):
+    assert "synthetic league on sqlite: 2,000 games of 5 bots" in result.output
+    assert "--synthetic-games N --bots B" in result.output  # how to ask for more
+    for figure in ("µs a game", "a game on it after median", "reopen s", "RSS MiB", "targets:"):
         assert figure in result.output, figure
+    row = next(line.split() for line in result.output.splitlines() if "2,000 " in line[:16])
+    assert float(row[1]) > 0 and float(row[2]) > 0  # reopened, and its memory measured
