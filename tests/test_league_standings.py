@@ -143,3 +143,28 @@ def test_arena_bench_league_times_the_board_of_a_synthetic_league(
         assert figure in result.output, figure
     row = next(line.split() for line in result.output.splitlines() if "2,000 " in line[:16])
     assert float(row[1]) > 0 and float(row[2]) > 0  # reopened, and its memory measured
+
+
+def test_a_custom_leaderboard_counts_the_latest_games_only(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the custom boards' process holds CUSTOM_GAMES games, whatever the league's size: its
+    # first read starts that far from the end, and later games push the oldest out
+    from arena.league import boards
+
+    monkeypatch.setattr(boards, "CUSTOM_GAMES", 40)
+    monkeypatch.setattr(boards, "_READ", [None, 0, None])
+    league = League(tmp_path / "league", workers=0)
+    try:
+        league.record(TableResult(synthetic_lines(50, bots=4)))  # 100 games
+        rows = boards._custom_board(league.address, {}, ("", "", frozenset(), None))
+        assert {row["elo_games"] for row in rows} == {40}
+        assert sum(row["games"] for row in rows) == 80  # 40 games of 2 seats
+        league.record(TableResult(synthetic_lines(5, bots=4, start=50)))
+        rows = boards._custom_board(league.address, {}, ("", "", frozenset(), None))
+        assert {row["elo_games"] for row in rows} == {40}
+        assert len(boards._READ[2]) == 40 and boards._READ[2][-1].game_id == "L0000054-g2"
+    finally:
+        if boards._READ[0] is not None:
+            boards._READ[0].close()
+        league.close()
