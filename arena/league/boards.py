@@ -160,12 +160,13 @@ def _custom_board(
     from arena.league.database import open_database
     from arena.league.store import Store
 
-    if _READ[0] is None:
-        _READ[0] = Store(str(address), db=open_database(address, reading=True))
-        _READ[1] = max(0, _READ[0].last_game() - CUSTOM_GAMES)  # the latest only
+    store = _READ[0]
+    if store is None:
+        store = _READ[0] = Store(str(address), db=open_database(address, reading=True))
+        _READ[1] = max(0, store.last_game() - CUSTOM_GAMES)  # the latest only
         _READ[2] = deque(maxlen=CUSTOM_GAMES)
     games = _READ[2]
-    while batch := _READ[0].games_after(_READ[1], CUSTOM_BATCH):
+    while batch := store.games_after(_READ[1], CUSTOM_BATCH):
         games.extend(line for _, line in batch)
         _READ[1] = batch[-1][0]
     return board_of(games, bots, *query)
