@@ -27,7 +27,7 @@ from arena.cli.main import main
 from arena.league import database, web
 from arena.league.database import Outage
 from arena.league.league import League
-from arena.league.store import Store
+from arena.league.store import Store, StoreError
 from arena.players.limits import Limits
 from arena.results.log import GameLine
 from tests.league_support import Site, bot_archive, served
@@ -117,6 +117,48 @@ def test_a_damaged_league_file_is_one_sentence(tmp_path: Path, where: float) -> 
     data[page * 4096 : (page + 1) * 4096] = b"\xde\xad" * 2048  # junk over one page
     path.write_bytes(data)
     _one_sentence(_serve(tmp_path / "league"), "is damaged", "backup", ".recover")
+
+
+def _damage_table(path: Path, table: str) -> None:
+    """Junk over the first page of `table` in the SQLite file `path`."""
+    db = sqlite3.connect(path)
+    size = db.execute("PRAGMA page_size").fetchone()[0]
+    root = db.execute("SELECT rootpage FROM sqlite_master WHERE name = ?", (table,)).fetchone()[0]
+    db.close()
+    data = bytearray(path.read_bytes())
+    data[(root - 1) * size : root * size] = b"\xde\xad" * (size // 2)
+    path.write_bytes(data)
+
+
+def test_a_large_file_opens_at_once_and_its_damaged_games_are_logged(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    # a file over WHOLE_CHECK_BYTES (a league of millions of games): what a restart reads is
+    # checked at once, the games in a thread, which logs the damage in the opening's sentence
+    monkeypatch.setattr(database, "WHOLE_CHECK_BYTES", 0)
+    path = _league_file(tmp_path / "league")
+    _damage_table(path, "games")
+    with caplog.at_level(logging.ERROR, logger="arena.league.database"):
+        store = Store(path)
+        try:
+            checks = [t for t in threading.enumerate() if t.name == "league-db-check"]
+            assert checks
+            for check in checks:
+                check.join(timeout=60)
+        finally:
+            store.close()
+    said = [record.getMessage() for record in caplog.records]
+    assert any("is damaged" in text and "backup" in text for text in said), said
+
+
+def test_a_large_file_whose_bots_are_damaged_is_one_sentence_at_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(database, "WHOLE_CHECK_BYTES", 0)
+    path = _league_file(tmp_path / "league")
+    _damage_table(path, "bots")
+    with pytest.raises(StoreError, match="is damaged"):
+        Store(path)
 
 
 def test_a_file_that_is_no_database_is_one_sentence(tmp_path: Path) -> None:

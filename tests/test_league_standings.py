@@ -134,10 +134,37 @@ def test_arena_bench_league_times_the_board_of_a_synthetic_league(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(bench, "ARRIVE_S", 1.0)
-    args = ["bench", "league", "--synthetic-only", "--synthetic-games", "2000"]
+    args = ["bench", "league", "--synthetic-only", "--synthetic-games", "2000", "--bots", "5"]
     result = CliRunner().invoke(main, args, catch_exceptions=False)
     assert result.exit_code == 0, result.output
-    assert "synthetic league: 2,000 games" in result.output
-    assert "--synthetic-games 1000000" in result.output  # how to ask for a million
-    for figure in ("µs a game", "a game on it after median", "the Elo fit", "memory (RSS)"):
+    assert "synthetic league on sqlite: 2,000 games of 5 bots" in result.output
+    assert "--synthetic-games N --bots B" in result.output  # how to ask for more
+    for figure in ("µs a game", "a game on it after median", "reopen s", "RSS MiB", "targets:"):
         assert figure in result.output, figure
+    row = next(line.split() for line in result.output.splitlines() if "2,000 " in line[:16])
+    assert float(row[1]) > 0 and float(row[2]) > 0  # reopened, and its memory measured
+
+
+def test_a_custom_leaderboard_counts_the_latest_games_only(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the custom boards' process holds CUSTOM_GAMES games, whatever the league's size: its
+    # first read starts that far from the end, and later games push the oldest out
+    from arena.league import boards
+
+    monkeypatch.setattr(boards, "CUSTOM_GAMES", 40)
+    monkeypatch.setattr(boards, "_READ", [None, 0, None])
+    league = League(tmp_path / "league", workers=0)
+    try:
+        league.record(TableResult(synthetic_lines(50, bots=4)))  # 100 games
+        rows = boards._custom_board(league.address, {}, ("", "", frozenset(), None))
+        assert {row["elo_games"] for row in rows} == {40}
+        assert sum(row["games"] for row in rows) == 80  # 40 games of 2 seats
+        league.record(TableResult(synthetic_lines(5, bots=4, start=50)))
+        rows = boards._custom_board(league.address, {}, ("", "", frozenset(), None))
+        assert {row["elo_games"] for row in rows} == {40}
+        assert len(boards._READ[2]) == 40 and boards._READ[2][-1].game_id == "L0000054-g2"
+    finally:
+        if boards._READ[0] is not None:
+            boards._READ[0].close()
+        league.close()

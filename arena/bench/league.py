@@ -43,6 +43,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from arena.bench import league_synthetic
 from arena.bench.league_flood import (
     FLOOD_ASKERS,
     FLOOD_IDLE,
@@ -51,7 +52,12 @@ from arena.bench.league_flood import (
     _timed,
     _under_flood,
 )
-from arena.bench.league_synthetic import SYNTHETIC_GAMES, _print_synthetic, synthetic
+from arena.bench.league_synthetic import (
+    SYNTHETIC_BOTS,
+    SYNTHETIC_GAMES,
+    _print_synthetic,
+    synthetic,
+)
 
 if TYPE_CHECKING:
     from arena.league.league import League
@@ -204,7 +210,18 @@ def measure(
     "and time its plain leaderboard; 0 skips it.",
 )
 @click.option(
-    "--synthetic-only", is_flag=True, help="Only the synthetic league (no bots are played)."
+    "--bots",
+    "synthetic_bots",
+    type=click.IntRange(min=2, max=100_000),
+    default=SYNTHETIC_BOTS,
+    show_default=True,
+    help="The synthetic league's bots (issue 45's targets: --synthetic-games 10000000 "
+    "--bots 1000).",
+)
+@click.option(
+    "--synthetic-only",
+    is_flag=True,
+    help="Only the synthetic league (no bots are played); its store is then --db if given.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def league_bench(
@@ -214,6 +231,7 @@ def league_bench(
     db: str | None,
     flood_s: float,
     synthetic_games: int,
+    synthetic_bots: int,
     synthetic_only: bool,
     as_json: bool,
 ) -> None:
@@ -230,7 +248,12 @@ def league_bench(
             else measure(bot or ("greedy", "random"), games, reads, db, flood_s)
         )
         if synthetic_games:
-            figures["synthetic"] = synthetic(synthetic_games)
+            figures["synthetic"] = synthetic(  # --db: the played league's, unless alone
+                synthetic_games,
+                league_synthetic.ARRIVE_S,
+                bots=synthetic_bots,
+                db=db if synthetic_only else None,
+            )
     except ArenaError as error:
         raise click.ClickException(str(error)) from None
     if as_json:

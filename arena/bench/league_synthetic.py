@@ -1,23 +1,31 @@
-"""`arena bench league`'s synthetic league: synthetic games of SYNTHETIC_BOTS bots stored
-through `League.record`, no processes; then, while ARRIVE_PER_S games a second keep
-arriving, a reader of the plain leaderboard; the cost of a game, how late a game is on the
-board, the background Elo fit, the memory and a restart. The command is in `league.py`.
+"""`arena bench league`'s synthetic league: synthetic games of `--bots` bots (SYNTHETIC_BOTS
+unless told) stored through `League.record`, no processes, on SQLite or PostgreSQL (`--db`).
+At each checkpoint (`checkpoints`: 100,000, 1,000,000, 10,000,000 ... and the last) a server
+process of its own opens the league as a restart does and reports what it cost
+(league_probe.py: reopening, its memory, the board, a bot's page, the order-free fit); then,
+while ARRIVE_PER_S games a second keep arriving, a reader of the plain leaderboard: how late
+a game is on it. Printed beside issue 45's targets. The command is in `league.py`.
 """
 
 from __future__ import annotations
 
 import contextlib
-import gc
+import json
 import math
 import random
 import statistics
+import subprocess
+import sys
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
+
+from arena.errors import ArenaError
 
 if TYPE_CHECKING:
     from arena.league.league import League
@@ -29,7 +37,22 @@ GROW_TABLES = 1000
 ARRIVE_S = 10.0
 ARRIVE_PER_S = 200
 READ_PLAIN_S = 0.05
+HISTOGRAM = {"8": 12, "16": 6, "32": 2}
+"""Every synthetic seat's think-time histogram (arena/stats/think.py)."""
 UPDATE_SAMPLE = 100_000
+RSS_TARGET_MIB = 300
+REOPEN_TARGET_S = 5
+PAGE_TARGET_MS = 200
+FIT_TARGET_S = 10
+STALE_TARGET_S = 2
+"""Issue 45's targets at 10,000,000 games of 1,000 bots: the server's memory, reopening,
+a bot's page, the order-free fit, a stored game on the plain board."""
+
+
+def synthetic_names(bots: int) -> list[str]:
+    """The synthetic bots' names: bot00, bot01, ... (bot000 ... from 101 bots on)."""
+    width = max(2, len(str(bots - 1)))
+    return [f"bot{n:0{width}d}" for n in range(bots)]
 
 
 def synthetic_lines(
@@ -37,105 +60,151 @@ def synthetic_lines(
 ) -> list[GameLine]:
     """The games of `tables` tables of a league of `bots` bots of spread strengths, as the
     league numbers them (table `start` on; each deal played once per rotation of the seats)
-    and with every field a played game has (times, a histogram, a worker, a moment)."""
+    and with every field a played game has (times, a histogram, a worker, a moment). The
+    same arguments give the same games."""
     from arena.results.log import GameLine
 
-    rng = random.Random(seed + start)
-    names = [f"bot{n:02d}" for n in range(bots)]
+    rng = random.Random(seed * 1_000_003 + start)
+    names = synthetic_names(bots)
+    uniform, gauss, pick = rng.random, rng.gauss, rng.sample
+    hist = (HISTOGRAM,) * seats
+    decisions = (20,) * seats
     lines = []
     for number in range(start, start + tables):
-        table = rng.sample(names, seats)
-        strength = {name: int(name[3:]) + rng.gauss(0, 4) for name in table}
+        table = pick(range(bots), seats)
+        strength = [n + gauss(0, 4) for n in table]
+        deal = rng.getrandbits(62)
+        moment = f"2026-11-26T12:{number // 60 % 60:02d}:{number % 60:02d}.000000"
         for n in range(seats):
-            players = tuple(table[n:] + table[:n])
-            scores = tuple(float(round(strength[name] * 3 + rng.gauss(20, 8))) for name in players)
-            ranks = tuple(sorted(scores, reverse=True).index(score) for score in scores)
-            faulty = n if rng.random() < 0.002 else None
+            order, levels = table[n:] + table[:n], strength[n:] + strength[:n]
+            scores = tuple(float(round(level * 3 + 20 + gauss(0, 8))) for level in levels)
+            best = sorted(scores, reverse=True)
+            ranks = tuple(best.index(score) for score in scores)
+            faulty = n if uniform() < 0.002 else None
+            think = 5 + 45 * uniform()
             lines.append(
                 GameLine(
-                    seq=number * seats + n, game_id=f"L{number:07d}-g{n + 1}", players=players,
-                    scores=scores, ranks=ranks,
+                    seq=number * seats + n, game_id=f"L{number:07d}-g{n + 1}",
+                    players=tuple(names[bot] for bot in order), scores=scores, ranks=ranks,
                     termination="timeout" if faulty is not None else "normal", round=1,
-                    table=number, game=n + 1, seed=rng.randrange(1 << 62),
+                    table=number, game=n + 1, seed=deal,
                     winner=ranks.index(0) if ranks.count(0) == 1 else None,
-                    end="deck_exhausted", reason="", faulty_seat=faulty, turns=rng.randrange(20, 60),
-                    decisions=(20,) * seats, think_ms=tuple(rng.uniform(5, 50) for _ in players),
-                    cpu_ms=tuple(rng.uniform(5, 50) for _ in players),
-                    think_max_ms=tuple(rng.uniform(5, 90) for _ in players),
-                    think_hist=tuple({"8": 12, "16": 6, "32": 2} for _ in players),
-                    duration_ms=rng.uniform(100, 900), worker="local-1",
-                    finished_at=f"2026-11-26T12:{number // 60 % 60:02d}:{number % 60:02d}.000000",
+                    end="deck_exhausted", reason="", faulty_seat=faulty,
+                    turns=20 + (number + n) % 40, decisions=decisions,
+                    think_ms=(think,) * seats, cpu_ms=(think * 0.9,) * seats,
+                    think_max_ms=(think * 2,) * seats, think_hist=hist,
+                    duration_ms=100 + 800 * uniform(), worker="local-1", finished_at=moment,
                 )
             )  # fmt: skip
     return lines
 
 
-def _rss_mib() -> tuple[float, float]:
-    """This process's resident memory and its peak, in MiB (Linux: /proc/self/status)."""
-    found = {}
-    with contextlib.suppress(OSError):
-        for text in Path("/proc/self/status").read_text().splitlines():
-            key, _, value = text.partition(":")
-            if key in ("VmRSS", "VmHWM"):
-                found[key] = int(value.split()[0]) / 1024
-    return round(found.get("VmRSS", 0.0), 1), round(found.get("VmHWM", 0.0), 1)
-
-
-def _grow(league: League, games: int, seats: int) -> float:
-    """`games` synthetic games stored through `League.record`, a table at a time; the
-    seconds it took."""
+def _grow(league: League, games: int, seats: int, bots: int) -> float:
+    """Synthetic games stored through `League.record` until the league has `games`,
+    GROW_TABLES tables a call; the seconds it took."""
     from arena.execution import TableResult
 
     start, grown = time.perf_counter(), league.standings.count
     while grown < games:
         tables = min(GROW_TABLES, max(1, (games - grown) // seats))
-        for number in range(0, tables):
-            lines = synthetic_lines(1, seats=seats, start=grown // seats + number)
-            league.record(TableResult(lines))
+        league.record(TableResult(synthetic_lines(tables, bots, seats, start=grown // seats)))
         grown = league.standings.count
     return time.perf_counter() - start
 
 
-def synthetic(games: int, arrive_s: float = ARRIVE_S, seats: int = 2) -> dict[str, Any]:
-    """A league grown to `games` synthetic games (SYNTHETIC_BOTS bots), recorded by
-    `League.record` as played ones are (its SQLite store on a temporary folder, without
-    fsync: its disk is not what is measured); then, while ARRIVE_PER_S games a second keep
-    arriving for `arrive_s` s, a reader of the plain leaderboard every READ_PLAIN_S: how
-    long each game took to be on it, and the background Elo fit; then the league opened
-    again, as a restart does."""
+def _enter(league: League, bots: int) -> None:
+    """The synthetic bots entered in the league's store as active versions of one author,
+    so that their pages are served (their folders stay empty: nothing plays them)."""
+    store = league.store
+    author = store.author_of(store.add_author("synthetic"))
+    assert author is not None
+    for name in synthetic_names(bots):
+        store.set_status(store.add_bot(name, author), "active")
+
+
+def checkpoints(games: int) -> list[int]:
+    """Where the server is measured while the league grows to `games`: every power of ten
+    from 100,000 below it, and `games` itself."""
+    marks, mark = [], 100_000
+    while mark < games:
+        marks.append(mark)
+        mark *= 10
+    return [*marks, games]
+
+
+def _server(folder: Path, db: str | None) -> dict[str, Any]:
+    """The league opened, served and fitted by a process of its own (league_probe.py)."""
+    command = [sys.executable, "-m", "arena.bench.league_probe", str(folder)]
+    done = subprocess.run(
+        command + ([db] if db else []), capture_output=True, text=True, timeout=3600, check=False
+    )
+    if done.returncode != 0:
+        raise ArenaError(f"The league could not be opened again: {done.stderr.strip()[-400:]}")
+    return dict(json.loads(done.stdout.strip().splitlines()[-1]))
+
+
+@contextlib.contextmanager
+def _quick_writes(league: League) -> Iterator[None]:
+    """Commits that do not wait for the disk while the league grows (its disk is not what
+    is measured); as the league writes them (waiting) again after."""
+    from arena.league.database import is_postgres
+
+    postgres = is_postgres(str(league.store.where))
+    league.store.db.execute(
+        "SET synchronous_commit = off" if postgres else "PRAGMA synchronous=OFF"
+    )
+    try:
+        yield
+    finally:
+        league.store.db.execute(
+            "SET synchronous_commit = on" if postgres else "PRAGMA synchronous=NORMAL"
+        )
+
+
+def synthetic(
+    games: int,
+    arrive_s: float = ARRIVE_S,
+    seats: int = 2,
+    bots: int = SYNTHETIC_BOTS,
+    db: str | None = None,
+) -> dict[str, Any]:
+    """A league of `bots` bots grown to `games` synthetic games, recorded by `League.record`
+    as played ones are (its store: a SQLite file in a temporary folder, or the empty
+    PostgreSQL database `db`); at each checkpoint the league opened by a server process of
+    its own (`_server`: reopening, memory, the board, a bot's page, the fit); then, while
+    ARRIVE_PER_S games a second keep arriving for `arrive_s` s, a reader of the plain
+    leaderboard: how long each game took to be on it."""
     from arena.league.league import League
 
     with tempfile.TemporaryDirectory(prefix="arena-bench-synthetic-") as temporary:
         folder = Path(temporary) / "league"
-        league = League(folder, seats=seats, workers=0)
+        league = League(folder, seats=seats, workers=0, db=db)
+        measured: list[dict[str, Any]] = []
         try:
-            league.store.db.db.execute("PRAGMA synchronous=OFF")  # type: ignore[attr-defined]
-            before = _rss_mib()[0]
-            grew = _grow(league, games, seats)
+            _enter(league, bots)
+            grew = 0.0
+            for mark in checkpoints(games):
+                with _quick_writes(league):
+                    grew += _grow(league, mark, seats, bots)
+                measured.append({"games": league.standings.count, **_server(folder, db)})
+            count = league.standings.count
             figures = {
-                "games": league.standings.count,
-                "bots": SYNTHETIC_BOTS,
+                "games": count,
+                "bots": bots,
                 "seats": seats,
+                "database": "postgresql" if db else "sqlite",
                 "grow_s": round(grew, 1),
-                "record_us_per_game": round(grew / max(1, league.standings.count) * 1e6, 1),
-                **_watched(league, seats, arrive_s),
-                **_update_cost(league),
-                "rss_before_mib": before,
+                "record_us_per_game": round(grew / max(1, count) * 1e6, 1),
+                "checkpoints": measured,
+                **_watched(league, seats, arrive_s, bots),
+                **_update_cost(bots, seats),
             }
-            figures["rss_mib"], figures["rss_peak_mib"] = _rss_mib()
         finally:
             league.close()
-        del league
-        gc.collect()
-        start = time.perf_counter()
-        again = League(folder, workers=0)  # as a restart reads it
-        figures["reopen_s"] = round(time.perf_counter() - start, 1)
-        figures["reopen_rss_mib"] = _rss_mib()[0]
-        again.close()
     return figures
 
 
-def _watched(league: League, seats: int, arrive_s: float) -> dict[str, Any]:
+def _watched(league: League, seats: int, arrive_s: float, bots: int) -> dict[str, Any]:
     """The plain leaderboard while games keep arriving: how late each is on it."""
     from arena.league.boards import Boards
 
@@ -160,7 +229,7 @@ def _watched(league: League, seats: int, arrive_s: float) -> dict[str, Any]:
     until = time.perf_counter() + arrive_s
     while time.perf_counter() < until:
         due = time.perf_counter() + seats / ARRIVE_PER_S
-        _grow(league, league.standings.count + seats, seats)
+        _grow(league, league.standings.count + seats, seats, bots)
         stored.append((league.standings.count, time.perf_counter()))
         time.sleep(max(0.0, due - time.perf_counter()))
     time.sleep(2 * READ_PLAIN_S)
@@ -182,14 +251,13 @@ def _watched(league: League, seats: int, arrive_s: float) -> dict[str, Any]:
     }
 
 
-def _update_cost(league: League) -> dict[str, float]:
-    """The standings' update, and TrueSkill's, a game: the league's first UPDATE_SAMPLE games
-    counted again by standings of their own."""
+def _update_cost(bots: int, seats: int) -> dict[str, float]:
+    """The standings' update, and TrueSkill's, a game: UPDATE_SAMPLE synthetic games of the
+    same bots counted by standings of their own."""
     from arena.league.standings import Standings
     from arena.results.ratings import environment, rate_game
 
-    with league.lock:  # its first UPDATE_SAMPLE games, read from the store
-        sample = [line for _, line in league.store.games_after(0, UPDATE_SAMPLE)]
+    sample = synthetic_lines(UPDATE_SAMPLE // seats, bots, seats, seed=2)
     alone, ratings, env = Standings(), {}, environment()  # type: ignore[var-annotated]
     start = time.perf_counter()
     for line in sample:
@@ -233,25 +301,34 @@ def _staleness(stored: list[tuple[int, float]], seen: list[tuple[float, int]]) -
 
 def _print_synthetic(grown: dict[str, Any]) -> None:
     click.echo(
-        f"synthetic league: {grown['games']:,} games of {grown['bots']} bots, tables of "
-        f"{grown['seats']} (1,000,000: --synthetic-games 1000000), stored by League.record in "
-        f"{grown['grow_s']} s: {grown['record_us_per_game']} µs a game (store, TrueSkill, "
-        f"standings); the standings' own update {grown['standings_us_per_game']} µs a game "
-        f"(TrueSkill {grown['trueskill_us_per_game']} µs)"
+        f"synthetic league on {grown['database']}: {grown['games']:,} games of {grown['bots']} "
+        f"bots, tables of {grown['seats']} (--synthetic-games N --bots B), stored by "
+        f"League.record in {grown['grow_s']} s: {grown['record_us_per_game']} µs a game "
+        f"(store, TrueSkill, standings); the standings' own update "
+        f"{grown['standings_us_per_game']} µs a game (TrueSkill {grown['trueskill_us_per_game']} µs)"
     )
     click.echo(
-        f"  plain leaderboard: made from the standings in {grown['board_ms']} ms (the first, "
-        f"with reading the bots, {grown['first_board_s']} s); {grown['arrived']} games arriving "
-        f"at {grown['arrive_per_s']}/s, read every {READ_PLAIN_S * 1000:g} ms: a game on it "
-        f"after median {grown['stale_median_ms']} ms, p95 {grown['stale_p95_ms']} ms, at most "
-        f"{grown['stale_max_ms']} ms"
+        f"  {'games':>12} {'reopen s':>9} {'RSS MiB':>8} {'peak MiB':>9} {'board ms':>9} "
+        f"{'bot page ms':>12} {'its games ms':>13} {'fit s':>7}"
+    )
+    for mark in grown["checkpoints"]:
+        click.echo(
+            f"  {mark['games']:>12,} {mark['reopen_s']:>9} {mark['rss_mib']:>8} "
+            f"{mark['rss_peak_mib']:>9} {mark['board_ms']:>9} {mark['page_ms']:>12} "
+            f"{mark['games_page_ms']:>13} {mark['fit_s']:>7}"
+        )
+    last = grown["checkpoints"][-1]
+    first = grown["checkpoints"][0]
+    click.echo(
+        f"  targets: reopen <= {REOPEN_TARGET_S} s ({last['reopen_s']} s), server RSS <= "
+        f"{RSS_TARGET_MIB} MiB ({last['rss_mib']} MiB; x{last['rss_mib'] / first['rss_mib']:.2f} "
+        f"of {first['games']:,} games'), bot page <= {PAGE_TARGET_MS} ms ({last['page_ms']} ms, "
+        f"the first read {last['page_first_ms']} ms), fit <= {FIT_TARGET_S} s ({last['fit_s']} s)"
     )
     click.echo(
-        f"  the Elo fit in the background: {grown['fit_s']} s, covering {grown['fit_games']} "
-        f"games ({grown['fit_behind']} behind at the end)"
-    )
-    click.echo(
-        f"  memory (RSS): {grown['rss_before_mib']} MiB before growing, {grown['rss_mib']} MiB "
-        f"at {grown['games']:,} games (peak {grown['rss_peak_mib']} MiB); the league opened "
-        f"again, as a restart does, in {grown['reopen_s']} s ({grown['reopen_rss_mib']} MiB)"
+        f"  plain leaderboard: {grown['arrived']} games arriving at {grown['arrive_per_s']}/s, "
+        f"read every {READ_PLAIN_S * 1000:g} ms: a game on it after median "
+        f"{grown['stale_median_ms']} ms, p95 {grown['stale_p95_ms']} ms, at most "
+        f"{grown['stale_max_ms']} ms (target <= {STALE_TARGET_S * 1000:g} ms); made from the "
+        f"standings in {grown['board_ms']} ms"
     )

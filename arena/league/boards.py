@@ -15,8 +15,9 @@ the games:
 - custom ones (filtered games) are made in a process of their own at a lower priority
   (CUSTOM_NICE), one at a time, kept CUSTOM_CACHE_S by their query (the same query asked
   meanwhile waits for the same board); the process reads the games from the store itself,
-  a batch at a time on a connection of its own, only the new ones each time, and stops
-  after CUSTOM_IDLE_S unused (the server holds no game). At most CUSTOM_AT_ONCE
+  a batch at a time on a connection of its own, only the new ones each time, keeps the
+  latest CUSTOM_GAMES (a custom board counts those), and stops after CUSTOM_IDLE_S unused
+  (the server holds no game). At most CUSTOM_AT_ONCE
   are asked of it at once; a request waiting longer than CUSTOM_WAIT_S is refused (Busy).
   They run on the event loop's side as awaits, so waiting holds no thread.
 """
@@ -31,7 +32,7 @@ import os
 import threading
 import time
 import weakref
-from collections import OrderedDict, defaultdict
+from collections import OrderedDict, defaultdict, deque
 from collections.abc import Iterable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -134,11 +135,12 @@ class Busy(ArenaError):
     """Too many custom leaderboards asked at once; one sentence."""
 
 
-_GAMES: list[GameLine] = []
-"""In the custom boards' process: its copy of the league's games, read from the store."""
-_READ: list[Any] = [None, 0]
-"""In the custom boards' process: its store (a connection for reading) and the number of the
-last game it read."""
+CUSTOM_GAMES = 200_000
+"""The latest games a custom leaderboard counts at most (its filters choose among them): what
+the custom boards' process holds, whatever the league's size (a GameLine is about 2 KiB)."""
+_READ: list[Any] = [None, 0, deque()]
+"""In the custom boards' process: its store (a connection for reading), the number of the
+last game it read and its copy of the league's latest CUSTOM_GAMES games."""
 CUSTOM_BATCH = 10_000
 """Games the custom boards' process reads from the store at a time."""
 
@@ -158,12 +160,16 @@ def _custom_board(
     from arena.league.database import open_database
     from arena.league.store import Store
 
-    if _READ[0] is None:
-        _READ[0] = Store(str(address), db=open_database(address, reading=True))
-    while batch := _READ[0].games_after(_READ[1], CUSTOM_BATCH):
-        _GAMES.extend(line for _, line in batch)
+    store = _READ[0]
+    if store is None:
+        store = _READ[0] = Store(str(address), db=open_database(address, reading=True))
+        _READ[1] = max(0, store.last_game() - CUSTOM_GAMES)  # the latest only
+        _READ[2] = deque(maxlen=CUSTOM_GAMES)
+    games = _READ[2]
+    while batch := store.games_after(_READ[1], CUSTOM_BATCH):
+        games.extend(line for _, line in batch)
         _READ[1] = batch[-1][0]
-    return board_of(_GAMES, bots, *query)
+    return board_of(games, bots, *query)
 
 
 class Boards:

@@ -9,8 +9,9 @@ filled in per dialect in the schema. What differs otherwise lives here: connecti
 schema's version number, and which errors mean "already there".
 
 A database the league cannot run on is one sentence when it is opened, saying what to do: a
-SQLite file that is damaged (`PRAGMA quick_check`, about 0.15 s for 100,000 games) or not a
-database, a file or folder that cannot be written, a PostgreSQL database that is read-only.
+SQLite file that is damaged (`PRAGMA quick_check`, about 0.15 s for 100,000 games: a file of up
+to WHOLE_CHECK_BYTES whole; a larger one's tables other than the games at once, and its
+games in the background, a damage found there logged as an error) or not a database, a file or folder that cannot be written, a PostgreSQL database that is read-only.
 `reader` is a second connection, for reading only, which the web side uses with a lock of
 its own, so a reader never queues behind a writer waiting for the database's write lock
 (another process holding it). `Outage` tells of a database that keeps failing once, then once
@@ -24,6 +25,7 @@ import logging
 import math
 import re
 import sqlite3
+import threading
 import time
 import urllib.parse
 from collections.abc import Callable, Iterator, Sequence
@@ -33,6 +35,8 @@ from typing import Any, Protocol
 
 from arena.errors import ArenaError
 
+log = logging.getLogger(__name__)
+
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 _PASSWORD = re.compile(r"(://[^:/@]*):[^@/]*@")
 _PASSWORD_PARAMETER = re.compile(r"(password=)[^&\s\"']*", re.IGNORECASE)
@@ -40,6 +44,11 @@ BUSY_MS = 30_000
 """How long a write waits for the database's write lock held by another process."""
 CHECKED_PROBLEMS = 3
 """How many of a damaged file's problems `PRAGMA quick_check` is asked for (one is shown)."""
+WHOLE_CHECK_BYTES = 256 << 20
+"""A SQLite file up to this size is checked whole when opened (quick_check reads all of it);
+a larger one (a league of millions of games) is opened in the time it takes to check what a
+restart reads, and its games are checked in a thread (`_check_games`)."""
+GAME_TABLES = ("games", "game_bots")
 
 
 class DatabaseError(ArenaError):
@@ -151,10 +160,21 @@ class SqliteDatabase:
                 return
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA foreign_keys=ON")
-            problems = self.db.execute(f"PRAGMA quick_check({CHECKED_PROBLEMS})").fetchall()
-            if [row[0] for row in problems] != ["ok"]:
-                raise sqlite3.DatabaseError(" ".join(str(problems[0][0]).split()))
+            whole = path.stat().st_size <= WHOLE_CHECK_BYTES if path.exists() else True
+            if whole:
+                _quick_check(self.db, f"quick_check({CHECKED_PROBLEMS})")
+            else:
+                tables = self.db.execute(
+                    "SELECT name FROM sqlite_master WHERE type = 'table'"
+                ).fetchall()
+                for (table,) in tables:
+                    if table not in GAME_TABLES:
+                        _quick_check(self.db, f'quick_check("{table}")')
             self._check_writable()
+            if not whole:
+                threading.Thread(
+                    target=_check_games, args=(path,), daemon=True, name="league-db-check"
+                ).start()
         except sqlite3.DatabaseError as error:
             self.db.close()
             raise DatabaseError(_sqlite_sentence(path, error)) from None
@@ -214,6 +234,28 @@ class SqliteDatabase:
         if self._reader is not None:
             self._reader.close()
         self.db.close()
+
+
+def _quick_check(db: sqlite3.Connection, pragma: str) -> None:
+    """sqlite3.DatabaseError with the first problem `PRAGMA pragma` finds, if any."""
+    problems = db.execute(f"PRAGMA {pragma}").fetchall()
+    if [row[0] for row in problems] != ["ok"]:
+        raise sqlite3.DatabaseError(" ".join(str(problems[0][0]).split()))
+
+
+def _check_games(path: Path) -> None:
+    """The games' tables of the large SQLite file `path` checked on a read-only connection of
+    their own; a damage is logged as an error, in the sentence an opening would give."""
+    try:
+        db = sqlite3.connect(f"file:{urllib.parse.quote(str(path))}?mode=ro", uri=True)
+        try:
+            for (table,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'"):
+                if table in GAME_TABLES:
+                    _quick_check(db, f'quick_check("{table}")')
+        finally:
+            db.close()
+    except sqlite3.DatabaseError as error:
+        log.error("%s", _sqlite_sentence(path, error))
 
 
 def _sqlite_sentence(path: Path, error: sqlite3.DatabaseError) -> str:

@@ -433,6 +433,10 @@ class Store:
         ).fetchall()
         return [(int(row[0]), GameLine.from_json(json.loads(row[1]))) for row in rows]
 
+    def last_game(self) -> int:
+        """The number of the game stored last (0: none yet), for `games_after`."""
+        return int(self.db.execute("SELECT COALESCE(MAX(id), 0) FROM games").fetchone()[0])
+
     def games(self, bot: str | None = None) -> list[GameLine]:
         """Every game (of one bot label), in the order they were recorded: for tests and
         small leagues; the league reads them a page or a batch at a time (`bot_games`,
