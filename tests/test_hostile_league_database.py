@@ -136,6 +136,7 @@ def test_a_large_file_opens_at_once_and_its_damaged_games_are_logged(
     # a file over WHOLE_CHECK_BYTES (a league of millions of games): what a restart reads is
     # checked at once, the games in a thread, which logs the damage in the opening's sentence
     monkeypatch.setattr(database, "WHOLE_CHECK_BYTES", 0)
+    monkeypatch.setattr(database, "GAMES_CHECK_AFTER_S", 0.0)
     path = _league_file(tmp_path / "league")
     _damage_table(path, "games")
     with caplog.at_level(logging.ERROR, logger="arena.league.database"):

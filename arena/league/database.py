@@ -49,6 +49,9 @@ WHOLE_CHECK_BYTES = 256 << 20
 a larger one (a league of millions of games) is opened in the time it takes to check what a
 restart reads, and its games are checked in a thread (`_check_games`)."""
 GAME_TABLES = ("games", "game_bots")
+GAMES_CHECK_AFTER_S = 60.0
+"""A large file's games are checked this long after it was opened: not while the league
+reads its state and starts (the check reads the whole file)."""
 
 
 class DatabaseError(ArenaError):
@@ -172,9 +175,9 @@ class SqliteDatabase:
                         _quick_check(self.db, f'quick_check("{table}")')
             self._check_writable()
             if not whole:
-                threading.Thread(
-                    target=_check_games, args=(path,), daemon=True, name="league-db-check"
-                ).start()
+                later = threading.Timer(GAMES_CHECK_AFTER_S, _check_games, (path,))
+                later.daemon, later.name = True, "league-db-check"
+                later.start()
         except sqlite3.DatabaseError as error:
             self.db.close()
             raise DatabaseError(_sqlite_sentence(path, error)) from None
