@@ -10,7 +10,6 @@ import contextlib
 import logging
 import os
 import shutil
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -59,15 +58,9 @@ def _league_file(folder: Path, games: int = 1500) -> Path:
     return folder / "league.sqlite"
 
 
-def _port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 def _serve(folder: Path, *more: str) -> Result:
     """`arena serve --league folder ...more`, which must stop by itself."""
-    args = ["serve", "--league", str(folder), "--port", str(_port()), "--workers", "0", *more]
+    args = ["serve", "--league", str(folder), "--port", "0", "--workers", "0", *more]
     done: list[Result] = []
     thread = threading.Thread(
         target=lambda: done.append(CliRunner().invoke(main, args)), daemon=True
