@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -22,6 +21,7 @@ from arena import tournament
 from arena.cli.main import main
 from arena.cluster import ClusterError, DaskExecutor, local_workers
 from arena.players.manifest import load_manifest
+from tests.waiting import until
 
 
 def field(root: Path, marker: str = "", delay_ms: float = 0.0) -> Path:
@@ -139,10 +139,12 @@ def test_a_wrong_cluster_is_one_sentence(spec: str) -> None:
     assert code == 1 and "--cluster takes local:N" in output
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
+def _address(scheduler_file: Path) -> str | None:
+    """The address in a scheduler's file, once it is whole."""
+    try:
+        return str(json.loads(scheduler_file.read_text())["address"])
+    except (ValueError, KeyError):
+        return None
 
 
 def test_a_running_cluster_of_dask_scheduler_and_dask_worker(tmp_path: Path) -> None:
@@ -150,15 +152,16 @@ def test_a_running_cluster_of_dask_scheduler_and_dask_worker(tmp_path: Path) -> 
     records come back with the results, bots are made ready on the worker, and the games
     equal the pool's."""
     bin_dir = Path(sys.executable).parent
-    port = _free_port()
-    address = f"tcp://127.0.0.1:{port}"
     quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+    told = tmp_path / "scheduler.json"  # where it listens: any free port of the loopback
     scheduler = subprocess.Popen(
-        [str(bin_dir / "dask"), "scheduler", "--port", str(port), "--no-dashboard"], **quiet
-    )
+        [str(bin_dir / "dask"), "scheduler", "--host", "127.0.0.1", "--port", "0",
+         "--no-dashboard", "--scheduler-file", str(told)], **quiet,
+    )  # fmt: skip
+    address = until(lambda: told.exists() and _address(told), 60, what="the scheduler's file")
     worker = subprocess.Popen(
         [str(bin_dir / "dask"), "worker", address, "--nworkers", "1", "--nthreads", "1",
-         "--no-dashboard", "--name", "far-away"], **quiet,
+         "--no-dashboard", "--name", "far-away", "--host", "127.0.0.1"], **quiet,
     )  # fmt: skip
     try:
         with Client(address, timeout=30) as client:
