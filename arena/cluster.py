@@ -200,7 +200,11 @@ class DaskExecutor:
         return self._client.submit(fn, *args, pure=False)
 
     def wait_any(self, futures: Collection[Any]) -> tuple[set[Any], set[Any]]:
-        done, pending = wait(list(futures), return_when="FIRST_COMPLETED")
+        # `wait` runs on the default client's event loop, which is the newest Client made
+        # in this process (another one, made to look at the cluster, would be): the
+        # futures' events belong to this client's loop, so this client is made current.
+        with self._client.as_current():
+            done, pending = wait(list(futures), return_when="FIRST_COMPLETED")
         return set(done), set(pending)
 
     def run_on_workers(self, fn: Callable[[], R]) -> dict[str, R]:

@@ -1,14 +1,19 @@
 """Helpers for the league tests: a bundled bot under another name, archived for submitting;
-a league served on the loopback (the `site` fixture) with three authors."""
+a league served on the loopback (the `site` fixture) with three authors; `arena serve` as a
+process of its own on any free port."""
 
 from __future__ import annotations
 
 import json
+import os
+import re
 import shutil
+import signal
+import subprocess
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -17,6 +22,7 @@ from arena.league import web
 from arena.league.league import League
 from arena.league.uploads import archive_folder
 from arena.players.limits import Limits
+from tests.waiting import until
 
 BOTS = Path(__file__).resolve().parents[1] / "bots"
 
@@ -72,3 +78,36 @@ def served(tmp_path: Path) -> Iterator[Site]:
             yield Site(league, int(url.rsplit(":", 1)[1]))
     finally:
         league.close()
+
+
+LISTENING = re.compile(r"^League of .* at http://127\.0\.0\.1:(\d+)/", re.MULTILINE)
+"""`arena serve`'s first line once it listens, with its port."""
+
+
+def serve_process(
+    command: Sequence[str], output: Path, env: Mapping[str, str], seconds: float = 120
+) -> tuple[subprocess.Popen[bytes], int]:
+    """`command` (`arena serve ...`) started with `--port 0`, in a session of its own, its
+    output (stdout and stderr) written to the file `output`; the process and the port it
+    listens on, once it printed it. Port 0, not a port found free and given later: another
+    test beside this one may take that port meanwhile. Fails the test with the output if the
+    server ends first or says nothing within `seconds`."""
+    with output.open("wb") as sink:
+        server = subprocess.Popen(
+            [*command, "--port", "0"], stdout=sink, stderr=subprocess.STDOUT,
+            start_new_session=True, env=dict(env),
+        )  # fmt: skip
+
+    def port() -> int | None:
+        said = LISTENING.search(output.read_text(errors="replace"))
+        if said is None and server.poll() is not None:
+            raise AssertionError(f"arena serve ended before it listened: {output.read_text()}")
+        return None if said is None else int(said.group(1))
+
+    try:
+        return server, until(port, seconds, what="arena serve's address", every=0.1)
+    except BaseException:
+        if server.poll() is None:
+            os.killpg(server.pid, signal.SIGKILL)
+        server.wait(timeout=30)
+        raise

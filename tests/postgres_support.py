@@ -1,8 +1,9 @@
 """A PostgreSQL server of the tests' own, from Debian's `postgresql` package.
 
 `postgres_server()` starts one instance for the session in a temporary folder (initdb with
-trust authentication, listening on the loopback only, on a free port, fsync off), or skips
-with the reason it cannot: the package or psycopg is missing. Run as root (as CI is), the
+trust authentication, listening on the loopback only, on a free port (another if it was
+taken meanwhile), fsync off), or skips with the reason it cannot: the package or psycopg is
+missing. Run as root (as CI is), the
 server runs as the package's `postgres` user, since PostgreSQL refuses to run as root.
 `fresh_database(url)` makes an empty database on it per test.
 """
@@ -73,33 +74,8 @@ def postgres_server() -> Iterator[str]:
     if setup.returncode != 0:
         shutil.rmtree(folder, ignore_errors=True)
         pytest.fail(f"initdb failed: {setup.stderr[-2000:]}")
-    port = _free_port()
-    server = subprocess.Popen(
-        _as_server_user(
-            [
-                postgres,
-                "-D",
-                str(data),
-                "-p",
-                str(port),
-                "-k",
-                str(folder),
-                "-c",
-                "listen_addresses=127.0.0.1",
-                "-c",
-                "fsync=off",
-                "-c",
-                "synchronous_commit=off",
-                "-c",
-                "full_page_writes=off",
-            ]
-        ),  # fmt: skip
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    url = f"postgresql://arena@127.0.0.1:{port}/postgres"
+    server, url = _start(postgres, data, folder)
     try:
-        _wait_ready(url, server)
         yield url
     finally:
         server.terminate()
@@ -108,26 +84,63 @@ def postgres_server() -> Iterator[str]:
         except subprocess.TimeoutExpired:
             server.kill()
             server.wait()
-        if server.stderr is not None:
-            server.stderr.close()
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def _wait_ready(url: str, server: subprocess.Popen[bytes]) -> None:
+def _start(postgres: str, data: Path, folder: Path) -> tuple[subprocess.Popen[bytes], str]:
+    """The server on `data`, running, and its URL. Its port is found free first (PostgreSQL
+    has no port 0); when another process took it before the server bound it (a test beside
+    this one), the server is started again on another."""
+    for _ in range(5):
+        port = _free_port()
+        log = folder / f"postgres-{port}.log"
+        with log.open("wb") as sink:
+            server = subprocess.Popen(
+                _as_server_user(
+                    [postgres, "-D", str(data), "-p", str(port), "-k", str(folder),
+                     "-c", "listen_addresses=127.0.0.1", "-c", "fsync=off",
+                     "-c", "synchronous_commit=off", "-c", "full_page_writes=off"]
+                ),
+                stdout=subprocess.DEVNULL, stderr=sink,
+            )  # fmt: skip
+        url = f"postgresql://arena@127.0.0.1:{port}/postgres"
+        if _wait_ready(url, server, data, log):
+            return server, url
+    pytest.fail("postgres found its port taken five times in a row")
+
+
+def _wait_ready(url: str, server: subprocess.Popen[bytes], data: Path, log: Path) -> bool:
+    """True once the server says it is ready in its lock file (so it is the one listening on
+    the port) and takes a connection; False if it stopped because the port was taken."""
     import psycopg
 
     deadline = time.monotonic() + START_TIMEOUT_S
     while True:
         if server.poll() is not None:
-            error = server.stderr.read().decode(errors="replace") if server.stderr else ""
+            error = log.read_text(errors="replace")
+            if "Address already in use" in error:
+                return False
             pytest.fail(f"postgres stopped at start-up: {error[-2000:]}")
-        try:
-            psycopg.connect(url, connect_timeout=2).close()
-            return
-        except psycopg.OperationalError:
-            if time.monotonic() > deadline:
-                raise
-            time.sleep(0.1)
+        if _says_ready(data / "postmaster.pid"):
+            try:
+                psycopg.connect(url, connect_timeout=2).close()
+                return True
+            except psycopg.OperationalError:
+                pass
+        if time.monotonic() > deadline:
+            server.kill()
+            server.wait()
+            pytest.fail(f"postgres was not ready in {START_TIMEOUT_S} s: {log.read_text()[-2000:]}")
+        time.sleep(0.1)
+
+
+def _says_ready(lock_file: Path) -> bool:
+    """The server's status line (the 8th of postmaster.pid) says it is ready."""
+    try:
+        lines = lock_file.read_text().splitlines()
+    except OSError:
+        return False
+    return len(lines) >= 8 and lines[7].strip() == "ready"
 
 
 def fresh_database(url: str) -> str:

@@ -75,8 +75,12 @@ def decisions(browser: Any, pace: Callable[[Any], None] = lambda _: None) -> Ite
     given the browser at each look at the page."""
 
     def look() -> Any:
+        now = browser.execute_script(NOW)
+        # The pace reads the page after: it sees at least the state `now` came from. Read
+        # before, a move drawn between the two readings together with the human's decision
+        # went unrecorded (the test clicked, and the board moved on past it).
         pace(browser)
-        return browser.execute_script(NOW)
+        return now
 
     while True:
         now = until(look, 60)

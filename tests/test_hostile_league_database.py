@@ -10,7 +10,6 @@ import contextlib
 import logging
 import os
 import shutil
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -59,15 +58,9 @@ def _league_file(folder: Path, games: int = 1500) -> Path:
     return folder / "league.sqlite"
 
 
-def _port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 def _serve(folder: Path, *more: str) -> Result:
     """`arena serve --league folder ...more`, which must stop by itself."""
-    args = ["serve", "--league", str(folder), "--port", str(_port()), "--workers", "0", *more]
+    args = ["serve", "--league", str(folder), "--port", "0", "--workers", "0", *more]
     done: list[Result] = []
     thread = threading.Thread(
         target=lambda: done.append(CliRunner().invoke(main, args)), daemon=True
@@ -137,19 +130,27 @@ def test_a_large_file_opens_at_once_and_its_damaged_games_are_logged(
     # checked at once, the games in a thread, which logs the damage in the opening's sentence
     monkeypatch.setattr(database, "WHOLE_CHECK_BYTES", 0)
     monkeypatch.setattr(database, "GAMES_CHECK_AFTER_S", 0.0)
+    checked_in: list[str] = []  # the thread the games were checked in (it may end at once)
+    check_games = database._check_games
+
+    def check_noted(path: Path) -> None:
+        checked_in.append(threading.current_thread().name)
+        check_games(path)
+
+    monkeypatch.setattr(database, "_check_games", check_noted)
     path = _league_file(tmp_path / "league")
     _damage_table(path, "games")
     with caplog.at_level(logging.ERROR, logger="arena.league.database"):
         store = Store(path)
         try:
-            checks = [t for t in threading.enumerate() if t.name == "league-db-check"]
-            assert checks
-            for check in checks:
-                check.join(timeout=60)
+            said = until(
+                lambda: [r.getMessage() for r in caplog.records if "is damaged" in r.getMessage()],
+                60, what="the games' check logging the damage",
+            )  # fmt: skip
         finally:
             store.close()
-    said = [record.getMessage() for record in caplog.records]
-    assert any("is damaged" in text and "backup" in text for text in said), said
+    assert checked_in and set(checked_in) == {"league-db-check"}  # never where it opens
+    assert any("backup" in text for text in said), said
 
 
 def test_a_large_file_whose_bots_are_damaged_is_one_sentence_at_once(

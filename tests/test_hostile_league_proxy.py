@@ -31,6 +31,7 @@ from click.testing import CliRunner
 from arena.cli.main import main
 from arena.league import uploads
 from tests.league_support import BOTS, Site, bot_archive, served
+from tests.waiting import until
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "docs" / "nginx-league.conf"
@@ -82,13 +83,44 @@ def _site_config(league_port: int, https: int, plain: int, cert: Path, key: Path
 
 
 @contextmanager
-def _nginx(folder: Path, site_config: str, https: int) -> Iterator[Path]:
-    """nginx running the site configuration in `folder` (its prefix, logs and temporary
-    files there) until the block ends; its error log."""
+def _nginx(
+    folder: Path, league_port: int, cert: Path, key: Path
+) -> Iterator[tuple[int, int, Path]]:
+    """nginx running the example's site, in front of the league at `league_port`, on two
+    free ports (its prefix, logs and temporary files in `folder`) until the block ends: its
+    https port, its plain port and its error log. nginx takes no port 0: the ports are found
+    free first, and when another process took one before nginx bound it (a test beside this
+    one), nginx is started again on others."""
+    for attempt in range(5):
+        https, plain = _free_port(), _free_port()
+        prefix = folder / f"try-{attempt}"
+        prefix.mkdir(parents=True)
+        process, error_log = _start_nginx(
+            prefix, _site_config(league_port, https, plain, cert, key)
+        )
+        if process is not None:
+            break
+    else:
+        raise AssertionError("nginx found its ports taken five times in a row")
+    try:
+        yield https, plain, error_log
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=30)
+
+
+def _start_nginx(folder: Path, site_config: str) -> tuple[subprocess.Popen[bytes] | None, Path]:
+    """nginx started on the site configuration in `folder`, once it holds its ports (it
+    writes its pid file after binding them), and its error log; no process if a port was
+    taken."""
     (folder / "league.conf").write_text(site_config)
     kinds = ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
     temporary = "\n".join(f"    {kind}_temp_path {folder / kind};" for kind in kinds)
-    error_log = folder / "error.log"
+    error_log, pid_file = folder / "error.log", folder / "nginx.pid"
     (folder / "nginx.conf").write_text(
         ("user root root;\n" if os.geteuid() == 0 else "")  # tmp_path is root's alone
         + f"worker_processes 1;\nerror_log {error_log} info;\n"
@@ -98,28 +130,26 @@ def _nginx(folder: Path, site_config: str, https: int) -> Iterator[Path]:
     )
     process = subprocess.Popen(
         [NGINX, "-p", str(folder), "-c", str(folder / "nginx.conf"), "-e", str(error_log),
-         "-g", f"daemon off; pid {folder / 'nginx.pid'};"],
+         "-g", f"daemon off; pid {pid_file};"],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )  # fmt: skip
+
+    def started() -> str | None:
+        if process.poll() is not None:
+            return "stopped"
+        return "listening" if pid_file.exists() else None
+
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            if process.poll() is not None:
-                raise AssertionError(f"nginx stopped: {error_log.read_text()[-2000:]}")
-            try:
-                socket.create_connection(("127.0.0.1", https), timeout=5).close()
-                break
-            except OSError:
-                assert time.monotonic() < deadline, "nginx did not listen in time"
-                time.sleep(0.1)
-        yield error_log
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=30)
+        if until(started, 60, what="nginx listening", every=0.05) == "listening":
+            return process, error_log
+    except BaseException:
+        process.kill()
+        process.wait(timeout=30)
+        raise
+    said = error_log.read_text(errors="replace") if error_log.exists() else ""
+    if "Address already in use" in said:
+        return None, error_log
+    raise AssertionError(f"nginx stopped: {said[-2000:]}")
 
 
 class Proxied:
@@ -149,13 +179,9 @@ class Proxied:
 @pytest.fixture
 def proxied(tmp_path: Path) -> Iterator[Proxied]:
     cert, key = _certificate(tmp_path)
-    https, plain = _free_port(), _free_port()
     with served(tmp_path) as site:
         league_port = int(site.url.rsplit(":", 1)[1])
-        config = _site_config(league_port, https, plain, cert, key)
-        nginx_folder = tmp_path / "nginx"
-        nginx_folder.mkdir()
-        with _nginx(nginx_folder, config, https) as error_log:
+        with _nginx(tmp_path / "nginx", league_port, cert, key) as (https, plain, error_log):
             yield Proxied(site, https, plain, cert, error_log)
 
 

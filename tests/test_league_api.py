@@ -14,7 +14,6 @@ import os
 import re
 import select
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -34,7 +33,7 @@ from arena.execution import TableResult
 from arena.game_sources import GAME_MODULES
 from arena.league import bot_games, downloads, export
 from arena.results.log import GameLine
-from tests.league_support import Site, bot_archive, served
+from tests.league_support import LISTENING, Site, bot_archive, served
 
 WRONG = "not one of this league's"
 
@@ -316,12 +315,6 @@ def test_submissions_checks_and_verdicts_are_logged_without_tokens(tmp_path: Pat
     assert not any(token in text for token in tokens)
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 def test_invite_prints_the_address_the_running_league_listens_on(tmp_path: Path) -> None:
     folder = tmp_path / "league"
     runner = CliRunner()
@@ -330,10 +323,9 @@ def test_invite_prints_the_address_the_running_league_listens_on(tmp_path: Path)
     token = re.findall(r"arena_[A-Za-z0-9_-]+", made.output)[-1]
     given = runner.invoke(main, ["serve", "--league", str(folder), "--invite", "--port", "8123"])
     assert "http://127.0.0.1:8123/join#" in given.output, given.output
-    port = _free_port()
     arena = [sys.executable, "-c", "from arena.cli.main import main; main()"]  # this checkout's
     server = subprocess.Popen(
-        [*arena, "serve", "--league", str(folder), "--port", str(port), "--workers", "0"],
+        [*arena, "serve", "--league", str(folder), "--port", "0", "--workers", "0"],
         cwd=Path(__file__).resolve().parents[1],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
         env={k: v for k, v in os.environ.items() if k != GAME_MODULES},  # a user's environment
@@ -341,8 +333,10 @@ def test_invite_prints_the_address_the_running_league_listens_on(tmp_path: Path)
     try:
         assert server.stdout is not None
         assert select.select([server.stdout], [], [], 120)[0], "the server never said where"
-        first = server.stdout.readline()  # printed once it listens
-        assert f"at http://127.0.0.1:{port}/" in first, first or server.communicate(timeout=60)
+        first = server.stdout.readline()  # printed once it listens, on any free port
+        said = LISTENING.match(first)
+        assert said, first or server.communicate(timeout=60)
+        port = int(said.group(1))
         invited = runner.invoke(main, ["serve", "--league", str(folder), "--invite"])
         assert invited.exit_code == 0, invited.output
         assert f"http://127.0.0.1:{port}/join#" in invited.output, invited.output

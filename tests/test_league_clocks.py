@@ -190,7 +190,8 @@ def test_an_opponent_that_is_late_never_fails_the_bot_under_test(tmp_path: Path)
     script = LATE_OPPONENT.replace("LATE_GAMES", repr(late_in))
     opponent = load_manifest(_bot_folder(tmp_path, "late", script))
     bot = load_manifest(BOTS / "random")
-    limits = Limits(move_ms=200, startup_ms=20_000)
+    # 1 s a move: with 200 ms, the bot under test was once late itself on a loaded machine
+    limits = Limits(move_ms=1000, startup_ms=20_000)
     results = check_bot(bot, opponent, limits, tmp_path / "check", retries=1, retry_pause_s=0.1)
     assert not [result for result in results if result.failed], results
     games = next(result for result in results if result.name == "games")

@@ -24,6 +24,7 @@ from arena.league import human_tables
 from arena.league.pages import PAGE, PAGE_SCRIPT
 from arena.league.routes import human as human_routes
 from arena.record import load_record
+from tests import waiting
 from tests.browser_support import chromium, needs_chromium, until
 from tests.league_support import Site, bot_archive, served
 
@@ -113,7 +114,9 @@ def test_an_author_plays_a_bot_to_its_end_unrated_one_game_at_a_time(
     status, full = start(site, site.admin)
     assert status == 503 and "at most 2 human games" in full["error"]
     state = play_to_the_end(site, game)
-    assert state["outcome"]["termination"] == "normal" and state["replay"] is True
+    assert state["outcome"]["termination"] == "normal"
+    # the record is written after the end is told: the page's replay link comes with it
+    until(lambda: seat_call(site, game["page"] + "/api/state", game["key"])[1]["replay"])
     line = finished(site, game["game"])
     assert line["author"] == "ada" and line["bot"] == "alpha" and line["human_seat"] == 0
     assert line["players"] == ["human:ada", "alpha"]  # a human is a named player
@@ -351,11 +354,15 @@ def test_a_visitor_watches_a_human_game_its_public_view_only(site: Site) -> None
         request = {"request": state["asked"]["request"], "move": 0}
         seat_call(site, page + "/api/move", game["key"], request)
     assert state["over"] and len(watched) > 5
-    deadline = time.monotonic() + 30
-    while not seen.get("replay") and time.monotonic() < deadline:
-        seen = seat_call(site, page + "/api/watch?told=0", None)[1]
-        time.sleep(0.1)
-    assert seen["over"] and seen["outcome"]["scores"] and seen["replay"]
+
+    # the record is written after the end is told: the replay link comes with it (asked once
+    # a second: the looks from one address are rated)
+    def replayed() -> dict[str, Any] | None:
+        status, seen = seat_call(site, page + "/api/watch?told=0", None)
+        return seen if status == 200 and seen["replay"] else None
+
+    seen = waiting.until(replayed, 120, what="the replay link", every=1.0)
+    assert seen["over"] and seen["outcome"]["scores"]
     assert (
         seen["lines"] == len(seen["narration"]) > 5 and "seat 0 (human:ada)" in seen["narration"][0]
     )

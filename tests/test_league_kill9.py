@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -19,37 +18,16 @@ from arena.game_sources import GAME_MODULES
 from arena.league.candidates import DEFAULT_TEST
 from arena.league.league_state import LeagueState
 from arena.league.store import Store
-from tests.league_support import bot_archive
+from tests.league_support import bot_archive, serve_process
 
 ARENA = [str(Path(sys.executable).parent / "arena")]
 ENV = {k: v for k, v in os.environ.items() if k != GAME_MODULES}  # a user's environment
 
 
-def _port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-def _serve(league: Path, db: str, port: int) -> subprocess.Popen[bytes]:
-    return subprocess.Popen(
-        [
-            *ARENA,
-            "serve",
-            "--league",
-            str(league),
-            "--db",
-            db,
-            "--workers",
-            "1",
-            "--port",
-            str(port),
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
-        env=ENV,
-    )
+def _serve(league: Path, db: str, output: Path) -> tuple[subprocess.Popen[bytes], int]:
+    """`arena serve` on the league, on any free port: the process and its port."""
+    command = [*ARENA, "serve", "--league", str(league), "--db", db, "--workers", "1"]
+    return serve_process(command, output, ENV)
 
 
 def _get(port: int, path: str) -> object:
@@ -99,8 +77,7 @@ def test_kill_9_loses_no_game_and_repeats_none(tmp_path: Path, league_db: str) -
             capture_output=True, text=True, timeout=60, check=True, env=ENV,
         )  # fmt: skip
         tokens.append(made.stdout.split()[-1])
-    port = _port()
-    server = _serve(league, league_db, port)
+    server, port = _serve(league, league_db, tmp_path / "first.out")
     try:
         _wait(lambda: _get(port, "/api/leaderboard") == [])
         for token, (source, name) in zip(
@@ -120,8 +97,7 @@ def test_kill_9_loses_no_game_and_repeats_none(tmp_path: Path, league_db: str) -
     before = _stored(league_db)
     assert len(before) >= 8
     _state_is_the_games(league_db)
-    port = _port()
-    server = _serve(league, league_db, port)
+    server, port = _serve(league, league_db, tmp_path / "again.out")
     try:
         _wait(lambda: len(_stored(league_db)) >= len(before) + 6)
     finally:

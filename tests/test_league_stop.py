@@ -23,8 +23,8 @@ from arena.league.league import League
 from arena.league.store import CUT_SHORT, Store
 from arena.league.uploads import archive_folder
 from arena.players.limits import Limits
-from tests.league_support import bot_archive
-from tests.test_league_kill9 import ARENA, ENV, _port, _wait
+from tests.league_support import bot_archive, serve_process
+from tests.test_league_kill9 import ARENA, ENV, _wait
 from tests.waiting import until
 
 STOP_S = 5.0
@@ -51,11 +51,9 @@ def test_a_stop_signal_ends_the_server_while_a_stream_and_a_human_table_are_open
         capture_output=True, text=True, timeout=60, check=True, env=ENV,
     )  # fmt: skip
     token = made.stdout.split()[-1]
-    port = _port()
-    server = subprocess.Popen(
-        [*ARENA, "serve", "--league", str(league), "--workers", "0", "--port", str(port)],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True, env=ENV,
-    )  # fmt: skip
+    server, port = serve_process(
+        [*ARENA, "serve", "--league", str(league), "--workers", "0"], tmp_path / "serve.out", ENV
+    )
     stream = None
     try:
         _wait(lambda: _call(port, "GET", "/api/leaderboard") == [], 60)

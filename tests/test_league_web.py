@@ -162,7 +162,7 @@ def test_arena_serve_refuses_a_bad_sprt_or_port_in_one_sentence(tmp_path: Path) 
     league = str(tmp_path / "l")
     bad = CliRunner().invoke(main, ["serve", "--league", league, "--sprt", "5,1"])
     assert bad.exit_code == 2 and "ELO0 must be less than ELO1" in bad.output
-    port = CliRunner().invoke(main, ["serve", "--league", league, "--port", "0"])
+    port = CliRunner().invoke(main, ["serve", "--league", league, "--port", "65536"])
     assert port.exit_code == 2 and "--port" in port.output
 
 

@@ -49,13 +49,14 @@ def test_a_bots_seed_is_fixed_by_the_deal_the_game_and_the_seat() -> None:
 def test_the_same_seed_gives_the_same_games_on_any_workers_cluster_and_resume(
     tmp_path: Path,
 ) -> None:
-    common = [*FIELD, "--rounds", "3", "--seed", "9", "--no-charts"]
+    """(20 s a move: no move lost on time on a loaded machine makes two runs differ.)"""
+    common = [*FIELD, "--rounds", "3", "--seed", "9", "--no-charts", "--time-limit", "20000"]
     run(*common, "--workers", "2", "--out", str(tmp_path / "two"))
     run(*common, "--workers", "1", "--out", str(tmp_path / "one"))
     run(*common, "--cluster", "local:2", "--out", str(tmp_path / "dask"))
     resumed = tmp_path / "resumed"
     run(*FIELD, "--rounds", "1", "--seed", "9", "--no-charts", "--workers", "1",
-        "--out", str(resumed))  # fmt: skip
+        "--time-limit", "20000", "--out", str(resumed))  # fmt: skip
     run("--resume", "--rounds", "3", "--workers", "2", "--no-charts", "--out", str(resumed))
     expected = games(tmp_path / "two")
     assert len(expected) == 18

@@ -76,7 +76,13 @@ TOKEN_ENV = "ARENA_TOKEN"
     show_default=True,
     help="Address to listen on (127.0.0.1: this machine only).",
 )
-@click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True)
+@click.option(
+    "--port",
+    type=click.IntRange(0, 65535),
+    default=8000,
+    show_default=True,
+    help="Port to listen on (0: any free one; the address is printed as the league starts).",
+)
 @click.option(
     "--public-url",
     default=None,

@@ -120,10 +120,10 @@ def web_address(host: str, port: int) -> str:
 
 def _address_to_invite(store: Store, host: str, port: int) -> str:
     """The league's address for an invite link without --public-url: the --host and --port
-    given, else where the league was last served (a running `arena serve` stores it), else
-    the defaults."""
+    given (--port 0 names no port), else where the league was last served (a running
+    `arena serve` stores it), else the defaults."""
     context = click.get_current_context()
-    given = any(
+    given = port != 0 and any(
         context.get_parameter_source(name) != ParameterSource.DEFAULT for name in ("host", "port")
     )
     stored = store.setting(ADDRESS_SETTING)

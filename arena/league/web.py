@@ -139,14 +139,16 @@ def serving(league: League, limits: ServerLimits | None = None) -> Iterator[str]
     the loopback, for as long as the block lasts, with `arena serve`'s settings (`limits`:
     server.py's unless given); its address. Logging is left as it is (uvicorn's own set-up
     would replace the process's handlers). At the end the league is stopped, as by
-    `arena serve`'s stop."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    `arena serve`'s stop. The socket is bound here, to port 0, and handed to the server (a
+    port found free and bound later may be taken meanwhile by another process)."""
+    listening = socket.create_server(("127.0.0.1", 0), backlog=2048)
+    port = listening.getsockname()[1]
     server = league_server(
         league, limits, host="127.0.0.1", port=port, log_level="error", log_config=None
     )
-    thread = threading.Thread(target=server.run, daemon=True, name="league-web")
+    thread = threading.Thread(
+        target=server.run, kwargs={"sockets": [listening]}, daemon=True, name="league-web"
+    )
     thread.start()
     deadline = time.monotonic() + 30
     while not server.started and thread.is_alive() and time.monotonic() < deadline:
@@ -156,6 +158,7 @@ def serving(league: League, limits: ServerLimits | None = None) -> Iterator[str]
     finally:
         server.should_exit = True
         thread.join(timeout=30)
+        listening.close()
 
 
 def create_app(league: League, limits: ServerLimits | None = None) -> ASGIApp:

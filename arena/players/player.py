@@ -143,16 +143,16 @@ class Player:
 
     def kill(self) -> None:
         """Kill the process now (after a fault); the next game starts a fresh one."""
-        if self.process is not None:
-            self.process.kill()
-            self.process = None
+        process, self.process = self.process, None
+        if process is not None:
+            process.kill()
 
     def close(self) -> None:
         """Say goodbye, let the bot exit, kill its process group. Idempotent."""
-        if self.process is not None:
-            self.process.close(self.limits.grace_ms / 1000)
-            self.last_exit_clean = self.process.exited_by_itself
-        self.process = None
+        process, self.process = self.process, None  # once, though another thread kills it
+        if process is not None:
+            process.close(self.limits.grace_ms / 1000)
+            self.last_exit_clean = process.exited_by_itself
         if not self._closed:
             self._closed = True
             self.log.close()
