@@ -24,7 +24,7 @@ _GROW = textwrap.dedent(
     """
     import gc, json, random, sys, time
     from pathlib import Path
-    from arena.bench.league_synthetic import _rss_mib
+    from arena.bench.league_probe import rss_mib
     from arena.execution import TableResult
     from arena.league.league import League
     from arena.results.log import GameLine
@@ -49,7 +49,7 @@ _GROW = textwrap.dedent(
         table += 2500
         if league.standings.count in (first, last):
             gc.collect()
-            seen[league.standings.count] = _rss_mib()[0]
+            seen[league.standings.count] = rss_mib()[0]
     league.close()
     print(json.dumps({"rss": seen, "seconds": time.perf_counter() - start}))
     """
@@ -58,7 +58,7 @@ _OPEN = textwrap.dedent(
     """
     import gc, json, sys, time
     from pathlib import Path
-    from arena.bench.league_synthetic import _rss_mib
+    from arena.bench.league_probe import rss_mib
     from arena.league.league import League
 
     start = time.perf_counter()
@@ -66,7 +66,7 @@ _OPEN = textwrap.dedent(
     took = time.perf_counter() - start
     league.standings.rows()
     gc.collect()
-    print(json.dumps({"rss": _rss_mib()[0], "games": league.standings.count, "seconds": took}))
+    print(json.dumps({"rss": rss_mib()[0], "games": league.standings.count, "seconds": took}))
     league.close()
     """
 )
