@@ -31,6 +31,24 @@ def content_security_policy() -> str:
     )
 
 
+def table_top(game: str, title: str, styles: tuple[str, ...], data: dict[str, Any]) -> str:
+    """A table's page up to its status line (its `title`, the `styles` inlined), shared by the
+    seat's page and the spectators' (watch_page.py); `data` gains the game's card meanings
+    (the box's contents, no secret) where the game has them."""
+    if (cards := get_game(game).card_meanings()) is not None:
+        data["cards"] = cards
+    inlined = "".join(f"<style>{asset(name)}</style>" for name in styles)
+    return f"""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" href="data:,">
+<title>{title}</title>
+{inlined}
+</head><body>
+<header><h1>{title}</h1>
+<div class="sub" id="status">Connecting to the table...</div></header>"""
+
+
 def seat_html(
     game: str,
     players: list[str],
@@ -47,23 +65,12 @@ def seat_html(
     `watch`: the spectators' page a visitor without the key is sent to (none: told whose
     page it is)."""
     title = html.escape(f"{game}: you are seat {seat} ({players[seat]})")
-    styles = "".join(f"<style>{asset(name)}</style>" for name in STYLES)
     scripts = "".join(f"<script>{asset(name)}</script>" for name in SCRIPTS)
     data: dict[str, Any] = {"game": game, "players": players, "seat": seat, "base": base,
                             "done": done}  # fmt: skip
     if watch:
         data["watch"] = watch
-    if (cards := get_game(game).card_meanings()) is not None:  # the box's contents, no secret
-        data["cards"] = cards
-    return f"""<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<link rel="icon" href="data:,">
-<title>{title}</title>
-{styles}
-</head><body>
-<header><h1>{title}</h1>
-<div class="sub" id="status">Connecting to the table...</div></header>
+    return f"""{table_top(game, title, STYLES, data)}
 <div id="controls"><span id="clock" class="clock"></span><span id="prompt"></span>
 <button id="sound" class="sound" type="button" title="A beep when your turn comes (kept by this browser)">Sound</button>
 <button id="resign" class="resign" title="Give the game up (click twice)">Resign</button></div>

@@ -8,8 +8,8 @@ from __future__ import annotations
 import html
 from typing import Any
 
-from arena.game_sources import get_game
 from arena.html.embed import asset, script_json
+from arena.html.seat_page import table_top
 
 SCRIPTS = ("viewer.js", "watch.js")
 STYLES = ("viewer.css", "seat.css")
@@ -19,20 +19,9 @@ def watch_html(game: str, players: list[str], human: int, base: str) -> str:
     """The page of the table at `base` (its path on the league), where seat `human` is the
     person; it learns the rest from BASE/api/watch."""
     title = html.escape(f"{game}: watching {players[human]} play")
-    styles = "".join(f"<style>{asset(name)}</style>" for name in STYLES)
     scripts = "".join(f"<script>{asset(name)}</script>" for name in SCRIPTS)
     data: dict[str, Any] = {"game": game, "players": players, "human": human, "base": base}
-    if (cards := get_game(game).card_meanings()) is not None:  # the box's contents, no secret
-        data["cards"] = cards
-    return f"""<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<link rel="icon" href="data:,">
-<title>{title}</title>
-{styles}
-</head><body>
-<header><h1>{title}</h1>
-<div class="sub" id="status">Connecting to the table...</div></header>
+    return f"""{table_top(game, title, STYLES, data)}
 <main><section id="board"></section><aside id="info" class="box">
 <div id="asked"></div><h2>Moves so far</h2><ol id="narration"></ol></aside></main>
 {script_json(data, "watch-data")}
