@@ -168,7 +168,7 @@ def _run_build(
         start_new_session=True,
         pass_fds=launch.pass_fds,
     )
-    halting.started(process)  # a stopping server may end it (halting.halt)
+    halting.started(process, launch.pids)  # a stopping server may end it (halting.halt)
     try:
         for fd in launch.pass_fds:
             os.close(fd)

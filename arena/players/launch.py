@@ -126,7 +126,7 @@ def start_process(spec: LaunchSpec, stderr: int) -> subprocess.Popen[bytes]:
         for fd in spec.pass_fds:  # the child has its own copy now (or never will)
             with contextlib.suppress(OSError):
                 os.close(fd)
-    halting.started(process)  # a stopping server may end it (halting.halt)
+    halting.started(process, spec.pids)  # a stopping server may end it (halting.halt)
     try:
         for hook in spec.after_start:
             hook(process.pid)
