@@ -22,6 +22,7 @@ from arena.league.checking import CheckQueue
 from arena.league.league import League
 from arena.league.store import CUT_SHORT, Store
 from arena.league.uploads import archive_folder
+from arena.players import halting
 from arena.players.limits import Limits
 from tests.league_support import bot_archive, serve_process
 from tests.test_league_kill9 import ARENA, ENV, _wait
@@ -177,3 +178,49 @@ def test_a_check_that_raises_fails_its_version_with_a_sentence(tmp_path: Path) -
         store.close()
     assert stored is not None and stored.status == "failed"
     assert stored.message.startswith("the arena's check stopped on an error of its own (Value")
+
+
+def test_a_check_whose_process_dies_at_the_stop_writes_nothing_after_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The stop killed a check's processes before it marked the check cut short: a build
+    killed that way could write and log its own failure ("exited with code -9") in between
+    (seen under load). The check here writes its result as soon as its process dies, and the
+    stop's kill waits for that write: the version is still failed as cut short, silently."""
+    caplog.set_level(logging.INFO, logger="arena.league")
+    store = Store(tmp_path / "league.sqlite")
+    wrote = threading.Event()
+    try:
+        author = store.author_of(store.add_author("ada"))
+        assert author is not None
+        bot = store.add_bot("slow", author)
+        started = threading.Event()
+
+        def check(item: Any) -> Any:
+            process = subprocess.Popen(["sleep", "600"], start_new_session=True)
+            halting.started(process)
+            started.set()
+            process.wait()
+            try:
+                return queue.write(item, "failed", f"exited with code {process.returncode}")
+            finally:
+                wrote.set()
+
+        real_halt = halting.halt
+
+        def halt_then_let_it_write(threads: list[threading.Thread]) -> None:
+            real_halt(threads)
+            assert wrote.wait(30)
+
+        monkeypatch.setattr(halting, "halt", halt_then_let_it_write)
+        queue = CheckQueue(1, check, store, threading.Lock())
+        queue.put(bot)
+        assert started.wait(60)
+        queue.close()
+        stored = store.bot("slow")
+    finally:
+        store.close()
+    assert wrote.is_set()
+    assert stored is not None and (stored.status, stored.message) == ("failed", CUT_SHORT)
+    told = [r.getMessage() for r in caplog.records if r.name.startswith("arena.league")]
+    assert not [line for line in told if line.startswith("check of slow:")], told

@@ -289,14 +289,14 @@ class CheckQueue:
             self._lock.notify_all()
         for item in dropped:
             item.future.cancel()
-        halting.halt(threads)
-        with self.lock:
+        with self.lock:  # cut short before the kill: a check that then ends writes nothing
             for bot in running:
                 self._cut.add(bot.id)
                 try:
                     self.store.set_status(bot, "failed", CUT_SHORT)
                 except Exception:  # the database away: the next start marks it the same
                     log.exception("%s was not marked as cut short", bot.label)
+        halting.halt(threads)
         if running:
             log.info("checks cut short by the stop: %s", ", ".join(b.label for b in running))
         deadline = time.monotonic() + timeout
