@@ -92,6 +92,31 @@ class Draws:
         self.used = 0
         """How many of `outcomes` the step has taken."""
 
+    def take(self, pile: Pile) -> int:
+        """The next item drawn from `pile` (`pick` for a pile, whose tally is kept in
+        ascending order of its items: the chance node is made from it without sorting)."""
+        tally = pile.tally
+        if len(tally) == 1:
+            return next(iter(tally))
+        used = self.used
+        if used < len(self.outcomes):
+            outcome = self.outcomes[used]
+        else:
+            counts = tuple(tally.values())
+            total = len(pile)
+            node = ChanceNode(
+                pile.what,
+                tuple([(item, count / total) for item, count in tally.items()]),
+                _AUDIENCE.get(),
+                counts,
+                pile.number,
+            )
+            outcome = self.wait(node)
+        if outcome not in tally:
+            raise ValueError(f"{outcome} is not a possible outcome of this draw ({pile.what}).")
+        self.used = used + 1
+        return outcome
+
     def pick(self, what: str, weights: Mapping[int, int], pile: int = 0) -> int:
         """The next outcome among `weights` (outcome -> how many items give it). A single
         possible outcome is no chance node: it is taken without asking."""
@@ -118,7 +143,14 @@ class Draws:
 
 
 _DRAWS: ContextVar[Draws | None] = ContextVar("draws", default=None)
+_OUTSIDE = "A chance engine drew outside `drawing`: its step has no chance."
 _AUDIENCE: ContextVar[frozenset[int] | None] = ContextVar("audience", default=None)
+
+
+def draw_from(draws: Draws) -> None:
+    """`draws` is the chance of every step run from now on in this context, for good (a
+    greenlet that runs steps, in a context of its own; `drawing` for one step)."""
+    _DRAWS.set(draws)
 
 
 class drawing:  # noqa: N801  (used as `with drawing(draws):`, as a contextmanager is)
@@ -156,7 +188,7 @@ def pick(what: str, weights: Mapping[int, int], pile: int = 0) -> int:
     """The outcome of a draw, from the step's `Draws`."""
     draws = _DRAWS.get()
     if draws is None:
-        raise RuntimeError("A chance engine drew outside `drawing`: its step has no chance.")
+        raise RuntimeError(_OUTSIDE)
     return draws.pick(what, weights, pile)
 
 
@@ -165,10 +197,22 @@ def uniform(what: str, n: int) -> int:
     return pick(what, dict.fromkeys(range(n), 1))
 
 
+def by_probability(outcomes: Sequence[tuple[int, float]], draw: float) -> int:
+    """The outcome among `outcomes` ((outcome, probability) pairs, as a chance node or
+    OpenSpiel's `chance_outcomes` gives them) that `draw`, uniform in [0, 1), falls in."""
+    for outcome, probability in outcomes:
+        draw -= probability
+        if draw < 0:
+            return outcome
+    return outcomes[-1][0]
+
+
 class Pile(list[int]):
     """A face-down pile whose top is its end: `pop()` draws a random item among those in it
     (the pile's order means nothing, it is drawn as it goes). It keeps a tally of its items
-    for the draw; only `pop` takes items out (the engines' only use of it)."""
+    for the draw, in ascending order of the items (made from the sorted list; items only
+    leave it); only `pop` takes items out (the engines' only use of it), so the tally's
+    sum is the pile's length."""
 
     __slots__ = ("what", "number", "tally")
 
@@ -181,10 +225,13 @@ class Pile(list[int]):
         """How many of each item the pile holds (the chance node's counts)."""
 
     def pop(self, index: SupportsIndex = -1) -> int:
-        if int(index) != -1 or not self:
+        if index != -1 or not self:
             item = super().pop(index)
         else:
-            item = pick(self.what, self.tally, self.number)
+            draws = _DRAWS.get()
+            if draws is None:
+                raise RuntimeError(_OUTSIDE)
+            item = draws.take(self)
             self.remove(item)
         left = self.tally[item] - 1
         if left:
