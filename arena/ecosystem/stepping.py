@@ -226,7 +226,7 @@ class Play:
     def _moving(self, draws: Waiting) -> None:
         """The move under way (in its greenlet, whose chance is `draws`)."""
         assert self.working is not None and self.pending is not None
-        draws.outcomes, draws.used = self.drawn, 0
+        draws.outcomes, draws.used, draws.audience = self.drawn, 0, None
         self.working.apply_action(self.pending)
 
     def _dealing(self, draws: Waiting) -> None:
@@ -242,7 +242,7 @@ class Play:
                 position = self.position
             else:
                 position = self.position.copy()
-            draws.outcomes, draws.used = self.drawn, 0
+            draws.outcomes, draws.used, draws.audience = self.drawn, 0, None
             step.run(position)
             self.position, self.owned = position, True
             self.dealing += zip(self.drawn, self.nodes, strict=True)

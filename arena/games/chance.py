@@ -85,11 +85,13 @@ class Draws:
     """The chance outcomes a step uses, in order; one more than it has stops the step
     (`NeedChance`), or, in a subclass, waits for it (`wait`)."""
 
-    __slots__ = ("outcomes", "used")
+    __slots__ = ("outcomes", "used", "audience")
 
     def __init__(self, outcomes: list[int] | None = None) -> None:
         self.outcomes = [] if outcomes is None else outcomes
         self.used = 0
+        self.audience: frozenset[int] | None = None
+        """Who sees the draws now (`seen_by`; None: every seat)."""
         """How many of `outcomes` the step has taken."""
 
     def take(self, pile: Pile) -> int:
@@ -107,7 +109,7 @@ class Draws:
             node = ChanceNode(
                 pile.what,
                 tuple([(item, count / total) for item, count in tally.items()]),
-                _AUDIENCE.get(),
+                self.audience,
                 counts,
                 pile.number,
             )
@@ -130,7 +132,7 @@ class Draws:
             counts = tuple(map(weights.__getitem__, order))
             total = sum(counts)
             outcomes = tuple(zip(order, [count / total for count in counts], strict=True))
-            outcome = self.wait(ChanceNode(what, outcomes, _AUDIENCE.get(), counts, pile))
+            outcome = self.wait(ChanceNode(what, outcomes, self.audience, counts, pile))
         if outcome not in weights:
             raise ValueError(f"{outcome} is not a possible outcome of this draw ({what}).")
         self.used = used + 1
@@ -144,7 +146,6 @@ class Draws:
 
 _DRAWS: ContextVar[Draws | None] = ContextVar("draws", default=None)
 _OUTSIDE = "A chance engine drew outside `drawing`: its step has no chance."
-_AUDIENCE: ContextVar[frozenset[int] | None] = ContextVar("audience", default=None)
 
 
 def draw_from(draws: Draws) -> None:
@@ -170,18 +171,37 @@ class drawing:  # noqa: N801  (used as `with drawing(draws):`, as a contextmanag
 
 
 class seen_by:  # noqa: N801  (used as `with seen_by(seats):`, as a contextmanager is)
-    """The draws inside are seen by `seats` only (None: by every seat, face up)."""
+    """The draws inside are seen by `seats` only (None: by every seat, face up): the step's
+    `Draws` holds who sees its draws (outside `drawing` nothing is drawn, so nothing is
+    held)."""
 
-    __slots__ = ("seats", "token")
+    __slots__ = ("seats", "draws", "before")
 
     def __init__(self, seats: Collection[int] | None) -> None:
-        self.seats = None if seats is None else frozenset(seats)
+        self.seats = None if seats is None else _audience(seats)
 
     def __enter__(self) -> None:
-        self.token = _AUDIENCE.set(self.seats)
+        draws = self.draws = _DRAWS.get()
+        if draws is not None:
+            self.before, draws.audience = draws.audience, self.seats
 
     def __exit__(self, *exc: object) -> None:
-        _AUDIENCE.reset(self.token)
+        if self.draws is not None:
+            self.draws.audience = self.before
+
+
+_AUDIENCES: dict[Any, frozenset[int]] = {}
+"""The seats of each `seen_by` so far (a handful: one seat, or several)."""
+
+
+def _audience(seats: Collection[int]) -> frozenset[int]:
+    try:
+        return _AUDIENCES[seats]
+    except (KeyError, TypeError):  # new, or not hashable as given
+        audience = frozenset(seats)
+        if len(_AUDIENCES) < 256:
+            _AUDIENCES[tuple(seats)] = audience
+        return audience
 
 
 def pick(what: str, weights: Mapping[int, int], pile: int = 0) -> int:
