@@ -7,10 +7,12 @@ what an idle core would take; wall time on a shared machine counts the others' w
   probabilities, every decision uniform among the legal actions) against the engine's own
   random play (`arena bench engine`'s loop), per game and table size, measured in turns in
   one process so that a noisy machine slows both alike; the target is pyspiel within 3x.
-  Between the two, the same random play on the chance engine with each draw a chance
-  node answered at once where it is drawn (no pyspiel, no state, no greenlet): what the
-  chance model costs by itself, a bound below what any state stepping it node by node
-  can reach;
+  Beside them, what bounds the ratio from below: the same random play on the chance
+  engine with each draw a chance node answered at once where it is drawn (no pyspiel, no
+  state, no greenlet: what the chance model costs by itself), and pyspiel's floor, the
+  same loop over the same games recorded and replayed by a state that does nothing
+  (spiel_floor.py); their times a decision added are the least any Python game stepping
+  our chance model through pyspiel could take, printed as the best ratio reachable;
 - `resample_from_infostate` for the seat to move at several points of random games
   (the first decision, then each fifth of the game), its mean time at each point against
   1 ms (Mandala, Flowers) or 5 ms (Takenoko); the seat's record (its information state,
@@ -103,22 +105,36 @@ def pyspiel_random_play(name: str, seats: int, games: int, seed: int = 1) -> dic
     return {"seconds": elapsed, "decisions": decisions}
 
 
+_LOOPS = ("native", "chance", "pyspiel", "floor")
+"""The random-play loops a table's row times: the engine, the chance engine drawing in
+place, our games through pyspiel, pyspiel's floor."""
+
+
+def _rate(figures: dict[str, Any]) -> float:
+    return float(figures["decisions"] / figures["seconds"])
+
+
 def random_play_rows(games: int, tables: tuple[tuple[str, int], ...]) -> list[dict[str, Any]]:
     """Each table's decisions/s natively and through pyspiel, best of `TURNS` turns."""
+    from arena.bench.spiel_floor import floor_random_play, recorded_games
+
     best: dict[tuple[str, int], dict[str, float]] = {}
     share = max(1, games // TURNS)
+    records = {table: recorded_games(*table, games=share, seed=0) for table in tables}
     for turn in range(TURNS):
         for name, seats in tables:
             native = measure(name, share, copies=1, seats=seats, clock=CLOCK)
             drawn = chance_random_play(name, seats, share, seed=turn + 1)
             spiel = pyspiel_random_play(name, seats, share, seed=turn + 1)
-            row = best.setdefault((name, seats), {"native": 0.0, "chance": 0.0, "pyspiel": 0.0})
-            row["native"] = max(row["native"], native["decisions_per_second"])
-            row["chance"] = max(row["chance"], drawn["decisions"] / drawn["seconds"])
-            row["pyspiel"] = max(row["pyspiel"], spiel["decisions"] / spiel["seconds"])
+            floor = floor_random_play(records[(name, seats)], seed=turn + 1)
+            row = best.setdefault((name, seats), dict.fromkeys(_LOOPS, 0.0))
+            rates = (native["decisions_per_second"], *map(_rate, (drawn, spiel, floor)))
+            for loop, rate in zip(_LOOPS, rates, strict=True):
+                row[loop] = max(row[loop], rate)
     rows = []
     for (name, seats), row in best.items():
         ratio = row["native"] / row["pyspiel"]
+        reachable = row["native"] / row["chance"] + row["native"] / row["floor"]
         rows.append(
             {
                 "figure": "random play",
@@ -127,6 +143,8 @@ def random_play_rows(games: int, tables: tuple[tuple[str, int], ...]) -> list[di
                 "engine_decisions_per_second": round(row["native"]),
                 "chance_engine_decisions_per_second": round(row["chance"]),
                 "chance_engine_ratio": round(row["native"] / row["chance"], 2),
+                "floor_decisions_per_second": round(row["floor"]),
+                "best_reachable_ratio": round(reachable, 2),
                 "pyspiel_decisions_per_second": round(row["pyspiel"]),
                 "ratio": round(ratio, 2),
                 "target": RATIO_TARGET,
@@ -301,10 +319,12 @@ def _line(row: dict[str, Any]) -> str:
     if row["figure"] == "random play":
         return (
             f"random play  {table}: engine {row['engine_decisions_per_second']:>8,} decisions "
-            "a CPU second, chance engine drawing in place "
-            f"{row['chance_engine_decisions_per_second']:>7,} ({row['chance_engine_ratio']:.2f}x), "
-            f"pyspiel {row['pyspiel_decisions_per_second']:>7,}: {row['ratio']:.2f}x slower "
-            f"(target <= {row['target']:g}x: {verdict})"
+            f"a CPU second, pyspiel {row['pyspiel_decisions_per_second']:>7,}: "
+            f"{row['ratio']:.2f}x slower (target <= {row['target']:g}x: {verdict}); "
+            f"the chance engine drawing in place {row['chance_engine_decisions_per_second']:,} "
+            f"({row['chance_engine_ratio']:.2f}x), pyspiel's floor "
+            f"{row['floor_decisions_per_second']:,}: best reachable "
+            f"{row['best_reachable_ratio']:.2f}x"
         )
     if row["figure"] == "resample":
         points = " ".join(f"{ms:.3f}" for ms in row["milliseconds_by_point"])
