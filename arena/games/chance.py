@@ -6,10 +6,11 @@ among the cards still in the deck. This module lets an engine draw that way, out
 outcome, with nothing decided before it is drawn:
 
 - a step of the engine (the deal, or a move) runs inside `drawing(draws)`; every random
-  thing it does asks `pick` (a `Pile`'s `pop`, `arrange_top`, `uniform`), which takes the
-  next outcome from `draws`, or, when there is none left, stops the step with `NeedChance`
-  naming the chance node: what is drawn, the outcomes (each item still possible, with
-  its probability by count) and who sees it;
+  thing it does asks `draws` (`pick` for `arrange_top` and `uniform`, `Draws.take` for a
+  `Pile`'s `pop`), which takes the next outcome from those given, or, when there is none
+  left, stops the step with `NeedChance` naming the chance node: what is drawn, the
+  outcomes (each item still possible, with its probability by count) and who sees it
+  (`seen_by`, which `draws` holds while the step runs);
 - the caller (arena/ecosystem/stepping.py) asks the chance player for that outcome and
   goes on with it: the step waits at the draw (`Draws.wait`) and resumes there. The deal
   is many draws, which the game gives as `DealStep`s, each one draw, run in turn on the
@@ -90,9 +91,9 @@ class Draws:
     def __init__(self, outcomes: list[int] | None = None) -> None:
         self.outcomes = [] if outcomes is None else outcomes
         self.used = 0
+        """How many of `outcomes` the step has taken."""
         self.audience: frozenset[int] | None = None
         """Who sees the draws now (`seen_by`; None: every seat)."""
-        """How many of `outcomes` the step has taken."""
 
     def take(self, pile: Pile) -> int:
         """The next item drawn from `pile` (`pick` for a pile, whose tally is kept in
