@@ -69,9 +69,10 @@ def test_bench_league_prints_its_share_of_a_batch_run_and_the_load_test() -> Non
 
 
 def test_bench_openspiel_prints_each_figure_beside_its_target() -> None:
-    """Issue 44: random play through pyspiel against the engine (3x), resample times (1 ms),
-    OpenSpiel's ISMCTS on Mandala (2 s at 1,000 simulations, scaled from fewer), with
-    OpenSpiel's rollouts and with the same rollouts drawn by Python's random."""
+    """Issue 44: random play through pyspiel against the engine (3x), beside the chance
+    engine drawing in place and pyspiel's floor (the best ratio reachable), resample times
+    (1 ms), OpenSpiel's ISMCTS on Mandala (2 s at 1,000 simulations, scaled from fewer),
+    with OpenSpiel's rollouts and with ours (arena.ecosystem.rollouts)."""
     args = ["bench", "openspiel", "--game", "mandala", "--games", "3", "--resample-games", "1"]
     args += ["--samples", "2", "--simulations", "2", "--moves", "1"]
     result = CliRunner().invoke(main, args, catch_exceptions=False)
@@ -80,10 +81,25 @@ def test_bench_openspiel_prints_each_figure_beside_its_target() -> None:
     assert len(lines) == 4 and all("target <=" in line for line in lines), result.output
     assert lines[0].startswith("random play  mandala  2 seats: engine")
     assert "(target <= 3x:" in lines[0] and "(target <= 1 ms:" in lines[1]
-    for line, rollouts in zip(lines[2:], ("openspiel-rollouts", "python-rollouts"), strict=True):
+    assert "the chance engine drawing in place " in lines[0] and "pyspiel's floor " in lines[0]
+    assert lines[0].split("best reachable ")[1].endswith("x")
+    for line, rollouts in zip(lines[2:], ("openspiel-rollouts", "our-rollouts"), strict=True):
         assert "s a move at 1,000 simulations (scaled from 2), 1 moves" in line
         assert f", {rollouts} (target <= 2 s:" in line
     result = CliRunner().invoke(main, ["bench", "openspiel", "--game", "chess"])
     assert result.exit_code != 0 and "No game 'chess': mandala, flowers or takenoko." in (
         result.output
     )
+
+
+def test_pyspiels_floor_replays_the_recorded_games_step_for_step() -> None:
+    """The floor (arena/bench/spiel_floor.py) steps through pyspiel exactly the decisions
+    and chance nodes of the games it recorded, whatever actions its loop draws."""
+    from arena.bench.spiel_floor import floor_random_play, recorded_games
+
+    records = recorded_games("flowers", 3, games=2, seed=1)
+    decisions = sum(1 for steps in records for player, _, _ in steps if player >= 0)
+    chance = sum(1 for steps in records for player, _, _ in steps if player < 0)
+    assert decisions > 50 and chance > 20
+    for seed in (4, 5):
+        assert floor_random_play(records, seed=seed)["decisions"] == decisions

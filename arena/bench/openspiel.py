@@ -6,7 +6,13 @@ what an idle core would take; wall time on a shared machine counts the others' w
 - random play: decisions a second through pyspiel (every chance node answered by its
   probabilities, every decision uniform among the legal actions) against the engine's own
   random play (`arena bench engine`'s loop), per game and table size, measured in turns in
-  one process so that a noisy machine slows both alike; the target is pyspiel within 3x;
+  one process so that a noisy machine slows both alike; the target is pyspiel within 3x.
+  Beside them, what bounds the ratio from below: the same random play on the chance
+  engine with each draw a chance node answered at once where it is drawn (no pyspiel, no
+  state, no greenlet: what the chance model costs by itself), and pyspiel's floor, the
+  same loop over the same games recorded and replayed by a state that does nothing
+  (spiel_floor.py); their times a decision added are the least any Python game stepping
+  our chance model through pyspiel could take, printed as the best ratio reachable;
 - `resample_from_infostate` for the seat to move at several points of random games
   (the first decision, then each fifth of the game), its mean time at each point against
   1 ms (Mandala, Flowers) or 5 ms (Takenoko); the seat's record (its information state,
@@ -15,8 +21,8 @@ what an idle core would take; wall time on a shared machine counts the others' w
   at `--simulations` a move on Mandala: seconds a move against 2 s at 1,000 simulations
   (a smaller `--simulations` is scaled to 1,000 and says so), twice: with OpenSpiel's
   `RandomRolloutEvaluator`, whose `numpy.random.choice` at every rollout step costs more
-  than the target by itself, and with the same rollouts drawn by Python's `random`
-  (`PythonRollouts`): the search over our game.
+  than the target by itself, and with ours (`arena.ecosystem.rollouts.RandomRollouts`,
+  which bots/openspiel-ismcts uses): the search over our game.
 """
 
 from __future__ import annotations
@@ -29,6 +35,7 @@ from typing import Any
 import click
 
 from arena.bench.engine import measure
+from arena.games.chance import by_probability, drawing
 
 CLOCK = time.process_time
 """Every figure is this process's CPU time: on a shared machine wall time counts the other
@@ -50,6 +57,31 @@ POINTS = 5
 TURNS = 3
 
 
+def chance_random_play(name: str, seats: int, games: int, seed: int = 1) -> dict[str, Any]:
+    """`games` random games of the chance engine (arena/games/<game>/chance.py), each draw
+    a chance node answered at once by its probabilities: decisions a second."""
+    from arena.ecosystem.rollouts import DrawnInPlace
+    from arena.game_sources import get_game
+
+    game = get_game(name)
+    coding = game.learning()
+    rules = None if coding is None else coding.chance()
+    assert rules is not None
+    config = game.config({})
+    rng = random.Random(seed)
+    uniform = rng.random
+    decisions = 0
+    start = CLOCK()
+    with drawing(DrawnInPlace(rng)):
+        for _ in range(games):
+            position = rules.deal(config, seats)
+            while not position.is_over():
+                actions = position.legal_actions()
+                position.apply_action(actions[int(uniform() * len(actions))])
+                decisions += 1
+    return {"seconds": CLOCK() - start, "decisions": decisions}
+
+
 def pyspiel_random_play(name: str, seats: int, games: int, seed: int = 1) -> dict[str, Any]:
     """`games` random games through pyspiel: decisions (not chance nodes) a second."""
     import pyspiel
@@ -64,7 +96,7 @@ def pyspiel_random_play(name: str, seats: int, games: int, seed: int = 1) -> dic
         state = game.new_initial_state()
         while not state.is_terminal():
             if state.is_chance_node():
-                state.apply_action(_by_probability(state.chance_outcomes(), uniform()))
+                state.apply_action(by_probability(state.chance_outcomes(), uniform()))
             else:
                 actions = state.legal_actions()
                 state.apply_action(actions[int(uniform() * len(actions))])
@@ -73,34 +105,46 @@ def pyspiel_random_play(name: str, seats: int, games: int, seed: int = 1) -> dic
     return {"seconds": elapsed, "decisions": decisions}
 
 
-def _by_probability(outcomes: list[tuple[int, float]], draw: float) -> int:
-    for outcome, probability in outcomes:
-        draw -= probability
-        if draw < 0:
-            return outcome
-    return outcomes[-1][0]
+_LOOPS = ("native", "chance", "pyspiel", "floor")
+"""The random-play loops a table's row times: the engine, the chance engine drawing in
+place, our games through pyspiel, pyspiel's floor."""
+
+
+def _rate(figures: dict[str, Any]) -> float:
+    return float(figures["decisions"] / figures["seconds"])
 
 
 def random_play_rows(games: int, tables: tuple[tuple[str, int], ...]) -> list[dict[str, Any]]:
     """Each table's decisions/s natively and through pyspiel, best of `TURNS` turns."""
+    from arena.bench.spiel_floor import floor_random_play, recorded_games
+
     best: dict[tuple[str, int], dict[str, float]] = {}
     share = max(1, games // TURNS)
+    records = {table: recorded_games(*table, games=share, seed=0) for table in tables}
     for turn in range(TURNS):
         for name, seats in tables:
             native = measure(name, share, copies=1, seats=seats, clock=CLOCK)
+            drawn = chance_random_play(name, seats, share, seed=turn + 1)
             spiel = pyspiel_random_play(name, seats, share, seed=turn + 1)
-            row = best.setdefault((name, seats), {"native": 0.0, "pyspiel": 0.0})
-            row["native"] = max(row["native"], native["decisions_per_second"])
-            row["pyspiel"] = max(row["pyspiel"], spiel["decisions"] / spiel["seconds"])
+            floor = floor_random_play(records[(name, seats)], seed=turn + 1)
+            row = best.setdefault((name, seats), dict.fromkeys(_LOOPS, 0.0))
+            rates = (native["decisions_per_second"], *map(_rate, (drawn, spiel, floor)))
+            for loop, rate in zip(_LOOPS, rates, strict=True):
+                row[loop] = max(row[loop], rate)
     rows = []
     for (name, seats), row in best.items():
         ratio = row["native"] / row["pyspiel"]
+        reachable = row["native"] / row["chance"] + row["native"] / row["floor"]
         rows.append(
             {
                 "figure": "random play",
                 "game": name,
                 "seats": seats,
                 "engine_decisions_per_second": round(row["native"]),
+                "chance_engine_decisions_per_second": round(row["chance"]),
+                "chance_engine_ratio": round(row["native"] / row["chance"], 2),
+                "floor_decisions_per_second": round(row["floor"]),
+                "best_reachable_ratio": round(reachable, 2),
                 "pyspiel_decisions_per_second": round(row["pyspiel"]),
                 "ratio": round(ratio, 2),
                 "target": RATIO_TARGET,
@@ -164,7 +208,7 @@ def _decisions(game: Any, seed: int, picked: Any, clones: list[Any] | None = Non
     decisions = 0
     while not state.is_terminal():
         if state.is_chance_node():
-            state.apply_action(_by_probability(state.chance_outcomes(), rng.random()))
+            state.apply_action(by_probability(state.chance_outcomes(), rng.random()))
             continue
         if clones is not None and decisions in picked:
             clones.append(state.clone())
@@ -176,17 +220,20 @@ def _decisions(game: Any, seed: int, picked: Any, clones: list[Any] | None = Non
 
 def ismcts_rows(simulations: int, moves: int) -> list[dict[str, Any]]:
     """Seconds a move of OpenSpiel's Python ISMCTS on Mandala, scaled to 1,000 simulations:
-    with OpenSpiel's own `RandomRolloutEvaluator`, and with the same random rollouts drawn
-    by Python's `random` (`PythonRollouts`): OpenSpiel's evaluator draws every rollout step
-    with `numpy.random.choice` (about 20 us a call, some 150 calls a rollout from the
-    opening), which alone exceeds the target; the second row is the search over our game."""
+    with OpenSpiel's own `RandomRolloutEvaluator`, and with ours (`RandomRollouts`, the
+    same random rollouts drawn by Python's `random`, on the engine's position): OpenSpiel's
+    evaluator draws every rollout step with `numpy.random.choice` (about 20 us a call, some
+    150 calls a rollout from the opening), which alone exceeds the target; the second row
+    is the search over our game."""
     import numpy as np
     from open_spiel.python.algorithms import mcts
+
+    from arena.ecosystem.rollouts import RandomRollouts
 
     rows = []
     for name, evaluator in (
         ("openspiel-rollouts", mcts.RandomRolloutEvaluator(1, np.random.RandomState(5))),
-        ("python-rollouts", PythonRollouts(random.Random(5))),
+        ("our-rollouts", RandomRollouts(1, seed=5)),
     ):
         per_move, searched = _ismcts_seconds(evaluator, simulations, moves)
         rows.append(
@@ -222,7 +269,7 @@ def _ismcts_seconds(evaluator: Any, simulations: int, moves: int) -> tuple[float
     elapsed, searched = 0.0, 0
     while not state.is_terminal() and searched < moves:
         if state.is_chance_node():
-            state.apply_action(_by_probability(state.chance_outcomes(), chooser.random()))
+            state.apply_action(by_probability(state.chance_outcomes(), chooser.random()))
             continue
         start = CLOCK()
         action = bot.step(state)
@@ -230,33 +277,6 @@ def _ismcts_seconds(evaluator: Any, simulations: int, moves: int) -> tuple[float
         searched += 1
         state.apply_action(int(action))
     return elapsed / max(1, searched) * ISMCTS_SIMULATIONS / simulations, searched
-
-
-class PythonRollouts:
-    """OpenSpiel's `RandomRolloutEvaluator` (one rollout: chance by its probabilities, each
-    decision uniform among the legal actions, to the end) with Python's `random` drawing."""
-
-    def __init__(self, rng: random.Random) -> None:
-        self.uniform = rng.random
-
-    def evaluate(self, state: Any) -> Any:
-        import numpy as np
-
-        uniform = self.uniform
-        working = state.clone()
-        while not working.is_terminal():
-            if working.is_chance_node():
-                working.apply_action(_by_probability(working.chance_outcomes(), uniform()))
-            else:
-                actions = working.legal_actions()
-                working.apply_action(actions[int(uniform() * len(actions))])
-        return np.array(working.returns())
-
-    def prior(self, state: Any) -> list[tuple[int, float]]:
-        if state.is_chance_node():
-            return list(state.chance_outcomes())
-        actions = state.legal_actions(state.current_player())
-        return [(action, 1.0 / len(actions)) for action in actions]
 
 
 @click.command()
@@ -299,9 +319,12 @@ def _line(row: dict[str, Any]) -> str:
     if row["figure"] == "random play":
         return (
             f"random play  {table}: engine {row['engine_decisions_per_second']:>8,} decisions "
-            "a CPU second, "
-            f"pyspiel {row['pyspiel_decisions_per_second']:>7,}: {row['ratio']:.2f}x slower "
-            f"(target <= {row['target']:g}x: {verdict})"
+            f"a CPU second, pyspiel {row['pyspiel_decisions_per_second']:>7,}: "
+            f"{row['ratio']:.2f}x slower (target <= {row['target']:g}x: {verdict}); "
+            f"the chance engine drawing in place {row['chance_engine_decisions_per_second']:,} "
+            f"({row['chance_engine_ratio']:.2f}x), pyspiel's floor "
+            f"{row['floor_decisions_per_second']:,}: best reachable "
+            f"{row['best_reachable_ratio']:.2f}x"
         )
     if row["figure"] == "resample":
         points = " ".join(f"{ms:.3f}" for ms in row["milliseconds_by_point"])

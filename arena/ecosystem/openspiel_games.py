@@ -138,6 +138,15 @@ class ArenaState(pyspiel.State):  # type: ignore[misc]
         of this state may change it in place: copy it to keep it."""
         return None if self._play.in_deal() else self._play.before()
 
+    def whole_step(self) -> GameState | None:
+        """The engine's position when this state is at a whole step (a decision or the
+        end: no step under way), else None. Later steps of this state may change it in
+        place: copy it to keep it (a rollout plays on a copy: rollouts.py)."""
+        play = self._play
+        if play.node is not None or play.in_deal():
+            return None
+        return play.before()
+
     @property
     def recall(self) -> Recall:
         return self._play.recall

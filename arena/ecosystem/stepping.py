@@ -33,7 +33,7 @@ from greenlet import greenlet
 
 from arena.ecosystem.recall import Recall
 from arena.games import Game, GameState
-from arena.games.chance import ChanceNode, ChanceRules, DealStep, Draws, drawing
+from arena.games.chance import ChanceNode, ChanceRules, DealStep, Draws, draw_from
 
 CHANCE, TERMINAL = -1, -4
 """OpenSpiel's player ids for a chance node and the end of the game."""
@@ -193,6 +193,9 @@ class Play:
             self.runner = self.working = None
             self._again()
             return
+        if result.__class__ is ChanceNode:  # the common case: the next draw
+            self.node, self.legal = result, None
+            return
         self._went(result)
 
     def _again(self) -> None:
@@ -213,20 +216,20 @@ class Play:
             self.working = position.copy()
         self._run(self._moving)
 
-    def _run(self, step: Callable[[], None]) -> None:
+    def _run(self, step: Callable[[Waiting], None]) -> None:
         """`step` in a greenlet of this thread's, which hands back each chance node."""
         idle = _IDLE.runners
         self.runner = runner = idle.pop() if idle else _runner()
         runner.parent = greenlet.getcurrent()
         self._went(runner.switch(step))
 
-    def _moving(self) -> None:
-        """The move under way (in its greenlet)."""
+    def _moving(self, draws: Waiting) -> None:
+        """The move under way (in its greenlet, whose chance is `draws`)."""
         assert self.working is not None and self.pending is not None
-        with drawing(Waiting(self.drawn)):
-            self.working.apply_action(self.pending)
+        draws.outcomes, draws.used, draws.audience = self.drawn, 0, None
+        self.working.apply_action(self.pending)
 
-    def _dealing(self) -> None:
+    def _dealing(self, draws: Waiting) -> None:
         """The deal's steps in turn (in the deal's greenlet), from the one under way. A
         live step draws before it changes anything, so it runs on the position itself and
         a copy of the play made while it waits shares the position as it was."""
@@ -239,8 +242,8 @@ class Play:
                 position = self.position
             else:
                 position = self.position.copy()
-            with drawing(Waiting(self.drawn)):
-                step.run(position)
+            draws.outcomes, draws.used, draws.audience = self.drawn, 0, None
+            step.run(position)
             self.position, self.owned = position, True
             self.dealing += zip(self.drawn, self.nodes, strict=True)
             self.dealt, self.drawn, self.nodes = self.dealt + 1, [], []
@@ -279,7 +282,9 @@ class Play:
 
 class Waiting(Draws):
     """Draws that wait for each outcome beyond those given: the move's greenlet hands the
-    chance node to the state and goes on with the outcome it is given back."""
+    chance node to the state and goes on with the outcome it is given back. Each runner
+    greenlet has one, its chance for every step it runs (a greenlet has a context of its
+    own), given the step's outcomes so far as the step starts."""
 
     __slots__ = ()
 
@@ -305,22 +310,24 @@ _IDLE = _Idle()
 
 
 def _runner() -> greenlet:
-    """A greenlet that runs steps, one after another: each a function switched to it; it
-    switches back each chance node the step waits at, then None when the step is done (or
-    the exception the step raised)."""
+    """A greenlet that runs steps, one after another: each a function of the runner's
+    `Waiting` switched to it; it switches back each chance node the step waits at, then
+    None when the step is done (or the exception the step raised)."""
     runner = greenlet(_serve)
     runner.switch()
     return runner
 
 
 def _serve() -> None:
+    draws = Waiting()
+    draw_from(draws)  # in this greenlet's own context, for every step it runs
     back = greenlet.getcurrent().parent
     assert back is not None
     step = back.switch()
     while True:
         result: BaseException | None = None
         try:
-            step()
+            step(draws)
         except Exception as error:  # handed to the state, which raises it
             result = error
         step = _idle  # an idle runner holds no play
@@ -329,5 +336,5 @@ def _serve() -> None:
         step = back.switch(result)
 
 
-def _idle() -> None:
+def _idle(draws: Waiting) -> None:
     """What an idle runner holds until it is given a step."""

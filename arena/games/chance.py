@@ -6,10 +6,11 @@ among the cards still in the deck. This module lets an engine draw that way, out
 outcome, with nothing decided before it is drawn:
 
 - a step of the engine (the deal, or a move) runs inside `drawing(draws)`; every random
-  thing it does asks `pick` (a `Pile`'s `pop`, `arrange_top`, `uniform`), which takes the
-  next outcome from `draws`, or, when there is none left, stops the step with `NeedChance`
-  naming the chance node: what is drawn, the outcomes (each item still possible, with
-  its probability by count) and who sees it;
+  thing it does asks `draws` (`pick` for `arrange_top` and `uniform`, `Draws.take` for a
+  `Pile`'s `pop`), which takes the next outcome from those given, or, when there is none
+  left, stops the step with `NeedChance` naming the chance node: what is drawn, the
+  outcomes (each item still possible, with its probability by count) and who sees it
+  (`seen_by`, which `draws` holds while the step runs);
 - the caller (arena/ecosystem/stepping.py) asks the chance player for that outcome and
   goes on with it: the step waits at the draw (`Draws.wait`) and resumes there. The deal
   is many draws, which the game gives as `DealStep`s, each one draw, run in turn on the
@@ -85,12 +86,39 @@ class Draws:
     """The chance outcomes a step uses, in order; one more than it has stops the step
     (`NeedChance`), or, in a subclass, waits for it (`wait`)."""
 
-    __slots__ = ("outcomes", "used")
+    __slots__ = ("outcomes", "used", "audience")
 
     def __init__(self, outcomes: list[int] | None = None) -> None:
         self.outcomes = [] if outcomes is None else outcomes
         self.used = 0
         """How many of `outcomes` the step has taken."""
+        self.audience: frozenset[int] | None = None
+        """Who sees the draws now (`seen_by`; None: every seat)."""
+
+    def take(self, pile: Pile) -> int:
+        """The next item drawn from `pile` (`pick` for a pile, whose tally is kept in
+        ascending order of its items: the chance node is made from it without sorting)."""
+        tally = pile.tally
+        if len(tally) == 1:
+            return next(iter(tally))
+        used = self.used
+        if used < len(self.outcomes):
+            outcome = self.outcomes[used]
+        else:
+            counts = tuple(tally.values())
+            total = len(pile)
+            node = ChanceNode(
+                pile.what,
+                tuple([(item, count / total) for item, count in tally.items()]),
+                self.audience,
+                counts,
+                pile.number,
+            )
+            outcome = self.wait(node)
+        if outcome not in tally:
+            raise ValueError(f"{outcome} is not a possible outcome of this draw ({pile.what}).")
+        self.used = used + 1
+        return outcome
 
     def pick(self, what: str, weights: Mapping[int, int], pile: int = 0) -> int:
         """The next outcome among `weights` (outcome -> how many items give it). A single
@@ -105,7 +133,7 @@ class Draws:
             counts = tuple(map(weights.__getitem__, order))
             total = sum(counts)
             outcomes = tuple(zip(order, [count / total for count in counts], strict=True))
-            outcome = self.wait(ChanceNode(what, outcomes, _AUDIENCE.get(), counts, pile))
+            outcome = self.wait(ChanceNode(what, outcomes, self.audience, counts, pile))
         if outcome not in weights:
             raise ValueError(f"{outcome} is not a possible outcome of this draw ({what}).")
         self.used = used + 1
@@ -118,7 +146,13 @@ class Draws:
 
 
 _DRAWS: ContextVar[Draws | None] = ContextVar("draws", default=None)
-_AUDIENCE: ContextVar[frozenset[int] | None] = ContextVar("audience", default=None)
+_OUTSIDE = "A chance engine drew outside `drawing`: its step has no chance."
+
+
+def draw_from(draws: Draws) -> None:
+    """`draws` is the chance of every step run from now on in this context, for good (a
+    greenlet that runs steps, in a context of its own; `drawing` for one step)."""
+    _DRAWS.set(draws)
 
 
 class drawing:  # noqa: N801  (used as `with drawing(draws):`, as a contextmanager is)
@@ -138,25 +172,44 @@ class drawing:  # noqa: N801  (used as `with drawing(draws):`, as a contextmanag
 
 
 class seen_by:  # noqa: N801  (used as `with seen_by(seats):`, as a contextmanager is)
-    """The draws inside are seen by `seats` only (None: by every seat, face up)."""
+    """The draws inside are seen by `seats` only (None: by every seat, face up): the step's
+    `Draws` holds who sees its draws (outside `drawing` nothing is drawn, so nothing is
+    held)."""
 
-    __slots__ = ("seats", "token")
+    __slots__ = ("seats", "draws", "before")
 
     def __init__(self, seats: Collection[int] | None) -> None:
-        self.seats = None if seats is None else frozenset(seats)
+        self.seats = None if seats is None else _audience(seats)
 
     def __enter__(self) -> None:
-        self.token = _AUDIENCE.set(self.seats)
+        draws = self.draws = _DRAWS.get()
+        if draws is not None:
+            self.before, draws.audience = draws.audience, self.seats
 
     def __exit__(self, *exc: object) -> None:
-        _AUDIENCE.reset(self.token)
+        if self.draws is not None:
+            self.draws.audience = self.before
+
+
+_AUDIENCES: dict[Any, frozenset[int]] = {}
+"""The seats of each `seen_by` so far (a handful: one seat, or several)."""
+
+
+def _audience(seats: Collection[int]) -> frozenset[int]:
+    try:
+        return _AUDIENCES[seats]
+    except (KeyError, TypeError):  # new, or not hashable as given
+        audience = frozenset(seats)
+        if len(_AUDIENCES) < 256:
+            _AUDIENCES[tuple(seats)] = audience
+        return audience
 
 
 def pick(what: str, weights: Mapping[int, int], pile: int = 0) -> int:
     """The outcome of a draw, from the step's `Draws`."""
     draws = _DRAWS.get()
     if draws is None:
-        raise RuntimeError("A chance engine drew outside `drawing`: its step has no chance.")
+        raise RuntimeError(_OUTSIDE)
     return draws.pick(what, weights, pile)
 
 
@@ -165,10 +218,22 @@ def uniform(what: str, n: int) -> int:
     return pick(what, dict.fromkeys(range(n), 1))
 
 
+def by_probability(outcomes: Sequence[tuple[int, float]], draw: float) -> int:
+    """The outcome among `outcomes` ((outcome, probability) pairs, as a chance node or
+    OpenSpiel's `chance_outcomes` gives them) that `draw`, uniform in [0, 1), falls in."""
+    for outcome, probability in outcomes:
+        draw -= probability
+        if draw < 0:
+            return outcome
+    return outcomes[-1][0]
+
+
 class Pile(list[int]):
     """A face-down pile whose top is its end: `pop()` draws a random item among those in it
     (the pile's order means nothing, it is drawn as it goes). It keeps a tally of its items
-    for the draw; only `pop` takes items out (the engines' only use of it)."""
+    for the draw, in ascending order of the items (made from the sorted list; items only
+    leave it); only `pop` takes items out (the engines' only use of it), so the tally's
+    sum is the pile's length."""
 
     __slots__ = ("what", "number", "tally")
 
@@ -181,10 +246,13 @@ class Pile(list[int]):
         """How many of each item the pile holds (the chance node's counts)."""
 
     def pop(self, index: SupportsIndex = -1) -> int:
-        if int(index) != -1 or not self:
+        if index != -1 or not self:
             item = super().pop(index)
         else:
-            item = pick(self.what, self.tally, self.number)
+            draws = _DRAWS.get()
+            if draws is None:
+                raise RuntimeError(_OUTSIDE)
+            item = draws.take(self)
             self.remove(item)
         left = self.tally[item] - 1
         if left:

@@ -4,11 +4,18 @@
 At each decision it deals what this seat cannot see with the game's determinizer, wraps the
 position as an OpenSpiel state (`arena.ecosystem.openspiel_games`), and asks OpenSpiel's
 Python `ISMCTSBot` (DeepMind's code, unchanged) for a move: UCT with c = 2, random rollouts
-to the end of the game (`RandomRolloutEvaluator`), final move by visit count. Its
-`resample_from_infostate` is our determinizer, so the two ISMCTS bots differ in their search
-and their rollouts, not in what they may see. The number of simulations follows the time
-budget: each decision runs as many as the last decisions' pace fits in `--ms` (always under
-half the referee's `time_ms`); `--simulations N` fixes it instead.
+to the end of the game, final move by visit count. Its `resample_from_infostate` is our
+determinizer, so the two ISMCTS bots differ in their search and their rollouts, not in
+what they may see.
+
+The rollouts are `arena.ecosystem.rollouts.RandomRollouts`: OpenSpiel's
+`RandomRolloutEvaluator` drawn by Python's `random` on the engine's position itself
+(OpenSpiel's own calls `numpy.random.choice` at every step: about a quarter as many
+simulations in a budget, `arena bench openspiel`). Rollouts and resamples draw from the
+game's seed (`seeded_resampler`: OpenSpiel's search seeds each resample from the system),
+so with `--simulations N` a game replays from its seed. The number of simulations
+otherwise follows the time budget: each decision runs as many as the last decisions' pace
+fits in `--ms` (always under half the referee's `time_ms`).
 
 It needs the ecosystem extra (`pip install -e '.[ecosystem]'`, which `make install` does)
 and the arena's interpreter (`python3` in bot.toml).
@@ -25,9 +32,10 @@ from typing import Any
 
 import numpy as np
 import pyspiel
-from open_spiel.python.algorithms import ismcts, mcts
+from open_spiel.python.algorithms import ismcts
 
 from arena.ecosystem.openspiel_games import ArenaState
+from arena.ecosystem.rollouts import RandomRollouts, seeded_resampler
 from arena.errors import ArenaError
 from arena.game_sources import get_game
 
@@ -42,10 +50,11 @@ class Searcher:
         self.config = config
         self.spiel = pyspiel.load_game(f"arena_{game}", {"players": players, **config})
         self.rng = np.random.RandomState(seed % (1 << 32))
-        self.evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=self.rng)
+        self.evaluator = RandomRollouts(n_rollouts=1, seed=seed)
         self.bot = ismcts.ISMCTSBot(
             self.spiel, self.evaluator, UCT_C, max_simulations=1, random_state=self.rng
         )
+        self.bot.set_resampler(seeded_resampler(seed))
         self.seconds_per_simulation = 0.05  # a first guess, on the slow side; then measured
 
     def move(self, view: dict[str, Any], budget_s: float, simulations: int) -> dict[str, Any]:
