@@ -15,7 +15,8 @@ simulations in a budget, `arena bench openspiel`). Rollouts and resamples draw f
 game's seed (`seeded_resampler`: OpenSpiel's search seeds each resample from the system),
 so with `--simulations N` a game replays from its seed. The number of simulations
 otherwise follows the time budget: each decision runs as many as the last decisions' pace
-fits in `--ms` (always under half the referee's `time_ms`).
+fits in `--ms` (always under half the referee's `time_ms`), and at most twice the last
+decision's count.
 
 It needs the ecosystem extra (`pip install -e '.[ecosystem]'`, which `make install` does)
 and the arena's interpreter (`python3` in bot.toml).
@@ -56,6 +57,7 @@ class Searcher:
         )
         self.bot.set_resampler(seeded_resampler(seed))
         self.seconds_per_simulation = 0.05  # a first guess, on the slow side; then measured
+        self.last_count = 2
 
     def move(self, view: dict[str, Any], budget_s: float, simulations: int) -> dict[str, Any]:
         determinizer = self.arena_game.determinizer()
@@ -63,8 +65,12 @@ class Searcher:
         seed = int(self.rng.randint(1 << 31))
         position = determinizer.determinize(view, random.Random(seed), self.config)
         state = ArenaState(self.spiel, position)
-        # two at least: the first only expands the root
-        count = simulations or max(2, int(budget_s / self.seconds_per_simulation))
+        # two at least (the first only expands the root); at most twice the last count: a
+        # simulation's cost changes with the game's stage, and a count grown in one step from
+        # a fast stretch overshot the budget 13x on a loaded machine (a loss on time)
+        paced = min(int(budget_s / self.seconds_per_simulation), 2 * self.last_count)
+        count = simulations or max(2, paced)
+        self.last_count = count
         self.bot._max_simulations = count
         start = time.perf_counter()
         action = int(self.bot.step(state))
