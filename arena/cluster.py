@@ -34,9 +34,16 @@ from arena.players.sandbox.facilities import sandbox_report_of
 R = TypeVar("R")
 
 CONNECT_TIMEOUT_S = 5
+"""How long `--scheduler` waits for the Dask scheduler to answer."""
 WORKER_CONFIG = {"distributed.worker.profile.enabled": False}
 """Dask settings of a LocalCluster's workers (for a cluster of your own: README)."""
-"""How long `--scheduler` waits for the Dask scheduler to answer."""
+NO_DASHBOARD: dict[str, Any] = {
+    "dashboard_address": "127.0.0.1:0",
+    "scheduler_kwargs": {"dashboard": False},
+}
+"""LocalCluster options: no dashboard. Dask's scheduler starts an HTTP server all the same
+(on port 8787 unless told, warning when another cluster has it): here on any free port of
+the loopback."""
 _LOCAL = re.compile(r"^local:(\d+)$")
 _COMPARED = ("isolation", "network", "unix_sockets", "memory_limit", "process_limit", "user")
 """The sandbox facts a worker must share with this machine, or be warned about."""
@@ -147,8 +154,8 @@ class DaskExecutor:
                         n_workers=local,
                         threads_per_worker=1,
                         processes=True,
-                        dashboard_address=None,
                         silence_logs=logging.ERROR,
+                        **NO_DASHBOARD,
                     )
                 self._client = Client(self._cluster)
             else:

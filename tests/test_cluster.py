@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import threading
 import time
 import uuid
+import warnings
 from pathlib import Path
 
 import pytest
@@ -161,7 +164,8 @@ def test_a_running_cluster_of_dask_scheduler_and_dask_worker(tmp_path: Path) -> 
     told = tmp_path / "scheduler.json"  # where it listens: any free port of the loopback
     scheduler = subprocess.Popen(
         [str(bin_dir / "dask"), "scheduler", "--host", "127.0.0.1", "--port", "0",
-         "--no-dashboard", "--scheduler-file", str(told)], **quiet,
+         "--no-dashboard", "--dashboard-address", "127.0.0.1:0", "--scheduler-file", str(told)],
+        **quiet,
     )  # fmt: skip
     address = until(lambda: told.exists() and _address(told), 60, what="the scheduler's file")
     worker = subprocess.Popen(
@@ -187,3 +191,23 @@ def test_a_running_cluster_of_dask_scheduler_and_dask_worker(tmp_path: Path) -> 
         scheduler.terminate()
         worker.wait(30)
         scheduler.wait(30)
+
+
+def test_a_local_cluster_leaves_port_8787_alone() -> None:
+    """Dask's scheduler starts an HTTP server on 8787 unless told, and warns when another
+    cluster (or anything) has that port: ours has no dashboard and takes a free port."""
+    holder = socket.socket()
+    with contextlib.suppress(OSError):  # taken, as by another cluster (or it already is)
+        holder.bind(("127.0.0.1", 8787))
+    try:
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            executor = DaskExecutor(local=1)
+        try:
+            services = executor._client.scheduler_info()["services"]
+        finally:
+            executor.shutdown()
+    finally:
+        holder.close()
+    assert [str(w.message) for w in seen if "8787" in str(w.message)] == []
+    assert services.get("dashboard") != 8787
