@@ -27,7 +27,7 @@ import dask
 from distributed import Client, LocalCluster, WorkerPlugin, wait
 
 from arena.errors import ArenaError
-from arena.execution import close_players
+from arena.execution import accept_tables, close_players, stop_tables
 from arena.players.ready import unready
 from arena.players.sandbox.facilities import sandbox_report_of
 
@@ -66,8 +66,8 @@ def local_workers(spec: str) -> int:
     return int(match.group(1))
 
 
-def _close_bots(dask_worker: Any = None) -> None:
-    close_players()
+def _stop_tables(dask_worker: Any = None) -> None:
+    stop_tables()
 
 
 def _unready_here(bots: list[Any]) -> dict[str, str]:
@@ -99,6 +99,7 @@ class BotsPlugin(WorkerPlugin):
         self._handler: logging.Handler | None = None
 
     def setup(self, worker: Any) -> None:
+        accept_tables()  # a worker kept from an executor that stopped plays for this one
         if isinstance(worker.name, int):  # a LocalCluster's workers are numbered from 0
             _pin_to_core(worker.name)
         if self.log_dir is None:
@@ -220,9 +221,10 @@ class DaskExecutor:
         return result
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
-        """Close the bots on every worker, then the client (and a LocalCluster)."""
+        """End the running tables and close the bots on every worker (`stop_tables`: no
+        table fails under its closed bots), then the client (and a LocalCluster)."""
         try:
-            self._client.run(_close_bots)
+            self._client.run(_stop_tables)
         except Exception:  # a worker already gone has no bots left to close
             log.debug("closing the bots on the workers failed", exc_info=True)
         self._client.close()
