@@ -304,8 +304,7 @@ def test_bad_requests_get_one_sentence(tmp_path: Path) -> None:
 def test_the_command_prints_the_address_and_the_result(tmp_path: Path) -> None:
     command = [sys.executable, "-c", "from arena.cli.main import main; main()", "play", "human:ann", "random",
                "--game", "mandala", "--no-open", "--seed", "3", "--out", str(tmp_path / "out")]  # fmt: skip
-    (tmp_path / "out").mkdir()
-    (tmp_path / "out" / "g0001.json").write_text("{}")
+    (tmp_path / "out").mkdir()  # empty: a folder holding files is refused (test_bad_input)
     with subprocess.Popen(command, stdout=subprocess.PIPE, text=True) as process:
         assert process.stdout is not None
         first = process.stdout.readline()
@@ -317,8 +316,7 @@ def test_the_command_prints_the_address_and_the_result(tmp_path: Path) -> None:
         rest = process.stdout.read()
         assert process.wait(60) == 0
     assert "human:ann" in rest and "record: " in rest
-    assert (tmp_path / "out" / "g0001.json").read_text() == "{}"  # an earlier game's, kept
-    assert json.loads((tmp_path / "out" / "g0002.json").read_text())["players"][0] == "human:ann"
+    assert json.loads((tmp_path / "out" / "g0001.json").read_text())["players"][0] == "human:ann"
 
 
 def test_the_command_prints_the_result_at_once_and_ends_when_the_player_is_done(
