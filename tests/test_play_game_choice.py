@@ -151,3 +151,29 @@ def test_a_game_no_arena_plays_is_named_so(tmp_path: Path, command: list[str]) -
     code, said = run(*command, "--game", "chess", "--out", str(tmp_path / "out"))
     assert code == 1 and said.startswith("Error: Unknown game 'chess'; the known games are: ")
     assert "bot.toml" not in said and not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize(
+    ("command", "sentence"),
+    [
+        (
+            ["check", "random", "--opponent", "greedy"],
+            "Error: The opponent greedy plays mandala (its bot.toml's games), not flowers: give "
+            "--opponent a bot that plays flowers (random plays every game).\n",
+        ),
+        (
+            ["play", "random", "greedy"],
+            "Error: greedy's bot.toml says it plays mandala, not flowers: if it plays flowers "
+            'too, say so with games = ["mandala", "flowers"].\n',
+        ),
+    ],
+    ids=["check", "play"],
+)
+def test_an_opponent_that_does_not_play_the_game_is_refused_naming_its_games(
+    tmp_path: Path, command: list[str], sentence: str
+) -> None:
+    """`arena check random --opponent greedy --game flowers` played greedy at flowers,
+    which its bot.toml does not list (greedy knows only Mandala's cards)."""
+    code, said = run(*command, "--game", "flowers", "--out", str(tmp_path / "out"))
+    assert (code, said) == (1, sentence)
+    assert not (tmp_path / "out").exists()
