@@ -147,9 +147,11 @@ def test_arena_run_with_game_given_adds_no_hint(tmp_path: Path) -> None:
 @pytest.mark.parametrize("command", [["run"], ["check", "random"], ["run", "random", "greedy"]])
 def test_a_game_no_arena_plays_is_named_so(tmp_path: Path, command: list[str]) -> None:
     """`arena run --game chess` said the default field had 0 bots for chess, and `arena
-    check random --game chess` that random's bot.toml should list chess."""
+    check random --game chess` that random's bot.toml should list chess; the sentence names
+    OpenSpiel's games too, which no list holds (it named only the arena's own)."""
     code, said = run(*command, "--game", "chess", "--out", str(tmp_path / "out"))
     assert code == 1 and said.startswith("Error: Unknown game 'chess'; the known games are: ")
+    assert "any sequential OpenSpiel game as openspiel:NAME (e.g. openspiel:kuhn_poker)" in said
     assert "bot.toml" not in said and not (tmp_path / "out").exists()
 
 
