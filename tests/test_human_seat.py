@@ -25,6 +25,7 @@ from arena.game_sources import get_game
 from arena.html.replay_page import replay_data
 from arena.human.narration import move_words
 from arena.human.seat import asked_of
+from arena.human.server import MOVE_REFUSAL
 from arena.players.limits import Limits
 from arena.record import start, walk
 from tests.human_support import RunningGame, human_game
@@ -299,6 +300,24 @@ def test_bad_requests_get_one_sentence(tmp_path: Path) -> None:
             assert running.key not in page.read().decode()  # the key stays in the # only
         assert running.call("/api/resign", {})[0] == 200
         running.finished(60)
+
+
+def test_a_move_nested_too_deeply_gets_its_sentence_not_a_traceback(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """A body of 1,000 `[` (within the 1 KiB a move may have) made json.loads raise
+    RecursionError: no answer, and the server's traceback on the human's terminal."""
+    with human_game("mandala", 2, tmp_path, seat=0, gone_s=3) as running:
+        until(lambda: running.call("/api/state")[1]["asked"])
+        deep = urllib.request.Request(running.base + "/api/move", data=b"[" * 1000,
+                                      headers={"X-Seat-Key": running.key})  # fmt: skip
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(deep, timeout=60)
+        assert refused.value.code == 400
+        assert json.loads(refused.value.read()) == {"error": MOVE_REFUSAL}
+        assert running.call("/api/resign", {})[0] == 200
+        running.finished(60)
+    assert "Traceback" not in capfd.readouterr().err
 
 
 def test_the_command_prints_the_address_and_the_result(tmp_path: Path) -> None:

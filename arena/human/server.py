@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from arena import bounded
 from arena.html.seat_page import content_security_policy, seat_html
 from arena.human.desk import Desk
 
@@ -28,8 +29,8 @@ MOVE_REFUSAL = 'A move is {"request": N, "move": I}, two whole numbers.'
 def move_fields(data: bytes) -> dict[str, int] | None:
     """A move's body, {"request": N, "move": I} of two whole numbers, or None."""
     try:
-        fields = json.loads(data)
-    except ValueError:
+        fields = bounded.loads(data, "A move", max_depth=0)  # [[[[... raised RecursionError
+    except bounded.BoundedReadError:
         return None
     if not isinstance(fields, dict) or set(fields) != {"request", "move"}:
         return None
