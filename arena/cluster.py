@@ -27,16 +27,23 @@ import dask
 from distributed import Client, LocalCluster, WorkerPlugin, wait
 
 from arena.errors import ArenaError
-from arena.execution import close_players
+from arena.execution import accept_tables, close_players, stop_tables
 from arena.players.ready import unready
 from arena.players.sandbox.facilities import sandbox_report_of
 
 R = TypeVar("R")
 
 CONNECT_TIMEOUT_S = 5
+"""How long `--scheduler` waits for the Dask scheduler to answer."""
 WORKER_CONFIG = {"distributed.worker.profile.enabled": False}
 """Dask settings of a LocalCluster's workers (for a cluster of your own: README)."""
-"""How long `--scheduler` waits for the Dask scheduler to answer."""
+NO_DASHBOARD: dict[str, Any] = {
+    "dashboard_address": "127.0.0.1:0",
+    "scheduler_kwargs": {"dashboard": False},
+}
+"""LocalCluster options: no dashboard. Dask's scheduler starts an HTTP server all the same
+(on port 8787 unless told, warning when another cluster has it): here on any free port of
+the loopback."""
 _LOCAL = re.compile(r"^local:(\d+)$")
 _COMPARED = ("isolation", "network", "unix_sockets", "memory_limit", "process_limit", "user")
 """The sandbox facts a worker must share with this machine, or be warned about."""
@@ -59,8 +66,8 @@ def local_workers(spec: str) -> int:
     return int(match.group(1))
 
 
-def _close_bots(dask_worker: Any = None) -> None:
-    close_players()
+def _stop_tables(dask_worker: Any = None) -> None:
+    stop_tables()
 
 
 def _unready_here(bots: list[Any]) -> dict[str, str]:
@@ -92,6 +99,7 @@ class BotsPlugin(WorkerPlugin):
         self._handler: logging.Handler | None = None
 
     def setup(self, worker: Any) -> None:
+        accept_tables()  # a worker kept from an executor that stopped plays for this one
         if isinstance(worker.name, int):  # a LocalCluster's workers are numbered from 0
             _pin_to_core(worker.name)
         if self.log_dir is None:
@@ -147,8 +155,8 @@ class DaskExecutor:
                         n_workers=local,
                         threads_per_worker=1,
                         processes=True,
-                        dashboard_address=None,
                         silence_logs=logging.ERROR,
+                        **NO_DASHBOARD,
                     )
                 self._client = Client(self._cluster)
             else:
@@ -213,9 +221,10 @@ class DaskExecutor:
         return result
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
-        """Close the bots on every worker, then the client (and a LocalCluster)."""
+        """End the running tables and close the bots on every worker (`stop_tables`: no
+        table fails under its closed bots), then the client (and a LocalCluster)."""
         try:
-            self._client.run(_close_bots)
+            self._client.run(_stop_tables)
         except Exception:  # a worker already gone has no bots left to close
             log.debug("closing the bots on the workers failed", exc_info=True)
         self._client.close()

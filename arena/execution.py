@@ -57,9 +57,11 @@ __all__ = [
     "LocalPoolExecutor",
     "TableResult",
     "WorkerContext",
+    "accept_tables",
     "close_players",
     "make_executor",
     "play_table",
+    "stop_tables",
 ]
 
 R = TypeVar("R")
@@ -168,6 +170,23 @@ def close_players() -> None:
     remove_own_folders()
 
 
+_stopping = threading.Event()
+"""Set on a worker whose executor is stopping (`stop_tables`): a running table ends quietly."""
+
+
+def stop_tables() -> None:
+    """On a worker whose executor stops: the running table ends at once and quietly (the game
+    its bots are taken from under is dropped, not logged as their fault), then the bots close.
+    Tables started later end before their first game until `accept_tables`."""
+    _stopping.set()
+    close_players()
+
+
+def accept_tables() -> None:
+    """On a worker given to a new executor: tables play again (after a `stop_tables`)."""
+    _stopping.clear()
+
+
 def _players_for(context: WorkerContext, names: tuple[str, ...]) -> list[Player]:
     """This worker's players for `names`, started on first use and kept across games."""
     from arena.players.player import Player
@@ -270,6 +289,8 @@ def play_table(context: WorkerContext, task: TableTask) -> TableResult:
     result = TableResult([])
     lines = result.lines
     for slot in task.games:
+        if _stopping.is_set():
+            return _stopped(task, result)
         players = _players_for(context, slot.players)
         spec = GameSpec(
             game_id=slot.game_id,
@@ -278,7 +299,14 @@ def play_table(context: WorkerContext, task: TableTask) -> TableResult:
             config=dict(context.game_config),
         )
         start = time.perf_counter()
-        report = play_game(spec, players)
+        try:
+            report = play_game(spec, players)
+        except Exception:
+            if _stopping.is_set():  # its bots were closed under it by the stop: no fault
+                return _stopped(task, result)
+            raise
+        if _stopping.is_set():  # it may have ended as its bots were closed: not a result
+            return _stopped(task, result)
         duration_ms = (time.perf_counter() - start) * 1000.0
         if context.carry_records:
             result.records[slot.game_id] = record_bytes(report.record())
@@ -286,6 +314,14 @@ def play_table(context: WorkerContext, task: TableTask) -> TableResult:
             write_record(context.records_dir, slot.game_id, record_bytes(report.record()))
         lines.append(_game_line(slot, report, duration_ms))
         log.debug("%s: %s", slot.game_id, lines[-1].reason)
+    return result
+
+
+def _stopped(task: TableTask, result: TableResult) -> TableResult:
+    """A table ended by `stop_tables`: the games it finished before, its bots closed (a game
+    begun as the stop came may have started them again)."""
+    log.info("table %d stopped with its executor after %d games", task.table, len(result.lines))
+    close_players()
     return result
 
 

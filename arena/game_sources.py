@@ -117,7 +117,8 @@ def get_game(name: str) -> Game:
         factory = _REGISTRY[name]
     except KeyError:
         raise GameError(
-            f"Unknown game {name!r}; the known games are: {', '.join(game_names())}."
+            f"Unknown game {name!r}; the known games are: {', '.join(game_names())}, and "
+            f"any sequential OpenSpiel game as {OPENSPIEL}NAME (e.g. {OPENSPIEL}kuhn_poker)."
         ) from None
     return factory()
 

@@ -98,7 +98,8 @@ def card_total(state: MandalaState) -> list[int]:
 def snapshot(state: MandalaState) -> dict[str, Any]:
     """Every slot of a state as plain data, to compare two states for identity."""
     result: dict[str, Any] = {}
-    for name in MandalaState.__slots__:
+    slots = [name for kind in MandalaState.__mro__ for name in getattr(kind, "__slots__", ())]
+    for name in slots:  # the state's own and its Deck's
         value = getattr(state, name)
         result[name] = repr(value)
     return result

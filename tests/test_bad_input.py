@@ -215,16 +215,24 @@ def test_a_run_into_a_folder_of_other_files_is_refused_and_writes_nothing(
     assert (mine / "report.html").read_text() == "my own page"
 
 
-@pytest.mark.parametrize("command", ["play", "check"])
+HUMAN_SEAT = ["play", "human", RANDOM, "--no-open"]
+"""`arena play` with a human seat, no browser opened (a game begun would wait for one)."""
+
+
+@pytest.mark.parametrize(
+    "command",
+    [["play", RANDOM, "random"], ["check", RANDOM], HUMAN_SEAT],
+    ids=["play", "check", "play-human"],
+)
 def test_play_or_check_into_a_folder_of_other_files_is_refused(
-    runner: CliRunner, tmp_path: Path, command: str
+    runner: CliRunner, tmp_path: Path, command: list[str]
 ) -> None:
     """`arena play --out DIR` wrote g0001.json... over a folder's own files of that name
-    (another match's records too)."""
+    (another match's records too); with a human seat it did still."""
     used = tmp_path / "used"
     used.mkdir()
     (used / "g0001.json").write_text("an earlier match's record")
-    args = [command, RANDOM, *(["random"] if command == "play" else []), "--out", str(used)]
+    args = [*command, "--out", str(used)]
     _fails(runner, args, "already holds files (g0001.json); give --out a new or empty folder.")
     assert (used / "g0001.json").read_text() == "an earlier match's record"
     assert [p.name for p in used.iterdir()] == ["g0001.json"]

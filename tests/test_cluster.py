@@ -2,25 +2,31 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import threading
 import time
 import uuid
+import warnings
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from distributed import Client
+from distributed import Client, LocalCluster
 from tournament_support import make_bots, processes_with, read_lines
 
 from arena import tournament
 from arena.cli.main import main
-from arena.cluster import ClusterError, DaskExecutor, local_workers
+from arena.cluster import NO_DASHBOARD, ClusterError, DaskExecutor, local_workers
+from arena.execution import WorkerContext, play_table
 from arena.players.manifest import load_manifest
+from arena.schedule import GameSlot, TableTask
 from tests.waiting import until
 
 
@@ -161,7 +167,8 @@ def test_a_running_cluster_of_dask_scheduler_and_dask_worker(tmp_path: Path) -> 
     told = tmp_path / "scheduler.json"  # where it listens: any free port of the loopback
     scheduler = subprocess.Popen(
         [str(bin_dir / "dask"), "scheduler", "--host", "127.0.0.1", "--port", "0",
-         "--no-dashboard", "--scheduler-file", str(told)], **quiet,
+         "--no-dashboard", "--dashboard-address", "127.0.0.1:0", "--scheduler-file", str(told)],
+        **quiet,
     )  # fmt: skip
     address = until(lambda: told.exists() and _address(told), 60, what="the scheduler's file")
     worker = subprocess.Popen(
@@ -187,3 +194,63 @@ def test_a_running_cluster_of_dask_scheduler_and_dask_worker(tmp_path: Path) -> 
         scheduler.terminate()
         worker.wait(30)
         scheduler.wait(30)
+
+
+def test_a_stop_ends_a_running_table_quietly_and_closes_its_bots(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """A league (or a tournament) on Dask stopping while a table plays: the table ends
+    without failing under its closed bots (it logged 'Bad file descriptor' or an
+    AssertionError as "Compute Failed"), its bots are gone, and the worker serves the next
+    executor. The worker outlives the executor here, as a --scheduler cluster's does."""
+    marker = f"arena-stop-{uuid.uuid4().hex}"
+    bots = [load_manifest(folder) for folder in sorted(field(tmp_path, marker, 300).iterdir())]
+    context = WorkerContext(
+        run_id="stop", bots=tuple(bots[:2]), limits={"move_ms": 20_000, "startup_ms": 60_000}
+    )
+    games = tuple(
+        GameSlot(f"g{n}", n, 1, 0, n, 5, ("alpha", "beta")[:: 1 if n % 2 else -1]) for n in (1, 2)
+    )  # 300 ms a move: the table plays for minutes
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=True, **NO_DASHBOARD) as cluster:
+        executor = DaskExecutor(address=cluster.scheduler_address)
+        try:
+            executor.prepare(tmp_path, {})
+            running = executor.submit(play_table, context, TableTask(0, 1, 5, games))
+            until(lambda: processes_with(marker), 60, what="the table's bots")
+            assert not running.done()
+        finally:
+            executor.shutdown()
+        worker_log = next((tmp_path / "logs").glob("worker-*.log"))
+        until(lambda: "table 0 stopped" in worker_log.read_text(), 60, what="the table's end")
+        assert processes_with(marker) == []
+        quick = [load_manifest(folder) for folder in sorted(field(tmp_path / "quick").iterdir())]
+        again = DaskExecutor(address=cluster.scheduler_address)  # the worker plays again
+        try:
+            context = replace(context, run_id="again", bots=tuple(quick[:2]))
+            done = again.submit(play_table, context, TableTask(1, 1, 5, games[:1]))
+            assert [line.game_id for line in done.result(timeout=120).lines] == ["g1"]
+        finally:
+            again.shutdown()
+    errors = capfd.readouterr().err
+    for failure in ("Compute Failed", "Traceback", "Bad file descriptor", "AssertionError"):
+        assert failure not in errors, errors
+
+
+def test_a_local_cluster_leaves_port_8787_alone() -> None:
+    """Dask's scheduler starts an HTTP server on 8787 unless told, and warns when another
+    cluster (or anything) has that port: ours has no dashboard and takes a free port."""
+    holder = socket.socket()
+    with contextlib.suppress(OSError):  # taken, as by another cluster (or it already is)
+        holder.bind(("127.0.0.1", 8787))
+    try:
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            executor = DaskExecutor(local=1)
+        try:
+            services = executor._client.scheduler_info()["services"]
+        finally:
+            executor.shutdown()
+    finally:
+        holder.close()
+    assert [str(w.message) for w in seen if "8787" in str(w.message)] == []
+    assert services.get("dashboard") != 8787

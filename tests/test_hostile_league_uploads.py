@@ -430,7 +430,10 @@ class _Answers(http.server.BaseHTTPRequestHandler):
             self.end_headers()
             return
         body = b"<html>\x1b]0;title\x07 a proxy's page</html>"
-        if self.path.startswith("/refuses"):
+        if self.path.startswith("/deep"):  # nests past Python's recursion limit
+            self.send_response(403 if self.path.startswith("/deep-refuses") else 200)
+            body = b"[" * 5000
+        elif self.path.startswith("/refuses"):
             self.send_response(403)
             body = json.dumps({"error": "no \x1b]0;T\x07 entry"}).encode()
         else:
@@ -451,12 +454,15 @@ class _Answers(http.server.BaseHTTPRequestHandler):
         ("moved", "sent the request on to http://127.0.0.2:9/api/bots (HTTP 301); give"),
         ("page", 'answered, but not as a league does (b"<html>\\x1b]0;title'),
         ("refuses", "The league refused it: no \\x1b]0;T\\x07 entry"),
+        ("deep", "answered, but not as a league does (b'[[[["),
+        ("deep-refuses", "The league refused it: Forbidden"),
     ],
 )
 def test_arena_submit_to_what_is_no_league_is_one_sentence(where: str, sentence: str) -> None:
     """A 301 (an http:// address behind an HTTPS proxy) was followed with the token and the
-    POST turned into a GET; a page that is not JSON was a traceback; a server's words were
-    printed raw. The token goes nowhere it was not sent."""
+    POST turned into a GET; a page that is not JSON was a traceback, and so was JSON nested
+    past Python's recursion limit; a server's words were printed raw. The token goes nowhere
+    it was not sent."""
     from click.testing import CliRunner
 
     from arena.cli.main import main

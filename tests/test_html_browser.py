@@ -282,6 +282,23 @@ def _takenoko_record(seed: int, config: dict[str, Any], limit: int) -> tuple[Any
     return state, record
 
 
+def test_a_takenoko_hexs_tooltip_names_it_as_its_label_does(browser: Any, tmp_path: Path) -> None:
+    """A hex's tooltip said "(1, -1)" where its label (and the moves' words) say "1,-1"."""
+    from selenium.webdriver.common.by import By
+
+    state, record = _takenoko_record(7, {}, 200)
+    page = tmp_path / "takenoko-tooltips.html"
+    page.write_text(replay_html(record))
+    _open(browser, page, f"#move={len(record['moves']) + 1}")
+    hexes = browser.find_elements(By.CSS_SELECTOR, "svg.hexes polygon[data-target^='hex:']")
+    assert len(hexes) >= len(state.board.tiles)
+    for hex_ in hexes:
+        label = hex_.get_attribute("data-target").removeprefix("hex:")
+        title = hex_.find_element(By.TAG_NAME, "title").get_attribute("textContent")
+        assert title.split()[0] == label and "(" not in title, (label, title)
+    assert _errors(browser) == []
+
+
 def test_a_takenoko_replay_shows_what_cards_mean_and_names_hexes_as_moves_do(
     browser: Any, tmp_path: Path
 ) -> None:

@@ -8,8 +8,10 @@ from __future__ import annotations
 import json
 import random
 import re
+import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -25,6 +27,7 @@ from arena.game_sources import get_game
 from arena.html.replay_page import replay_data
 from arena.human.narration import move_words
 from arena.human.seat import asked_of
+from arena.human.server import MAX_CONNECTIONS, MOVE_REFUSAL
 from arena.players.limits import Limits
 from arena.record import start, walk
 from tests.human_support import RunningGame, human_game
@@ -301,11 +304,70 @@ def test_bad_requests_get_one_sentence(tmp_path: Path) -> None:
         running.finished(60)
 
 
+def test_a_move_nested_too_deeply_gets_its_sentence_not_a_traceback(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """A body of 1,000 `[` (within the 1 KiB a move may have) made json.loads raise
+    RecursionError: no answer, and the server's traceback on the human's terminal."""
+    with human_game("mandala", 2, tmp_path, seat=0, gone_s=3) as running:
+        until(lambda: running.call("/api/state")[1]["asked"])
+        deep = urllib.request.Request(running.base + "/api/move", data=b"[" * 1000,
+                                      headers={"X-Seat-Key": running.key})  # fmt: skip
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(deep, timeout=60)
+        assert refused.value.code == 400
+        assert json.loads(refused.value.read()) == {"error": MOVE_REFUSAL}
+        assert running.call("/api/resign", {})[0] == 200
+        running.finished(60)
+    assert "Traceback" not in capfd.readouterr().err
+
+
+def _closed_by_the_server(connection: socket.socket) -> bool:
+    connection.setblocking(False)
+    try:
+        return connection.recv(1) == b""
+    except BlockingIOError:  # open, and nothing said
+        return False
+    except OSError:  # reset
+        return True
+
+
+def _serving() -> int:
+    """The threads of this process serving a connection to a page (socketserver's)."""
+    return sum("process_request_thread" in thread.name for thread in threading.enumerate())
+
+
+def test_connections_past_the_cap_are_closed_and_take_no_thread(tmp_path: Path) -> None:
+    """Each connection to the seat's page had a thread, and a visitor that opens many and
+    says nothing made threads without bound: past MAX_CONNECTIONS they are closed at once,
+    and the page answers again once they are gone."""
+    with human_game("mandala", 2, tmp_path, seat=0, gone_s=3) as running:
+        until(lambda: running.call("/api/state")[1]["asked"])
+        port = int(running.base.rsplit(":", 1)[1])
+        held = [
+            socket.create_connection(("127.0.0.1", port), timeout=60)
+            for _ in range(2 * MAX_CONNECTIONS)
+        ]
+
+        def served_once_all_are_seen() -> int | None:
+            """The threads serving, once each connection has one or was closed."""
+            threads, closed = _serving(), sum(map(_closed_by_the_server, held))
+            return threads if threads + closed >= len(held) else None
+
+        try:
+            served = until(served_once_all_are_seen, 60, what="every connection served or closed")
+            assert served <= MAX_CONNECTIONS
+        finally:
+            for connection in held:
+                connection.close()
+        assert until(lambda: running.call("/api/resign", {})[0] == 200, 60, retry=(OSError,))
+        running.finished(60)
+
+
 def test_the_command_prints_the_address_and_the_result(tmp_path: Path) -> None:
     command = [sys.executable, "-c", "from arena.cli.main import main; main()", "play", "human:ann", "random",
                "--game", "mandala", "--no-open", "--seed", "3", "--out", str(tmp_path / "out")]  # fmt: skip
-    (tmp_path / "out").mkdir()
-    (tmp_path / "out" / "g0001.json").write_text("{}")
+    (tmp_path / "out").mkdir()  # empty: a folder holding files is refused (test_bad_input)
     with subprocess.Popen(command, stdout=subprocess.PIPE, text=True) as process:
         assert process.stdout is not None
         first = process.stdout.readline()
@@ -317,8 +379,7 @@ def test_the_command_prints_the_address_and_the_result(tmp_path: Path) -> None:
         rest = process.stdout.read()
         assert process.wait(60) == 0
     assert "human:ann" in rest and "record: " in rest
-    assert (tmp_path / "out" / "g0001.json").read_text() == "{}"  # an earlier game's, kept
-    assert json.loads((tmp_path / "out" / "g0002.json").read_text())["players"][0] == "human:ann"
+    assert json.loads((tmp_path / "out" / "g0001.json").read_text())["players"][0] == "human:ann"
 
 
 def test_the_command_prints_the_result_at_once_and_ends_when_the_player_is_done(

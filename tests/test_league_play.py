@@ -219,11 +219,9 @@ def _remote_league(
     `archives` submitted by ada and checked."""
     from distributed import LocalCluster
 
-    from arena.cluster import DaskExecutor
+    from arena.cluster import NO_DASHBOARD, DaskExecutor
 
-    with LocalCluster(
-        n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None
-    ) as cluster:
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=True, **NO_DASHBOARD) as cluster:
         executor = DaskExecutor(address=cluster.scheduler_address)
         assert executor.remote
         league = League(

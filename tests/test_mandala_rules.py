@@ -34,7 +34,7 @@ from mandala_positions import (
 from arena.errors import GameError, IllegalMoveError, MoveFormatError
 from arena.game_sources import get_game
 from arena.games.mandala import COLOURS, MandalaGame
-from arena.games.mandala import state as state_module
+from arena.games.mandala import deck as deck_module
 from arena.games.mandala.cards import NUM_ACTIONS, claim_action
 from arena.games.mandala.state import MandalaState
 from arena.outcome import Termination
@@ -95,7 +95,7 @@ def test_r2_deal_order_mountain_0_mountain_1_then_each_seat_6_hand_2_cup(
             assert sorted(cards) == sorted(stacked)
             cards[:] = stacked
 
-    monkeypatch.setattr(state_module, "random", types.SimpleNamespace(Random=StackedRandom))
+    monkeypatch.setattr(deck_module, "random", types.SimpleNamespace(Random=StackedRandom))
     state = MandalaState.deal(5)
     assert names(state.mountains[0]) == {"black": 1, "green": 1}
     assert names(state.mountains[1]) == {"orange": 1, "purple": 1}

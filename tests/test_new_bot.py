@@ -4,8 +4,11 @@ bots' working copies in the user's cache folder (arena/players/bundled.py)."""
 from __future__ import annotations
 
 import functools
+import json
 import os
 import shutil
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -59,7 +62,10 @@ def test_a_starter_added_to_the_bundled_bots_is_offered_at_once(
     code, said = _new("zz", "mine")
     assert code == 0, said
     assert load_manifest(here / "mine").name == "mine"
-    assert (here / "mine" / "bot.py").read_bytes() == (BOTS / "random" / "bot.py").read_bytes()
+    shipped_source = (BOTS / "random" / "bot.py").read_bytes()
+    assert (here / "mine" / "bot.py").read_bytes() == shipped_source.replace(
+        b'"name": "random"', b'"name": "mine"'
+    )  # its hello's name is the new bot's
 
 
 def test_a_new_bot_is_the_starter_renamed_after_its_folder(here: Path) -> None:
@@ -72,7 +78,38 @@ def test_a_new_bot_is_the_starter_renamed_after_its_folder(here: Path) -> None:
     assert source_files(here / "bots" / "mine") == source_files(BOTS / "starter-js")
     assert (here / "bots" / "mine" / "bot.js").read_text() == (
         BOTS / "starter-js" / "bot.js"
-    ).read_text()
+    ).read_text().replace('"starter-js"', '"mine"')
+
+
+STARTER_WORDS = sorted(p.name.removeprefix("starter-") for p in BOTS.glob("starter-*"))
+
+
+@pytest.mark.parametrize("word", STARTER_WORDS)
+def test_a_new_bots_sources_name_it_where_the_starter_named_itself(here: Path, word: str) -> None:
+    """The bot's own hello said `starter-python` (etc.) after `arena new python bots/mine`:
+    the starter's name as a string in its sources becomes the new bot's, nothing else."""
+    code, said = _new(word, "mine")
+    assert code == 0, said
+    starter, made = BOTS / f"starter-{word}", here / "mine"
+    renamed = 0
+    for relative in source_files(starter):
+        if relative == "bot.toml":
+            continue
+        before = (starter / relative).read_text(encoding="utf-8")
+        renamed += before.count(f'"starter-{word}"')
+        after = before.replace(f'"starter-{word}"', '"mine"')
+        assert (made / relative).read_text(encoding="utf-8") == after, relative
+    assert renamed == 1  # each starter names itself once, in its hello
+
+
+def test_a_new_python_bot_says_its_new_name_in_its_hello(here: Path) -> None:
+    assert _new("python", "mine")[0] == 0
+    hello = {"type": "hello", "protocol": 2, "game": "mandala", "players": 2, "seat": 0}
+    answer = subprocess.run(
+        [sys.executable, "bot.py"], cwd=here / "mine", input=json.dumps(hello) + "\n",
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert json.loads(answer.stdout.splitlines()[0])["name"] == "mine"
 
 
 @pytest.mark.parametrize(

@@ -6,8 +6,12 @@ from a whole log equal to sums kept table by table."""
 from __future__ import annotations
 
 import math
+import os
 import random
+import subprocess
+import sys
 from dataclasses import astuple
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -161,3 +165,36 @@ def test_a_table_counted_game_by_game_gives_the_same_sums() -> None:
     for mine, theirs in zip(kept, pair_sums(lines, names), strict=True):
         for column, value in vars(theirs).items():
             assert np.allclose(getattr(mine, column), value), column
+
+
+_SERVE_THEN_FIT = """
+import os, sys
+from click.testing import CliRunner
+from arena.cli.main import main
+assert "numpy" not in sys.modules
+if sys.argv[2] == "serve":  # the serve command's body runs (and exits: a console act)
+    result = CliRunner().invoke(main, ["serve", "--league", sys.argv[1], "--add-author", "ada"])
+    assert result.exit_code == 0, result.output
+import numpy as np
+matrix = np.ones((300, 300))
+matrix @ matrix
+print(len(os.listdir("/proc/self/task")))
+"""
+
+
+def test_arena_serve_gives_the_pair_fit_one_blas_thread(tmp_path: Path) -> None:
+    """OpenBLAS (numpy's) ran the league's fit on a thread per core, competing with the
+    server's threads: `arena serve` sets OPENBLAS_NUM_THREADS=1 before numpy loads. Counted
+    as the threads of a fresh process after a product of matrices, beside one not served."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENBLAS", "OMP_"))}
+
+    def threads(path: str) -> int:
+        done = subprocess.run(
+            [sys.executable, "-c", _SERVE_THEN_FIT, str(tmp_path / "league"), path],
+            capture_output=True, text=True, timeout=120, env=env, check=True,
+        )  # fmt: skip
+        return int(done.stdout.split()[-1])
+
+    assert threads("serve") == 1
+    if len(os.sched_getaffinity(0)) > 1:  # the count tells them apart
+        assert threads("plain") > 1

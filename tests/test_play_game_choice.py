@@ -147,7 +147,35 @@ def test_arena_run_with_game_given_adds_no_hint(tmp_path: Path) -> None:
 @pytest.mark.parametrize("command", [["run"], ["check", "random"], ["run", "random", "greedy"]])
 def test_a_game_no_arena_plays_is_named_so(tmp_path: Path, command: list[str]) -> None:
     """`arena run --game chess` said the default field had 0 bots for chess, and `arena
-    check random --game chess` that random's bot.toml should list chess."""
+    check random --game chess` that random's bot.toml should list chess; the sentence names
+    OpenSpiel's games too, which no list holds (it named only the arena's own)."""
     code, said = run(*command, "--game", "chess", "--out", str(tmp_path / "out"))
     assert code == 1 and said.startswith("Error: Unknown game 'chess'; the known games are: ")
+    assert "any sequential OpenSpiel game as openspiel:NAME (e.g. openspiel:kuhn_poker)" in said
     assert "bot.toml" not in said and not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize(
+    ("command", "sentence"),
+    [
+        (
+            ["check", "random", "--opponent", "greedy"],
+            "Error: The opponent greedy plays mandala (its bot.toml's games), not flowers: give "
+            "--opponent a bot that plays flowers (random plays every game).\n",
+        ),
+        (
+            ["play", "random", "greedy"],
+            "Error: greedy's bot.toml says it plays mandala, not flowers: if it plays flowers "
+            'too, say so with games = ["mandala", "flowers"].\n',
+        ),
+    ],
+    ids=["check", "play"],
+)
+def test_an_opponent_that_does_not_play_the_game_is_refused_naming_its_games(
+    tmp_path: Path, command: list[str], sentence: str
+) -> None:
+    """`arena check random --opponent greedy --game flowers` played greedy at flowers,
+    which its bot.toml does not list (greedy knows only Mandala's cards)."""
+    code, said = run(*command, "--game", "flowers", "--out", str(tmp_path / "out"))
+    assert (code, said) == (1, sentence)
+    assert not (tmp_path / "out").exists()

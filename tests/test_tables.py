@@ -310,7 +310,9 @@ def _run(tmp_path: Path, *args: str) -> tuple[int, str]:
         ),
         (
             ["--game", "chess"],
-            "Error: Unknown game 'chess'; the known games are: flowers, highcard, mandala, takenoko.\n",
+            "Error: Unknown game 'chess'; the known games are: flowers, highcard, mandala, "
+            "takenoko, and any sequential OpenSpiel game as openspiel:NAME (e.g. "
+            "openspiel:kuhn_poker).\n",
         ),
         (["--game-option", "colours=7"], "Error: mandala has no option 'colours'; known options"),
         (["--game-option", "turn_limit"], "'turn_limit' is not key=value (e.g. turn_limit=500)."),

@@ -19,6 +19,7 @@ from arena.players.manifest import (
     BotManifest,
     common_games,
     game_refusal,
+    plays,
     resolve_bot,
     written_for,
 )
@@ -79,8 +80,10 @@ def check(
     try:
         manifest = resolve_bot(bot)
         game, why = _game_of(manifest, game if given else None)
-        rival = resolve_bot(opponent)
         rules = get_game(game)
+        rival = resolve_bot(opponent)
+        if not plays(rival, game):
+            raise ArenaError(_opponent_refusal(rival, game))
         seats = ready_table(rules, game_options, seats)
     except ArenaError as error:
         raise click.ClickException(str(error)) from None
@@ -176,6 +179,16 @@ def _game_of(manifest: BotManifest, asked: str | None) -> tuple[str, str]:
     others = f" (of {', '.join(manifest.games)})" if len(manifest.games) > 1 else ""
     return first, (
         f"{first} is the first game in {manifest.name}'s bot.toml{others}; --game checks another."
+    )
+
+
+def _opponent_refusal(rival: BotManifest, game: str) -> str:
+    """The sentence refusing `rival` as the opponent at `game`, which its bot.toml does not
+    list (`plays`): not the bot under check, so no advice to edit its bot.toml."""
+    listed = ", ".join(rival.games or ())
+    return (
+        f"The opponent {rival.name} plays {listed} (its bot.toml's games), not {game}: give "
+        f"--opponent a bot that plays {game} (random plays every game)."
     )
 
 

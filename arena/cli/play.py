@@ -133,6 +133,8 @@ def play(
             raise click.UsageError(
                 f"{len(bots)} bots were given for a table of {table.seats} seats."
             )
+        if table.out_dir is not None and (refusal := unused_out(table.out_dir)):
+            raise click.ClickException(refusal)  # its records would overwrite theirs
         if any(human_name(bot) for bot in bots):
             table.out_dir = table.out_dir or new_results_folder("human")
             play_human(bots, table.seats, table.game, game_options, table.seed, table.out_dir,
@@ -211,8 +213,6 @@ def _play_bots(table: _Table, games: int | None, quiet: bool, options: _SprtOpti
     else:
         test = _table_test(sprt, options.alpha, options.beta, options.elo_model, seats)
         stop = None if test is None else _table_stop(test, ahead, quiet)
-    if table.out_dir is not None and (refusal := unused_out(table.out_dir)):
-        raise click.ClickException(refusal)  # its records would overwrite theirs
     table.out_dir = table.out_dir or new_results_folder("play")
     summary = play_match(
         manifests,

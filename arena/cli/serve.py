@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import socket
 import tempfile
@@ -16,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 import click
 from click.core import ParameterSource
 
+from arena import bounded
 from arena.bounded import visible
 from arena.cli.match_stats import parse_sprt
 from arena.cli.options import (
@@ -35,6 +35,10 @@ if TYPE_CHECKING:
     from arena.players.limits import Limits
 
 DEFAULT_LEAGUE = Path("results") / "league"
+BLAS_THREADS = ("OPENBLAS_NUM_THREADS", "1")
+"""The league's pair fit (numpy, whose wheels bring OpenBLAS) on one thread: with one per
+core it competed with the server's own threads (1 s of CPU took 7 to 10 s at load 12 to
+17). OpenBLAS reads it once, as numpy loads: `serve` sets it first (unless already set)."""
 TOKEN_ENV = "ARENA_TOKEN"
 """The store's setting where a serving league keeps the address it is reached at."""
 
@@ -198,6 +202,7 @@ def serve(
 
     The time options are those of `arena run` and hold for the checks and the games of this
     run of the server: the league does not keep them, so a restart may give others."""
+    os.environ.setdefault(*BLAS_THREADS)  # before anything loads numpy
     from arena.league.exposure import plain_http_warning
     from arena.players.limits import Limits
 
@@ -398,20 +403,21 @@ def _sent(url: str, token: str, archive: bytes) -> tuple[str, str]:
         with opener.open(request, timeout=120) as answer:
             raw = answer.read(1 << 16)
     except urllib.error.HTTPError as error:
-        try:
-            reason = json.loads(error.read(1 << 16)).get("error", error.reason)
-        except (ValueError, AttributeError):
+        try:  # bounded: a body of `[[[[...` raised RecursionError
+            said = bounded.loads(error.read(1 << 16), "The league's answer", max_depth=0)
+            reason = said.get("error", error.reason)
+        except (bounded.BoundedReadError, AttributeError):
             reason = error.reason
         shown = visible(str(reason))  # the server's words: bounded, safe to print
         raise click.ClickException(f"The league refused it: {shown[:500]}") from None
     except (urllib.error.URLError, OSError, ValueError) as error:
         raise click.ClickException(f"Cannot reach the league at {url} ({error}).") from None
     try:
-        shown = json.loads(raw)
+        shown = bounded.loads(raw, "The league's answer", max_depth=0)
         label, status = shown["bot"], shown["status"]
         if not isinstance(label, str) or not isinstance(status, str):
             raise TypeError
-    except (ValueError, KeyError, TypeError):
+    except (bounded.BoundedReadError, KeyError, TypeError):
         raise click.ClickException(
             f"{url} answered, but not as a league does ({raw[:60]!r}); check the address."
         ) from None

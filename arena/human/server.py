@@ -16,11 +16,16 @@ from collections.abc import Mapping
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from arena import bounded
 from arena.html.seat_page import content_security_policy, seat_html
 from arena.human.desk import Desk
 
 MAX_BODY = 1024
 """The most a move's body may hold (it needs some 30 bytes)."""
+MAX_CONNECTIONS = 32
+"""Connections served at once, each by a thread (the page needs a few: its state, a move,
+the replay in a tab); one more is closed unanswered, so no visitor makes threads without
+bound."""
 KEY_HEADER = "X-Seat-Key"
 MOVE_REFUSAL = 'A move is {"request": N, "move": I}, two whole numbers.'
 
@@ -28,8 +33,8 @@ MOVE_REFUSAL = 'A move is {"request": N, "move": I}, two whole numbers.'
 def move_fields(data: bytes) -> dict[str, int] | None:
     """A move's body, {"request": N, "move": I} of two whole numbers, or None."""
     try:
-        fields = json.loads(data)
-    except ValueError:
+        fields = bounded.loads(data, "A move", max_depth=0)  # [[[[... raised RecursionError
+    except bounded.BoundedReadError:
         return None
     if not isinstance(fields, dict) or set(fields) != {"request", "move"}:
         return None
@@ -60,6 +65,7 @@ class SeatServer(ThreadingHTTPServer):
         self.page = seat_html(desk.game, desk.players, desk.seat, done=True).encode()
         self.done = threading.Event()
         """Set when the page's Done was clicked after the game: the command may end."""
+        self._slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
         self._replay: bytes | None = None
         self._thread: threading.Thread | None = None
 
@@ -81,6 +87,23 @@ class SeatServer(ThreadingHTTPServer):
 
             self._replay = replay_html(record).encode()
         return self._replay
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        """A thread for the connection while fewer than MAX_CONNECTIONS are open."""
+        if not self._slots.acquire(blocking=False):
+            self.shutdown_request(request)
+            return
+        try:
+            super().process_request(request, client_address)
+        except BaseException:  # no thread started: its slot is free again
+            self._slots.release()
+            raise
+
+    def process_request_thread(self, request: Any, client_address: Any) -> None:
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            self._slots.release()
 
     def start(self) -> None:
         self._thread = threading.Thread(target=self.serve_forever, args=(0.2,), daemon=True)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from arena.errors import BotManifestError
 from arena.names import name_problem
-from arena.players.bot_files import copy_bot
+from arena.players.bot_files import copy_bot, source_files
 from arena.players.bundled import STARTER_PREFIX, starters
 from arena.players.manifest import MANIFEST, BotManifest, load_manifest
 
@@ -71,6 +71,7 @@ def new_bot(language: str, folder: Path) -> tuple[Starter, BotManifest]:
         text = toml.read_text(encoding="utf-8")
         text = _NOT_DEFAULT_LINE.sub("", _NAME_LINE.sub(f'name = "{name}"', text, count=1))
         toml.write_text(text, encoding="utf-8")
+        _rename_in_sources(folder, starter.bot.name, name)
     except OSError as error:
         raise BotManifestError(
             f"{folder} cannot be written ({error.strerror or error}); choose a folder you can "
@@ -83,3 +84,20 @@ def new_bot(language: str, folder: Path) -> tuple[Starter, BotManifest]:
             f"to rename; set name = {name!r} in {toml} yourself."
         )
     return starter, made
+
+
+def _rename_in_sources(folder: Path, old: str, new: str) -> None:
+    """The starter's name as a string in its sources (`NAME = "starter-c"`, what its `hello`
+    says) made the new bot's: every starter writes it in double quotes, and a name has no
+    character a string literal would take for another (arena/names.py)."""
+    quoted, renamed = f'"{old}"', f'"{new}"'
+    for relative in source_files(folder):
+        path = folder / relative
+        if relative == MANIFEST or path.suffix == ".toml":  # bot.toml renamed, Cargo's kept
+            continue
+        try:
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError:  # not a source file
+            continue
+        if quoted in text:
+            path.write_text(text.replace(quoted, renamed), encoding="utf-8")

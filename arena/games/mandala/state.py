@@ -6,7 +6,6 @@ place that depends on a ruling names it (R1..R14).
 
 from __future__ import annotations
 
-import random
 from typing import Any, Self
 
 from arena.errors import GameError
@@ -25,31 +24,25 @@ from arena.games.mandala.cards import (
     NUM_COLOURS,
     TURN,
 )
+from arena.games.mandala.deck import Deck
 from arena.games.mandala.ends import DECK_EXHAUSTED, SIXTH_RIVER_COLOUR, STALLED, TURN_LIMIT
 from arena.games.mandala.moves import action_from_move, describe, move_of
 from arena.outcome import Outcome
 
 _SIX = range(NUM_COLOURS)
-_SHUFFLE_STRIDE = 1_000_003
 
 
-class MandalaState(GameState):
-    """A position of 2-player Mandala, with its rules.
+class MandalaState(Deck, GameState):
+    """A position of 2-player Mandala, with its rules; its deck's draws and the fields they
+    use are `Deck`'s (deck.py).
 
     Piles are lists of six counts by colour. The deck is a list of colours whose last
-    element is the top card. Shuffles draw from `random.Random(seed * stride + n)` for the
-    n-th shuffle, so the state carries no generator object and copies cheaply.
+    element is the top card.
     """
 
     __slots__ = (
         "num_players",
         "turn_limit",
-        "seed",
-        "shuffles",
-        "deck",
-        "discard",
-        "hands",
-        "hand_sizes",
         "cup_setup",
         "cup_claimed",
         "rivers",
@@ -57,24 +50,16 @@ class MandalaState(GameState):
         "fields",
         "current",
         "turns",
-        "end_triggered",
         "sixth_colour",
         "over",
         "end",
         "destroying",
         "claimer",
         "completed_by",
-        "reshuffled",
     )
 
     num_players: int
     turn_limit: int
-    seed: int
-    shuffles: int
-    deck: list[int]
-    discard: list[int]
-    hands: list[list[int]]
-    hand_sizes: list[int]
     cup_setup: list[list[int]]
     cup_claimed: list[list[int]]
     rivers: list[list[int]]
@@ -82,7 +67,6 @@ class MandalaState(GameState):
     fields: list[list[list[int]]]
     current: int
     turns: int
-    end_triggered: bool
     sixth_colour: bool
     over: bool
     end: str | None
@@ -90,8 +74,6 @@ class MandalaState(GameState):
     destroying: int
     claimer: int
     completed_by: int
-    reshuffled: list[list[int]] | None
-    """Since the last reshuffle (R3): [that deck, seat 0's draws, seat 1's draws, refills]."""
 
     # ------------------------------------------------------------------ set-up
 
@@ -175,52 +157,6 @@ class MandalaState(GameState):
         reshuffled = self.reshuffled
         other.reshuffled = None if reshuffled is None else [pile[:] for pile in reshuffled]
         return other
-
-    # ------------------------------------------------------------------ the deck
-
-    def _shuffle_into_deck(self, cards: list[int]) -> None:
-        random.Random(self.seed * _SHUFFLE_STRIDE + self.shuffles).shuffle(cards)
-        self.shuffles += 1
-        self.deck = cards
-
-    def _reshuffle_discard(self) -> None:
-        """The discard pile, shuffled, becomes the deck (R3, R4)."""
-        discard = self.discard
-        cards = [colour for colour in _SIX for _ in range(discard[colour])]
-        # R14: the discard pile was face up, so both players know what the new deck holds.
-        self.reshuffled = [discard, [0] * 6, [0] * 6, [0] * 6]
-        self.discard = [0] * 6
-        self._shuffle_into_deck(cards)
-
-    def _draw(self, seat: int) -> int:
-        """Take the top card for `seat` (-1: a Mountain refill); -1 when none is left (R4)."""
-        if not self.deck:
-            if not any(self.discard):
-                return -1
-            self._reshuffle_discard()  # R4: a later draw first reshuffles the discard
-        colour = self.deck.pop()
-        if self.reshuffled is not None:
-            self.reshuffled[1 + seat if seat >= 0 else 3][colour] += 1
-        if not self.deck:
-            self.end_triggered = True  # R3: exhausted when its last card is taken
-            if any(self.discard):
-                self._reshuffle_discard()
-        return colour
-
-    def _draw_to_hand(self, seat: int, count: int) -> None:
-        hand = self.hands[seat]
-        deck = self.deck
-        if count < len(deck) and self.reshuffled is None:  # the common case
-            for _ in range(count):
-                hand[deck.pop()] += 1
-            self.hand_sizes[seat] += count
-            return
-        for _ in range(count):
-            colour = self._draw(seat)
-            if colour < 0:
-                return
-            hand[colour] += 1
-            self.hand_sizes[seat] += 1
 
     # ------------------------------------------------------------------ decisions
 

@@ -241,7 +241,7 @@ window.ArenaDrawing = function (names, CARDS) {
       const fill = TILE_FILLS[tile.kind] || PLOT_COLOURS[tile.colour] || "#ccc";
       const hex = svg("polygon", { points: hexCorners(x, y), fill, stroke: tile.irrigated ? "#0277bd" : "#795548",
         "stroke-width": tile.irrigated ? 2.5 : 1, "data-kind": tile.kind, "data-target": "hex:" + tile.at.join(",") });
-      hex.appendChild(svg("title", {}, `(${tile.at.join(", ")}) ${tile.kind} ${tile.colour || ""} ${tile.improvement || ""} ` +
+      hex.appendChild(svg("title", {}, `${tile.at.join(",")} ${tile.kind} ${tile.colour || ""} ${tile.improvement || ""} ` +
         `bamboo ${tile.bamboo}${tile.irrigated ? ", irrigated" : ""}`));
       picture.appendChild(hex);
       if (TILE_LABELS[tile.kind]) picture.appendChild(svg("text", { x, y: y + 12, "text-anchor": "middle",
@@ -260,7 +260,7 @@ window.ArenaDrawing = function (names, CARDS) {
       const [x, y] = centre(at);
       const spot = svg("polygon", { points: hexCorners(x, y), fill: "#fff", "fill-opacity": 0.5, stroke: "#999",
         "stroke-dasharray": "3 2", "data-target": "hex:" + at.join(","), class: "spot" });
-      spot.appendChild(svg("title", {}, `(${at.join(", ")}) empty`));
+      spot.appendChild(svg("title", {}, `${at.join(",")} empty`));
       picture.appendChild(spot);
       picture.appendChild(svg("text", { x, y: y + 3, "text-anchor": "middle", "font-size": 7, fill: "#666",
         "pointer-events": "none" }, at.join(",")));
