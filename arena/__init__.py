@@ -4,7 +4,7 @@ The code is in layers, and every import points down (ARCHITECTURE.md tells why; 
 tests/test_architecture.py walks every import, lazy and type-only ones included, and fails
 on an arrow up or a circle). From the bottom up, as `LAYERS` names them:
 
-1. foundation: errors, atomic files, bounded reading, compact JSON, names, outcomes, the
+1. foundation: errors, atomic files, numpy on one thread, bounded reading, compact JSON, names, outcomes, the
    schedule, the statistics' maths;
 2. games: the rules only (no file formats, no adaptors);
 3. game sources: games found by name, and the adaptors to and from OpenSpiel and PettingZoo;
@@ -23,7 +23,17 @@ __version__ = "0.1.0"
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     (
         "foundation",
-        ("errors", "atomic", "bounded", "compact_json", "names", "outcome", "schedule", "stats"),
+        (
+            "errors",
+            "atomic",
+            "blas",
+            "bounded",
+            "compact_json",
+            "names",
+            "outcome",
+            "schedule",
+            "stats",
+        ),
     ),
     ("games", ("games",)),
     ("game sources", ("game_sources", "ecosystem")),

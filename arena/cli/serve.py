@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import click
 from click.core import ParameterSource
 
-from arena import bounded
+from arena import blas, bounded
 from arena.bounded import visible
 from arena.cli.match_stats import parse_sprt
 from arena.cli.options import (
@@ -35,10 +35,6 @@ if TYPE_CHECKING:
     from arena.players.limits import Limits
 
 DEFAULT_LEAGUE = Path("results") / "league"
-BLAS_THREADS = ("OPENBLAS_NUM_THREADS", "1")
-"""The league's pair fit (numpy, whose wheels bring OpenBLAS) on one thread: with one per
-core it competed with the server's own threads (1 s of CPU took 7 to 10 s at load 12 to
-17). OpenBLAS reads it once, as numpy loads: `serve` sets it first (unless already set)."""
 TOKEN_ENV = "ARENA_TOKEN"
 """The store's setting where a serving league keeps the address it is reached at."""
 
@@ -202,7 +198,7 @@ def serve(
 
     The time options are those of `arena run` and hold for the checks and the games of this
     run of the server: the league does not keep them, so a restart may give others."""
-    os.environ.setdefault(*BLAS_THREADS)  # before anything loads numpy
+    blas.one_thread()  # the pair fit beside the server: before anything loads numpy
     from arena.league.exposure import plain_http_warning
     from arena.players.limits import Limits
 
