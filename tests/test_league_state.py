@@ -15,6 +15,7 @@ import pytest
 from arena.bench.league_synthetic import synthetic_lines
 from arena.execution import TableResult
 from arena.league import store as store_module
+from arena.league.bot_games import HISTORY_POINTS
 from arena.league.league import League
 from arena.league.league_state import COUNTED, LeagueState
 from arena.league.schema import MIGRATIONS
@@ -43,10 +44,11 @@ def _deal(number: int, a: str, b: str, a_wins: bool) -> list[GameLine]:
     return lines
 
 
-def _played(league: League) -> None:
+def _played(league: League, *, bulk: bool = False) -> None:
     """A league where b.v2 beats b until its SPRT says H1, c.v2 and c play two deals (their
     test open, half a deal pending), and others play around them: tables of one deal or
-    many."""
+    many; then bots of long histories (their trails thinned). `bulk`: the same games grown
+    in bulk (`record(..., new=True)`), a few large batches rather than a table's at a time."""
     store = league.store
     ada = store.author_of(store.add_author("ada"))
     assert ada is not None
@@ -56,15 +58,24 @@ def _played(league: League) -> None:
                 store.set_status(store.add_bot(name, ada, f"{name}{version}"), "active")
     rng = random.Random(5)
     number = 0
+    tables: list[list[GameLine]] = []
     for _ in range(40):
         lines = _deal(number, "b.v2", "b", a_wins=True)
         if number < 6:  # two deals, one each: too few for a verdict
             lines += _deal(number + 1, "c.v2", "c", a_wins=number == 0)
         lines += _deal(number + 2, rng.choice(["b", "c", "b.v2"]), "x", rng.random() < 0.5)
-        league.record(TableResult(lines))
+        tables.append(lines)
         number += 3
-    league.record(TableResult(_deal(number, "c.v2", "c", a_wins=True)[:1]))  # half a deal
-    league.record(TableResult(synthetic_lines(50, bots=5, start=number + 1)))
+    tables.append(_deal(number, "c.v2", "c", a_wins=True)[:1])  # half a deal
+    tables.append(synthetic_lines(50, bots=5, start=number + 1))
+    tables += [synthetic_lines(100, bots=4, start=number + 51 + 100 * n) for n in range(6)]
+    if not bulk:
+        for lines in tables:
+            league.record(TableResult(lines))
+        return
+    every = [line for lines in tables for line in lines]
+    for at in range(0, len(every), 1000):
+        league.record(TableResult(every[at : at + 1000]), new=True)
 
 
 def _state(league: League) -> dict[str, Any]:
@@ -99,6 +110,39 @@ def test_a_league_opened_again_has_the_state_of_the_one_that_played(
         assert replayed.snapshot() == again.state.snapshot()
         again.record(TableResult(_deal(10_000, "c.v2", "c", a_wins=True)))  # plays on
         assert again.standings.count == live["count"] + 2
+    finally:
+        again.close()
+
+
+def test_games_grown_in_bulk_make_the_state_their_recording_makes(
+    tmp_path: Path, league_db: str
+) -> None:
+    """The synthetic bench's bulk growth (`record(..., new=True)`): the same games, stored
+    and counted as `record` stores and counts them a table at a time; reopened, the same;
+    a batch with a game stored already is refused whole, the state left as stored."""
+    recorded = League(tmp_path / "recorded", workers=0, test=WIDE)
+    try:
+        _played(recorded)
+        live, games = _state(recorded), recorded.store.games()
+        pages = {label: recorded.store.bot_games(label, 0, 200) for label in ("b", "bot03")}
+    finally:
+        recorded.close()
+    assert live["histories"]["bot00"][-1]["games"] > 2 * HISTORY_POINTS  # thinned
+    grown = League(tmp_path / "grown", workers=0, test=WIDE, db=league_db)
+    try:
+        _played(grown, bulk=True)
+        assert _state(grown) == live
+        assert grown.store.games() == games
+        assert {label: grown.store.bot_games(label, 0, 200) for label in pages} == pages
+    finally:
+        grown.close()
+    again = League(tmp_path / "grown", workers=0, test=WIDE, db=league_db)
+    try:
+        assert _state(again) == live
+        stored_twice = synthetic_lines(2, bots=5, start=10**6) + games[-1:]
+        with pytest.raises(again.store.db.already_there):
+            again.record(TableResult(stored_twice), new=True)
+        assert _state(again) == live and again.store.game_count() == len(games)
     finally:
         again.close()
 

@@ -34,6 +34,11 @@ if TYPE_CHECKING:
 SYNTHETIC_BOTS = 12
 SYNTHETIC_GAMES = 100_000
 GROW_TABLES = 1000
+BULK_TABLES = 25_000
+"""Tables grown at a time in bulk: one transaction, the state saved once."""
+RECORD_SAMPLE = 20_000
+"""Games recorded by `League.record`, GROW_TABLES tables a call, once the league is grown:
+its cost a game beside the bulk growth's."""
 ARRIVE_S = 10.0
 ARRIVE_PER_S = 200
 READ_PLAIN_S = 0.05
@@ -99,15 +104,18 @@ def synthetic_lines(
     return lines
 
 
-def _grow(league: League, games: int, seats: int, bots: int) -> float:
+def _grow(league: League, games: int, seats: int, bots: int, bulk: bool = False) -> float:
     """Synthetic games stored through `League.record` until the league has `games`,
-    GROW_TABLES tables a call; the seconds it took."""
+    GROW_TABLES tables a call, or BULK_TABLES in bulk (`bulk`: `record(..., new=True)`);
+    the seconds it took."""
     from arena.execution import TableResult
 
     start, grown = time.perf_counter(), league.standings.count
+    most = BULK_TABLES if bulk else GROW_TABLES
     while grown < games:
-        tables = min(GROW_TABLES, max(1, (games - grown) // seats))
-        league.record(TableResult(synthetic_lines(tables, bots, seats, start=grown // seats)))
+        tables = min(most, max(1, (games - grown) // seats))
+        lines = synthetic_lines(tables, bots, seats, start=grown // seats)
+        league.record(TableResult(lines), new=bulk)
         grown = league.standings.count
     return time.perf_counter() - start
 
@@ -143,22 +151,33 @@ def _server(folder: Path, db: str | None) -> dict[str, Any]:
     return dict(json.loads(done.stdout.strip().splitlines()[-1]))
 
 
+GROW_CACHE_MIB = 512
+"""SQLite's page cache while the league grows (its default: 2 MiB), so that the indexes
+written at random places (each bot's games, each pair's row) stay in it."""
+
+
 @contextlib.contextmanager
 def _quick_writes(league: League) -> Iterator[None]:
     """Commits that do not wait for the disk while the league grows (its disk is not what
-    is measured); as the league writes them (waiting) again after."""
+    is measured), and on SQLite a page cache of GROW_CACHE_MIB; as the league writes them
+    (waiting, its own cache) again after."""
     from arena.league.database import is_postgres
 
-    postgres = is_postgres(str(league.store.where))
-    league.store.db.execute(
-        "SET synchronous_commit = off" if postgres else "PRAGMA synchronous=OFF"
-    )
+    db = league.store.db
+    if is_postgres(str(league.store.where)):
+        db.execute("SET synchronous_commit = off")
+    else:
+        cache = db.execute("PRAGMA cache_size").fetchone()[0]
+        db.execute("PRAGMA synchronous=OFF")
+        db.execute(f"PRAGMA cache_size = {-GROW_CACHE_MIB * 1024}")
     try:
         yield
     finally:
-        league.store.db.execute(
-            "SET synchronous_commit = on" if postgres else "PRAGMA synchronous=NORMAL"
-        )
+        if is_postgres(str(league.store.where)):
+            db.execute("SET synchronous_commit = on")
+        else:
+            db.execute("PRAGMA synchronous=NORMAL")
+            db.execute(f"PRAGMA cache_size = {int(cache)}")
 
 
 def synthetic(
@@ -185,16 +204,24 @@ def synthetic(
             grew = 0.0
             for mark in checkpoints(games):
                 with _quick_writes(league):
-                    grew += _grow(league, mark, seats, bots)
+                    grew += _grow(league, mark, seats, bots, bulk=True)
                 measured.append({"games": league.standings.count, **_server(folder, db)})
             count = league.standings.count
+            with _quick_writes(league):
+                recorded = _grow(league, count + RECORD_SAMPLE, seats, bots)
+            sample = league.standings.count - count
             figures = {
                 "games": count,
                 "bots": bots,
                 "seats": seats,
                 "database": "postgresql" if db else "sqlite",
                 "grow_s": round(grew, 1),
-                "record_us_per_game": round(grew / max(1, count) * 1e6, 1),
+                "grow_us_per_game": round(grew / max(1, count) * 1e6, 1),
+                "record_games": sample,
+                "record_us_per_game": round(recorded / max(1, sample) * 1e6, 1),
+                "record_per_grow": round(recorded / max(1, sample) / (grew / count), 2)
+                if grew and count
+                else None,
                 "checkpoints": measured,
                 **_watched(league, seats, arrive_s, bots),
                 **_update_cost(bots, seats),
@@ -302,10 +329,13 @@ def _staleness(stored: list[tuple[int, float]], seen: list[tuple[float, int]]) -
 def _print_synthetic(grown: dict[str, Any]) -> None:
     click.echo(
         f"synthetic league on {grown['database']}: {grown['games']:,} games of {grown['bots']} "
-        f"bots, tables of {grown['seats']} (--synthetic-games N --bots B), stored by "
-        f"League.record in {grown['grow_s']} s: {grown['record_us_per_game']} µs a game "
-        f"(store, TrueSkill, standings); the standings' own update "
-        f"{grown['standings_us_per_game']} µs a game (TrueSkill {grown['trueskill_us_per_game']} µs)"
+        f"bots, tables of {grown['seats']} (--synthetic-games N --bots B), grown in bulk in "
+        f"{grown['grow_s']} s: {grown['grow_us_per_game']} µs a game (made, stored, TrueSkill, "
+        f"standings; {BULK_TABLES:,} tables a transaction); League.record "
+        f"{grown['record_us_per_game']} µs a game ({grown['record_games']:,} games, "
+        f"{GROW_TABLES:,} tables a call; x{grown['record_per_grow']} the bulk's)"
+        f"; the standings' own update {grown['standings_us_per_game']} µs a game "
+        f"(TrueSkill {grown['trueskill_us_per_game']} µs)"
     )
     click.echo(
         f"  {'games':>12} {'reopen s':>9} {'RSS MiB':>8} {'peak MiB':>9} {'board ms':>9} "

@@ -403,10 +403,12 @@ class League:
         with self.lock:
             return self.store.game_count()
 
-    def record(self, result: TableResult) -> int:
+    def record(self, result: TableResult, *, new: bool = False) -> int:
         """Store a table's finished games (or many tables': one transaction), and the state
         they change with them; how many were new. Should the transaction fail, the state is
-        read back as stored (the games are then stored again, and counted, by a retry)."""
+        read back as stored (the games are then stored again, and counted, by a retry).
+        `new`: none of the games is stored yet (the synthetic bench's), so they are stored
+        in bulk (Store.insert_new_games), or none of them if one was."""
         for game_id, data in result.records.items():  # carried back by remote workers
             write_record(self.folder / "records", game_id, data)
         stored: list[GameLine] = []
@@ -415,7 +417,11 @@ class League:
                 self.state, self._stale = self._read_state(), False
             try:
                 with self.store.db.transaction():
-                    stored = self.store.insert_games(result.lines)
+                    if new:
+                        self.store.insert_new_games(result.lines)
+                        stored = list(result.lines)
+                    else:
+                        stored = self.store.insert_games(result.lines)
                     for line in stored:
                         self.state.add(line)  # on the plain leaderboard at once
                     self.state.save(self.store.db)

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from arena import compact_json
 from arena.errors import ArenaError
 from arena.league import accounts
 from arena.league import audit as audit_log
@@ -40,6 +41,11 @@ sources again is no "no change" (the check was never the bot's)."""
 
 _IN_LIST = 500
 """Game ids asked at once whether they are stored (`insert_games`)."""
+
+
+def game_text(line: GameLine) -> str:
+    """A game as stored: its games-log line's JSON object, compact (orjson)."""
+    return compact_json.dumps(line.to_json())
 
 
 class StoreError(ArenaError):
@@ -402,7 +408,7 @@ class Store:
             now = time.time()
             db.executemany(
                 "INSERT INTO games (game_id, line, created) VALUES (?, ?, ?)",
-                [(line.game_id, json.dumps(line.to_json()), now) for line in new],
+                [(line.game_id, game_text(line), now) for line in new],
             )
             db.executemany(
                 "INSERT INTO game_bots (game, seat, bot) SELECT id, ?, ? FROM games "
@@ -414,6 +420,31 @@ class Store:
                 ],
             )
         return new
+
+    def insert_new_games(self, lines: Sequence[GameLine]) -> None:
+        """Store games none of which is stored yet, in bulk, inside the caller's transaction
+        (the synthetic bench's growth: `League.record(..., new=True)`): COPY on PostgreSQL,
+        executemany on SQLite, no lookup of each game id first; a game id stored already
+        fails the whole transaction (the games' ids are unique)."""
+        db, now = self.db, time.time()
+        last = self.last_game()
+        db.copy("games", ("game_id", "line", "created"),
+                [(line.game_id, game_text(line), now) for line in lines])  # fmt: skip
+        number = {
+            str(game_id): int(game)
+            for game, game_id in db.execute(
+                "SELECT id, game_id FROM games WHERE id > ?", (last,)
+            ).fetchall()
+        }
+        db.copy(
+            "game_bots",
+            ("game", "seat", "bot"),
+            [
+                (number[line.game_id], seat, bot)
+                for line in lines
+                for seat, bot in enumerate(line.players)
+            ],
+        )
 
     def bot_games(self, bot: str, offset: int = 0, limit: int = 50) -> list[GameLine]:
         """Bot `bot`'s games newest first, `limit` from `offset` (by the index of schema 7:
