@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 
-from arena.bench.league_synthetic import synthetic_lines
+from arena.bench import league_grow
+from arena.bench.league_synthetic import _grow, synthetic_lines
 from arena.execution import TableResult
 from arena.league import store as store_module
 from arena.league.bot_games import HISTORY_POINTS
@@ -44,11 +45,10 @@ def _deal(number: int, a: str, b: str, a_wins: bool) -> list[GameLine]:
     return lines
 
 
-def _played(league: League, *, bulk: bool = False) -> None:
+def _played(league: League) -> None:
     """A league where b.v2 beats b until its SPRT says H1, c.v2 and c play two deals (their
     test open, half a deal pending), and others play around them: tables of one deal or
-    many; then bots of long histories (their trails thinned). `bulk`: the same games grown
-    in bulk (`record(..., new=True)`), a few large batches rather than a table's at a time."""
+    many."""
     store = league.store
     ada = store.author_of(store.add_author("ada"))
     assert ada is not None
@@ -58,24 +58,15 @@ def _played(league: League, *, bulk: bool = False) -> None:
                 store.set_status(store.add_bot(name, ada, f"{name}{version}"), "active")
     rng = random.Random(5)
     number = 0
-    tables: list[list[GameLine]] = []
     for _ in range(40):
         lines = _deal(number, "b.v2", "b", a_wins=True)
         if number < 6:  # two deals, one each: too few for a verdict
             lines += _deal(number + 1, "c.v2", "c", a_wins=number == 0)
         lines += _deal(number + 2, rng.choice(["b", "c", "b.v2"]), "x", rng.random() < 0.5)
-        tables.append(lines)
+        league.record(TableResult(lines))
         number += 3
-    tables.append(_deal(number, "c.v2", "c", a_wins=True)[:1])  # half a deal
-    tables.append(synthetic_lines(50, bots=5, start=number + 1))
-    tables += [synthetic_lines(100, bots=4, start=number + 51 + 100 * n) for n in range(6)]
-    if not bulk:
-        for lines in tables:
-            league.record(TableResult(lines))
-        return
-    every = [line for lines in tables for line in lines]
-    for at in range(0, len(every), 1000):
-        league.record(TableResult(every[at : at + 1000]), new=True)
+    league.record(TableResult(_deal(number, "c.v2", "c", a_wins=True)[:1]))  # half a deal
+    league.record(TableResult(synthetic_lines(50, bots=5, start=number + 1)))
 
 
 def _state(league: League) -> dict[str, Any]:
@@ -114,35 +105,53 @@ def test_a_league_opened_again_has_the_state_of_the_one_that_played(
         again.close()
 
 
-def test_games_grown_in_bulk_make_the_state_their_recording_makes(
-    tmp_path: Path, league_db: str
+def _grown(league: League) -> dict[str, Any]:
+    with league.lock:
+        return {
+            **league.state.snapshot(),
+            "met": dict(league.state.met()),
+            "games": league.store.games(),
+            "pages": {f"bot{n:02d}": league.store.bot_games(f"bot{n:02d}", 0, 200) for n in (0, 5)},
+        }
+
+
+def test_a_league_grown_in_bulk_has_the_state_its_games_recorded_one_by_one_give(
+    tmp_path: Path, league_db: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The synthetic bench's bulk growth (`record(..., new=True)`): the same games, stored
-    and counted as `record` stores and counts them a table at a time; reopened, the same;
-    a batch with a game stored already is refused whole, the state left as stored."""
+    """The synthetic bench's bulk growth (league_grow.py: the games stored, and rated, by a
+    process of its own, the standings counted beside) gives the league, and the store, that
+    `record` gives a table at a time; and once reopened. Games recorded between batches
+    too. A game stored already is refused by the bulk insert, and nothing of its batch
+    stored."""
+    monkeypatch.setattr(league_grow, "BULK_TABLES", 300)  # batches of 600 games
     recorded = League(tmp_path / "recorded", workers=0, test=WIDE)
-    try:
-        _played(recorded)
-        live, games = _state(recorded), recorded.store.games()
-        pages = {label: recorded.store.bot_games(label, 0, 200) for label in ("b", "bot03")}
+    try:  # the same games (made per batch: the grower's 300 tables, _grow's the rest)
+        batches = [(0, 300), (300, 200), (500, 200), (700, 300), (1000, 300)]
+        for start, tables in batches:
+            lines = synthetic_lines(tables, bots=6, start=start)
+            for at in range(0, len(lines), 100):
+                recorded.record(TableResult(lines[at : at + 100]))
+        live = _grown(recorded)
     finally:
         recorded.close()
-    assert live["histories"]["bot00"][-1]["games"] > 2 * HISTORY_POINTS  # thinned
+    assert live["histories"]["bot00"][-1]["games"] > 2 * HISTORY_POINTS  # trails thinned
     grown = League(tmp_path / "grown", workers=0, test=WIDE, db=league_db)
     try:
-        _played(grown, bulk=True)
-        assert _state(grown) == live
-        assert grown.store.games() == games
-        assert {label: grown.store.bot_games(label, 0, 200) for label in pages} == pages
+        with league_grow.Grower(grown) as grower:
+            grower.grow(1000, seats=2, bots=6)
+            _grow(grown, 1400, seats=2, bots=6)  # League.record, as a game played is
+            grower.grow(2600, seats=2, bots=6)
+        assert _grown(grown) == live
     finally:
         grown.close()
     again = League(tmp_path / "grown", workers=0, test=WIDE, db=league_db)
     try:
-        assert _state(again) == live
-        stored_twice = synthetic_lines(2, bots=5, start=10**6) + games[-1:]
-        with pytest.raises(again.store.db.already_there):
-            again.record(TableResult(stored_twice), new=True)
-        assert _state(again) == live and again.store.game_count() == len(games)
+        assert _grown(again) == live
+        store, stored = again.store, live["games"]
+        twice = synthetic_lines(2, bots=6, start=10**6) + stored[-1:]
+        with pytest.raises(store.db.already_there), store.db.transaction():
+            store.insert_new_games(twice)
+        assert store.game_count() == len(stored)
     finally:
         again.close()
 

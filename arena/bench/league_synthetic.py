@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from arena.bench.league_grow import BULK_TABLES, GROW_CACHE_MIB
 from arena.errors import ArenaError
 
 if TYPE_CHECKING:
@@ -34,8 +35,6 @@ if TYPE_CHECKING:
 SYNTHETIC_BOTS = 12
 SYNTHETIC_GAMES = 100_000
 GROW_TABLES = 1000
-BULK_TABLES = 25_000
-"""Tables grown at a time in bulk: one transaction, the state saved once."""
 RECORD_SAMPLE = 20_000
 """Games recorded by `League.record`, GROW_TABLES tables a call, once the league is grown:
 its cost a game beside the bulk growth's."""
@@ -104,18 +103,15 @@ def synthetic_lines(
     return lines
 
 
-def _grow(league: League, games: int, seats: int, bots: int, bulk: bool = False) -> float:
+def _grow(league: League, games: int, seats: int, bots: int) -> float:
     """Synthetic games stored through `League.record` until the league has `games`,
-    GROW_TABLES tables a call, or BULK_TABLES in bulk (`bulk`: `record(..., new=True)`);
-    the seconds it took."""
+    GROW_TABLES tables a call; the seconds it took."""
     from arena.execution import TableResult
 
     start, grown = time.perf_counter(), league.standings.count
-    most = BULK_TABLES if bulk else GROW_TABLES
     while grown < games:
-        tables = min(most, max(1, (games - grown) // seats))
-        lines = synthetic_lines(tables, bots, seats, start=grown // seats)
-        league.record(TableResult(lines), new=bulk)
+        tables = min(GROW_TABLES, max(1, (games - grown) // seats))
+        league.record(TableResult(synthetic_lines(tables, bots, seats, start=grown // seats)))
         grown = league.standings.count
     return time.perf_counter() - start
 
@@ -151,16 +147,11 @@ def _server(folder: Path, db: str | None) -> dict[str, Any]:
     return dict(json.loads(done.stdout.strip().splitlines()[-1]))
 
 
-GROW_CACHE_MIB = 512
-"""SQLite's page cache while the league grows (its default: 2 MiB), so that the indexes
-written at random places (each bot's games, each pair's row) stay in it."""
-
-
 @contextlib.contextmanager
 def _quick_writes(league: League) -> Iterator[None]:
     """Commits that do not wait for the disk while the league grows (its disk is not what
-    is measured), and on SQLite a page cache of GROW_CACHE_MIB; as the league writes them
-    (waiting, its own cache) again after."""
+    is measured), and SQLite's page cache of GROW_CACHE_MIB (each pair's row is written at a
+    random place); as the league writes them (waiting, its own cache) again after."""
     from arena.league.database import is_postgres
 
     db = league.store.db
@@ -193,6 +184,7 @@ def synthetic(
     its own (`_server`: reopening, memory, the board, a bot's page, the fit); then, while
     ARRIVE_PER_S games a second keep arriving for `arrive_s` s, a reader of the plain
     leaderboard: how long each game took to be on it."""
+    from arena.bench.league_grow import Grower
     from arena.league.league import League
 
     with tempfile.TemporaryDirectory(prefix="arena-bench-synthetic-") as temporary:
@@ -202,10 +194,13 @@ def synthetic(
         try:
             _enter(league, bots)
             grew = 0.0
-            for mark in checkpoints(games):
-                with _quick_writes(league):
-                    grew += _grow(league, mark, seats, bots, bulk=True)
-                measured.append({"games": league.standings.count, **_server(folder, db)})
+            with Grower(league) as grower:
+                for mark in checkpoints(games):
+                    began = time.perf_counter()
+                    with _quick_writes(league):
+                        grower.grow(mark, seats, bots)
+                    grew += time.perf_counter() - began
+                    measured.append({"games": league.standings.count, **_server(folder, db)})
             count = league.standings.count
             with _quick_writes(league):
                 recorded = _grow(league, count + RECORD_SAMPLE, seats, bots)
@@ -331,7 +326,7 @@ def _print_synthetic(grown: dict[str, Any]) -> None:
         f"synthetic league on {grown['database']}: {grown['games']:,} games of {grown['bots']} "
         f"bots, tables of {grown['seats']} (--synthetic-games N --bots B), grown in bulk in "
         f"{grown['grow_s']} s: {grown['grow_us_per_game']} µs a game (made, stored, TrueSkill, "
-        f"standings; {BULK_TABLES:,} tables a transaction); League.record "
+        f"standings; {BULK_TABLES:,} tables a transaction, by two processes); League.record "
         f"{grown['record_us_per_game']} µs a game ({grown['record_games']:,} games, "
         f"{GROW_TABLES:,} tables a call; x{grown['record_per_grow']} the bulk's)"
         f"; the standings' own update {grown['standings_us_per_game']} µs a game "

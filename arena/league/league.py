@@ -36,7 +36,7 @@ import random
 import shutil
 import threading
 import uuid
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -54,7 +54,7 @@ from arena.league.bot_games import Trail
 from arena.league.candidates import DEFAULT_TEST, CandidateTests, Verdict, verdict_for
 from arena.league.checking import CheckPolicy, CheckQueue, build_version, empty_folder
 from arena.league.database import Outage, lock_file
-from arena.league.league_state import LeagueState
+from arena.league.league_state import LeagueState, Rated
 from arena.league.matchmaking import next_table
 from arena.league.paths import PathError, bot_folders
 from arena.league.standings import Standings
@@ -403,12 +403,10 @@ class League:
         with self.lock:
             return self.store.game_count()
 
-    def record(self, result: TableResult, *, new: bool = False) -> int:
+    def record(self, result: TableResult) -> int:
         """Store a table's finished games (or many tables': one transaction), and the state
         they change with them; how many were new. Should the transaction fail, the state is
-        read back as stored (the games are then stored again, and counted, by a retry).
-        `new`: none of the games is stored yet (the synthetic bench's), so they are stored
-        in bulk (Store.insert_new_games), or none of them if one was."""
+        read back as stored (the games are then stored again, and counted, by a retry)."""
         for game_id, data in result.records.items():  # carried back by remote workers
             write_record(self.folder / "records", game_id, data)
         stored: list[GameLine] = []
@@ -417,11 +415,7 @@ class League:
                 self.state, self._stale = self._read_state(), False
             try:
                 with self.store.db.transaction():
-                    if new:
-                        self.store.insert_new_games(result.lines)
-                        stored = list(result.lines)
-                    else:
-                        stored = self.store.insert_games(result.lines)
+                    stored = self.store.insert_games(result.lines)
                     for line in stored:
                         self.state.add(line)  # on the plain leaderboard at once
                     self.state.save(self.store.db)
@@ -431,6 +425,19 @@ class League:
             for line in stored:
                 self._tell_verdict(line)
         return len(stored)
+
+    def count_stored(self, lines: Sequence[GameLine], rated: Callable[[], Rated]) -> None:
+        """Games another connection stored (the synthetic bench's bulk growth: league_grow.py)
+        counted in the state, their TrueSkill and its trails from `rated` (computed there
+        meanwhile: LeagueState.add_rated), and the state saved once."""
+        with self.lock:
+            try:
+                self.state.add_rated(lines, rated)
+                with self.store.db.transaction():
+                    self.state.save(self.store.db)
+            except BaseException:
+                self._restore()
+                raise
 
     def _restore(self) -> None:
         """The state read back as stored, after a transaction that failed (holding `lock`);

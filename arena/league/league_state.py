@@ -22,7 +22,7 @@ import logging
 import sys
 import time
 from array import array
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import trueskill
@@ -54,6 +54,9 @@ _PAIR_UPDATES = ", ".join(
     f"{column} = excluded.{column}" for column in _PAIR_COLUMNS.split(", ")[2:]
 )
 _LITTLE = sys.byteorder == "little"
+Rated = tuple[dict[str, Any], dict[str, Trail], set[str]]
+"""Games' TrueSkill computed elsewhere (`add_rated`): their players' ratings and trails after
+them, and the bots whose trail kept a point."""
 
 
 class LeagueState:
@@ -73,16 +76,26 @@ class LeagueState:
 
     def add(self, line: GameLine) -> None:
         """Count one stored game (hold the league's lock)."""
-        if rate_game(self.env, self.ratings, line):
-            for name in line.players:
-                rating = self.ratings[name]
-                trail = self.trails.get(name)
-                if trail is None:
-                    trail = self.trails[name] = Trail()
-                if trail.add(float(rating.mu), float(rating.sigma)):
-                    self.kept.add(name)
+        rate(self.env, self.ratings, self.trails, self.kept, line)
         self.standings.add(line, self.ratings)
         self.tests.add(line)
+
+    def add_rated(self, lines: Sequence[GameLine], rated: Callable[[], Rated]) -> None:
+        """Count stored games whose TrueSkill is computed elsewhere meanwhile (the synthetic
+        bench's bulk growth, league_grow.py, by `rate`: the same figures): their standings
+        and SPRT sums here, in order, then from `rated()` their players' ratings and trails
+        after them and the bots whose trail kept a point; the standings' copy of each bot's
+        rating is then its last (hold the league's lock)."""
+        for line in lines:
+            self.standings.add(line, self.ratings)
+            self.tests.add(line)
+        ratings, trails, kept = rated()
+        self.ratings.update(ratings)
+        self.trails.update(trails)
+        self.kept |= kept
+        with self.standings.lock:
+            for name, rating in ratings.items():
+                self.standings.ratings[name] = (float(rating.mu), float(rating.sigma))
 
     def met(self) -> MetView:
         """The games each pair met, by its sorted labels (matchmaking, `opponent`)."""
@@ -226,6 +239,25 @@ class LeagueState:
             "pairs": sorted(pairs.row(pair) for pair in range(len(pairs))),
             "tests": {key: run.to_json() for key, run in sorted(self.tests.running.items())},
         }
+
+
+def rate(
+    env: trueskill.TrueSkill,
+    ratings: dict[str, Any],
+    trails: dict[str, Trail],
+    kept: set[str],
+    line: GameLine,
+) -> None:
+    """One game's TrueSkill update of `ratings`, each player's rating added to its trail
+    (`kept`: the bots whose trail kept a point)."""
+    if rate_game(env, ratings, line):
+        for name in line.players:
+            rating = ratings[name]
+            trail = trails.get(name)
+            if trail is None:
+                trail = trails[name] = Trail()
+            if trail.add(float(rating.mu), float(rating.sigma)):
+                kept.add(name)
 
 
 def _bytes(points: array[float]) -> bytes:
