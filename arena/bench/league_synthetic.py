@@ -12,7 +12,6 @@ from __future__ import annotations
 import contextlib
 import json
 import math
-import random
 import statistics
 import subprocess
 import sys
@@ -24,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
+import numpy as np
 
 from arena.bench.league_grow import BULK_TABLES, GROW_CACHE_MIB
 from arena.errors import ArenaError
@@ -65,42 +65,58 @@ def synthetic_lines(
     """The games of `tables` tables of a league of `bots` bots of spread strengths, as the
     league numbers them (table `start` on; each deal played once per rotation of the seats)
     and with every field a played game has (times, a histogram, a worker, a moment). The
-    same arguments give the same games."""
+    same arguments give the same games. Drawn with numpy a batch at a time (the bulk growth
+    makes 10,000,000 of them, twice: league_grow.py)."""
     from arena.results.log import GameLine
 
-    rng = random.Random(seed * 1_000_003 + start)
+    rng = np.random.default_rng([seed, start])
     names = synthetic_names(bots)
-    uniform, gauss, pick = rng.random, rng.gauss, rng.sample
-    hist = (HISTOGRAM,) * seats
-    decisions = (20,) * seats
+    table = _seated(rng, tables, bots, seats)
+    strength = table + rng.normal(0.0, 4.0, (tables, seats))
+    deals = rng.integers(0, 1 << 62, tables).tolist()
+    turned = np.stack([np.roll(table, -n, axis=1) for n in range(seats)], axis=1)
+    levels = np.stack([np.roll(strength, -n, axis=1) for n in range(seats)], axis=1)
+    scores = np.round(levels * 3 + 20 + rng.normal(0.0, 8.0, (tables, seats, seats)))
+    ranks = (scores[:, :, None, :] > scores[:, :, :, None]).sum(axis=3)  # scores above
+    faulty = (rng.random((tables, seats)) < 0.002).tolist()
+    think = (5 + 45 * rng.random((tables, seats))).tolist()
+    duration = (100 + 800 * rng.random((tables, seats))).tolist()
+    seated, scored, ranked = turned.tolist(), scores.tolist(), ranks.tolist()
+    hist, decisions = (HISTOGRAM,) * seats, (20,) * seats
     lines = []
-    for number in range(start, start + tables):
-        table = pick(range(bots), seats)
-        strength = [n + gauss(0, 4) for n in table]
-        deal = rng.getrandbits(62)
+    for at, number in enumerate(range(start, start + tables)):
         moment = f"2026-11-26T12:{number // 60 % 60:02d}:{number % 60:02d}.000000"
         for n in range(seats):
-            order, levels = table[n:] + table[:n], strength[n:] + strength[:n]
-            scores = tuple(float(round(level * 3 + 20 + gauss(0, 8))) for level in levels)
-            best = sorted(scores, reverse=True)
-            ranks = tuple(best.index(score) for score in scores)
-            faulty = n if uniform() < 0.002 else None
-            think = 5 + 45 * uniform()
+            places, wait = tuple(ranked[at][n]), think[at][n]
             lines.append(
                 GameLine(
                     seq=number * seats + n, game_id=f"L{number:07d}-g{n + 1}",
-                    players=tuple(names[bot] for bot in order), scores=scores, ranks=ranks,
-                    termination="timeout" if faulty is not None else "normal", round=1,
-                    table=number, game=n + 1, seed=deal,
-                    winner=ranks.index(0) if ranks.count(0) == 1 else None,
-                    end="deck_exhausted", reason="", faulty_seat=faulty,
+                    players=tuple([names[bot] for bot in seated[at][n]]),
+                    scores=tuple(scored[at][n]), ranks=places,
+                    termination="timeout" if faulty[at][n] else "normal", round=1,
+                    table=number, game=n + 1, seed=deals[at],
+                    winner=places.index(0) if places.count(0) == 1 else None,
+                    end="deck_exhausted", reason="", faulty_seat=n if faulty[at][n] else None,
                     turns=20 + (number + n) % 40, decisions=decisions,
-                    think_ms=(think,) * seats, cpu_ms=(think * 0.9,) * seats,
-                    think_max_ms=(think * 2,) * seats, think_hist=hist,
-                    duration_ms=100 + 800 * uniform(), worker="local-1", finished_at=moment,
+                    think_ms=(wait,) * seats, cpu_ms=(wait * 0.9,) * seats,
+                    think_max_ms=(wait * 2,) * seats, think_hist=hist,
+                    duration_ms=duration[at][n], worker="local-1", finished_at=moment,
                 )
             )  # fmt: skip
     return lines
+
+
+def _seated(rng: np.random.Generator, tables: int, bots: int, seats: int) -> np.ndarray:
+    """Each table's `seats` bots, distinct, drawn at random."""
+    if bots <= 4 * seats:  # a few bots: the first seats of each table's shuffle
+        return rng.random((tables, bots)).argsort(axis=1)[:, :seats]
+    table = rng.integers(0, bots, (tables, seats))
+    while True:  # a table that drew a bot twice draws again (rare among many bots)
+        ordered = np.sort(table, axis=1)
+        again = (ordered[:, 1:] == ordered[:, :-1]).any(axis=1)
+        if not again.any():
+            return table
+        table[again] = rng.integers(0, bots, (int(again.sum()), seats))
 
 
 def _grow(league: League, games: int, seats: int, bots: int) -> float:

@@ -70,6 +70,7 @@ class PairTallies:
         self.of_bot: list[array[int]] = []
         """The pairs each bot (by number) is in."""
         self.dirty: set[int] = set()
+        self._order: np.ndarray | None = None
 
     def __len__(self) -> int:
         return len(self.first)
@@ -211,7 +212,8 @@ class PairTallies:
         mean (none for a stratum of one value). `standings.share_interval` of the others."""
         if not len(self):
             return {}
-        counts = np.array(self.strata, dtype=np.float64).reshape(-1, _WIDTH)
+        order = self._by_labels()  # the sums made in one order, after a restart too
+        counts = np.array(self.strata, dtype=np.float64).reshape(-1, _WIDTH)[order]
         value = np.array([p / 2 / g for p, g in STRATA])
         tables = counts.sum(axis=1)
         shares = counts @ value
@@ -221,7 +223,10 @@ class PairTallies:
             0.0,
         )  # the same for the second bot, whose shares are 1 - the first's
         bots = len(self.names)
-        ends = (np.array(self.first, dtype=np.int64), np.array(self.second, dtype=np.int64))
+        ends = (
+            np.array(self.first, dtype=np.int64)[order],
+            np.array(self.second, dtype=np.int64)[order],
+        )
         had = tables > 0
         out = {}
         totals = [np.bincount(end, weights, bots) for end in ends for weights in
@@ -238,6 +243,16 @@ class PairTallies:
                     float(totals[2][number] + totals[5][number]),
                 )
         return out
+
+    def _by_labels(self) -> np.ndarray:
+        """The pairs in the order of their bots' labels (not of their first meetings, which
+        a league reopened does not know), made again only when pairs were added."""
+        if self._order is None or len(self._order) != len(self):
+            place = np.argsort(np.argsort(np.array(self.names)))  # a bot's label's place
+            first = place[np.array(self.first, dtype=np.int64)]
+            second = place[np.array(self.second, dtype=np.int64)]
+            self._order = np.lexsort((second, first))
+        return self._order
 
     def sums(self, names: list[str]) -> PairSums:
         """The fit's input, copied: each pair's bots as indices into `names` (sorted as the
