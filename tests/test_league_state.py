@@ -156,6 +156,44 @@ def test_a_league_grown_in_bulk_has_the_state_its_games_recorded_one_by_one_give
         again.close()
 
 
+def test_a_league_stopped_reads_its_pairs_snapshot_and_one_that_played_on_its_rows(
+    tmp_path: Path, league_db: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Schema step 8: the pairs' arrays written whole when the league stops are what the
+    next start reads (the rows are gone here, and the state is the same); once a game is
+    stored after it, or with a part of it missing, the rows are read again."""
+    league = League(tmp_path / "league", workers=0, test=WIDE, db=league_db)
+    try:
+        _played(league)
+        league.write_snapshot()
+        live = _state(league)
+        with league.lock, league.store.db.transaction():
+            rows = league.store.db.execute("SELECT * FROM pair_state").fetchall()
+            league.store.db.execute("DELETE FROM pair_state")
+    finally:
+        league.close()
+    again = League(tmp_path / "league", workers=0, test=WIDE, db=league_db)
+    try:
+        assert _state(again) == live  # from the snapshot alone
+        marks = ", ".join("?" * len(rows[0]))
+        with again.lock, again.store.db.transaction():
+            again.store.db.executemany(f"INSERT INTO pair_state VALUES ({marks})", rows)
+        again.record(TableResult(_deal(10_000, "b", "x", a_wins=True)))
+        live = _state(again)
+    finally:
+        again.close()
+    for step in ("played on", "a part missing"):
+        reopened = League(tmp_path / "league", workers=0, test=WIDE, db=league_db)
+        try:
+            assert _state(reopened) == live, step  # from the rows
+            reopened.write_snapshot()
+            with reopened.lock:
+                reopened.store.db.execute("DELETE FROM pair_snapshot WHERE part = 'games'")
+        finally:
+            reopened.close()
+    assert "the pairs' snapshot cannot be read ('games')" in caplog.text
+
+
 def test_a_league_stored_before_its_state_builds_it_once_from_its_games(
     tmp_path: Path,
     league_db: str,

@@ -216,6 +216,7 @@ def synthetic(
                     with _quick_writes(league):
                         grower.grow(mark, seats, bots)
                     grew += time.perf_counter() - began
+                    league.write_snapshot()  # as the league does when it stops
                     measured.append({"games": league.standings.count, **_server(folder, db)})
             count = league.standings.count
             with _quick_writes(league):

@@ -53,7 +53,7 @@ from arena.league import public, uploads
 from arena.league.bot_games import Trail
 from arena.league.candidates import DEFAULT_TEST, CandidateTests, Verdict, verdict_for
 from arena.league.checking import CheckPolicy, CheckQueue, build_version, empty_folder
-from arena.league.database import Outage, lock_file
+from arena.league.database import Outage, lock_file, said
 from arena.league.league_state import LeagueState, Rated
 from arena.league.matchmaking import next_table
 from arena.league.paths import PathError, bot_folders
@@ -501,11 +501,25 @@ class League:
         thread.start()
         self.threads.append(thread)
 
+    def write_snapshot(self) -> None:
+        """The pairs' snapshot written (LeagueState.save_snapshot), as the league playing
+        does when it stops: the next start reads it in one go. Skipped, with a log line,
+        if the database fails (the rows are read then)."""
+        with self.lock:
+            if self._stale:
+                return
+            try:
+                self.state.save_snapshot(self.store.db)
+            except Exception as error:
+                log.warning("the pairs' snapshot was not written: %s", said(error))
+
     def close(self) -> None:
         self.stop.set()
         self.checks.close()
         for thread in self.threads:
             thread.join(timeout=30)
+        if self._claims:  # this process played the league: its state is the last stored
+            self.write_snapshot()
         self.store.close()
         for release in self._claims:
             release()

@@ -23,8 +23,9 @@ the state was last written (league_state.py).
 from __future__ import annotations
 
 import json
+import sys
 from array import array
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 import numpy as np
@@ -39,6 +40,7 @@ STRATA = ((0, 1), (1, 1), (2, 1), (0, 2), (1, 2), (2, 2), (3, 2), (4, 2))
 _SLOT = {value: slot for slot, value in enumerate(STRATA)}
 _WIDTH = len(STRATA)
 _BITS = 32
+_LITTLE = sys.byteorder == "little"
 """A pair's key in `keys`: the first's number shifted by this, or'd with the second's."""
 
 
@@ -299,7 +301,7 @@ class PairTallies:
         500,000 pairs in about a second)."""
         if not rows:
             return
-        start, count = len(self.first), len(rows)
+        start = len(self.first)
         columns = list(zip(*rows, strict=True))
         for name in dict.fromkeys((*columns[0], *columns[1])):  # in the order met here
             self._bot(str(name))
@@ -314,20 +316,86 @@ class PairTallies:
                 column.extend(columns[at])
         strata = np.array(columns[16 : 16 + _WIDTH], dtype=np.int32).T  # a row a pair
         self.strata.frombytes(np.ascontiguousarray(strata).tobytes())
-        pairs = np.arange(start, start + count, dtype=np.int64)
-        ends, each = np.concatenate((firsts, seconds)), np.concatenate((pairs, pairs))
-        order = np.lexsort((each, ends))  # each bot's pairs in the order of their numbers
-        ends, each = ends[order], each[order].astype(np.int32)
-        bounds = np.searchsorted(ends, np.arange(len(self.names) + 1))
         self.first.frombytes(firsts.astype(np.int32).tobytes())  # the figures first, then
         self.second.frombytes(seconds.astype(np.int32).tobytes())  # the ways to find them
-        for bot in np.unique(ends).tolist():
-            self.of_bot[bot].frombytes(each[bounds[bot] : bounds[bot + 1]].tobytes())
-        self.keys.update(zip((firsts << _BITS | seconds).tolist(), pairs.tolist(), strict=True))
+        self._index(firsts, seconds, start)
         for at, odd in enumerate(columns[5]):
             if odd != "[]":  # a value of another kind: rare
                 for p, g, n in json.loads(odd):
                     self._stratum(start + at, (p, g), n)
+
+    # --- a snapshot, as league_state.py writes and reads it ---
+
+    def parts(self) -> dict[str, bytes]:
+        """Every figure as a part of a snapshot: each column's little-endian bytes, the
+        bots' names and the odd strata as JSON (`from_parts` reads them back)."""
+        parts = {name: _little(column) for name, column in self._columns().items()}
+        parts["names"] = json.dumps(self.names).encode()
+        odd = [[pair, [[p, g, n] for (p, g), n in sorted(counts.items())]]
+               for pair, counts in sorted(self.extra.items())]  # fmt: skip
+        parts["odd"] = json.dumps(odd).encode()
+        return parts
+
+    @classmethod
+    def from_parts(cls, part: Callable[[str], bytes]) -> PairTallies:
+        """The tallies a snapshot holds, `part` giving each part by name (one at a time:
+        never the whole snapshot in memory beside the arrays); KeyError or ValueError if one
+        is missing or of the wrong size (then the rows are read instead)."""
+        made = cls()
+        for name in json.loads(part("names")):
+            made._bot(str(name))
+        columns = made._columns()
+        for name, column in columns.items():
+            column.frombytes(_native(part(name), column.typecode))
+        count = len(made.first)
+        if any(len(c) != count * (_WIDTH if n == "strata" else 1) for n, c in columns.items()):
+            raise ValueError("a snapshot's columns differ in length")
+        firsts = np.array(made.first, dtype=np.int64)
+        seconds = np.array(made.second, dtype=np.int64)
+        made._index(firsts, seconds, 0)
+        for pair, counts in json.loads(part("odd")):
+            made.extra[int(pair)] = {(int(p), int(g)): int(n) for p, g, n in counts}
+        return made
+
+    def _columns(self) -> dict[str, array[Any]]:
+        return {
+            "first": self.first, "second": self.second, "ahead": self.ahead,
+            "level": self.level, "behind": self.behind, "strata": self.strata,
+            "tables": self.tables, "games": self.games, "points": self.points,
+            "points2": self.points2, "games2": self.games2, "cross": self.cross,
+            "first_points": self.table_points[0], "second_points": self.table_points[1],
+            "first_games": self.table_games[0], "second_games": self.table_games[1],
+        }  # fmt: skip
+
+    def _index(self, firsts: np.ndarray, seconds: np.ndarray, start: int) -> None:
+        """Each bot's pairs and every pair's key, for the pairs numbered from `start` whose
+        bots are `firsts` and `seconds` (their figures in place)."""
+        pairs = np.arange(start, start + len(firsts), dtype=np.int64)
+        ends, each = np.concatenate((firsts, seconds)), np.concatenate((pairs, pairs))
+        order = np.lexsort((each, ends))  # each bot's pairs in the order of their numbers
+        ends, each = ends[order], each[order].astype(np.int32)
+        bounds = np.searchsorted(ends, np.arange(len(self.names) + 1))
+        for bot in np.unique(ends).tolist():
+            self.of_bot[bot].frombytes(each[bounds[bot] : bounds[bot + 1]].tobytes())
+        self.keys.update(zip((firsts << _BITS | seconds).tolist(), pairs.tolist(), strict=True))
+
+
+def _little(column: array[Any]) -> bytes:
+    """A column's numbers as little-endian bytes."""
+    if _LITTLE:
+        return column.tobytes()
+    turned = array(column.typecode, column)
+    turned.byteswap()
+    return turned.tobytes()
+
+
+def _native(data: bytes, typecode: str) -> bytes:
+    """Little-endian bytes of numbers of `typecode`, in this machine's order."""
+    if _LITTLE:
+        return data
+    turned = array(typecode, data)
+    turned.byteswap()
+    return turned.tobytes()
 
 
 class MetView(Mapping[tuple[str, str], int]):
