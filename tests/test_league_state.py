@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 
 from arena.bench import league_grow
-from arena.bench.league_synthetic import _grow, synthetic_lines
+from arena.bench.league_synthetic import _grow
+from arena.bench.synthetic_games import synthetic_lines
 from arena.execution import TableResult
 from arena.league import store as store_module
 from arena.league.bot_games import HISTORY_POINTS

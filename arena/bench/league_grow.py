@@ -1,7 +1,7 @@
 """`arena bench league`'s synthetic league grown in bulk, on both cores.
 
 A process of its own (`python -m arena.bench.league_grow`, pickles over its stdin and stdout:
-it is ours) makes each batch's games (league_synthetic.synthetic_lines: the same games from
+it is ours) makes each batch's games (synthetic_games.synthetic_lines: the same games from
 the same arguments), stores them on a connection of its own in one transaction
 (Store.insert_new_games: COPY on PostgreSQL, executemany on SQLite, no lookup of each game
 id first) and rates them (TrueSkill and each bot's trail, by league_state.rate from the
@@ -23,6 +23,7 @@ import subprocess
 import sys
 from typing import IO, TYPE_CHECKING, Any
 
+from arena.bench.synthetic_games import synthetic_lines
 from arena.errors import ArenaError
 
 if TYPE_CHECKING:
@@ -53,8 +54,6 @@ class Grower:
     def grow(self, games: int, seats: int, bots: int) -> None:
         """Synthetic games of `bots` bots until the league has `games`, BULK_TABLES tables
         at a time."""
-        from arena.bench.league_synthetic import synthetic_lines
-
         league = self.league
         grown = league.standings.count
         while grown < games:
@@ -101,7 +100,6 @@ class Grower:
 
 def serve(source: IO[bytes], sink: IO[bytes]) -> None:
     """The grower's process: the store named first, then each batch stored and rated."""
-    from arena.bench.league_synthetic import synthetic_lines
     from arena.league.database import is_postgres
     from arena.league.league_state import rate
     from arena.league.store import Store

@@ -1,10 +1,13 @@
 """`arena bench league`'s synthetic league: synthetic games of `--bots` bots (SYNTHETIC_BOTS
-unless told) stored through `League.record`, no processes, on SQLite or PostgreSQL (`--db`).
-At each checkpoint (`checkpoints`: 100,000, 1,000,000, 10,000,000 ... and the last) a server
-process of its own opens the league as a restart does and reports what it cost
-(league_probe.py: reopening, its memory, the board, a bot's page, the order-free fit); then,
-while ARRIVE_PER_S games a second keep arriving, a reader of the plain leaderboard: how late
-a game is on it. Printed beside issue 45's targets. The command is in `league.py`.
+unless told; synthetic_games.py) grown in bulk (league_grow.py), no bot processes, on SQLite
+or PostgreSQL (`--db`). At each checkpoint (`checkpoints`: 100,000, 1,000,000, 10,000,000
+... and the last) the league writes its pairs' snapshot as a league stopping does, and a
+server process of its own opens it as a restart does and reports what it cost
+(league_probe.py: reopening, its memory, the board, a bot's page, the order-free fit,
+matchmaking); then RECORD_SAMPLE games recorded by `League.record`, as played games are
+(its cost beside the bulk's), and while ARRIVE_PER_S games a second keep arriving, a reader
+of the plain leaderboard: how late a game is on it. Printed beside issue 45's targets. The
+command is in `league.py`.
 """
 
 from __future__ import annotations
@@ -23,16 +26,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
-import numpy as np
 
 from arena.bench.league_grow import BULK_TABLES, GROW_CACHE_MIB
+from arena.bench.synthetic_games import SYNTHETIC_BOTS, synthetic_lines, synthetic_names
 from arena.errors import ArenaError
 
 if TYPE_CHECKING:
     from arena.league.league import League
-    from arena.results.log import GameLine
 
-SYNTHETIC_BOTS = 12
 SYNTHETIC_GAMES = 100_000
 GROW_TABLES = 1000
 RECORD_SAMPLE = 20_000
@@ -41,8 +42,6 @@ its cost a game beside the bulk growth's."""
 ARRIVE_S = 10.0
 ARRIVE_PER_S = 200
 READ_PLAIN_S = 0.05
-HISTOGRAM = {"8": 12, "16": 6, "32": 2}
-"""Every synthetic seat's think-time histogram (arena/stats/think.py)."""
 UPDATE_SAMPLE = 100_000
 RSS_TARGET_MIB = 300
 REOPEN_TARGET_S = 5
@@ -51,72 +50,6 @@ FIT_TARGET_S = 10
 STALE_TARGET_S = 2
 """Issue 45's targets at 10,000,000 games of 1,000 bots: the server's memory, reopening,
 a bot's page, the order-free fit, a stored game on the plain board."""
-
-
-def synthetic_names(bots: int) -> list[str]:
-    """The synthetic bots' names: bot00, bot01, ... (bot000 ... from 101 bots on)."""
-    width = max(2, len(str(bots - 1)))
-    return [f"bot{n:0{width}d}" for n in range(bots)]
-
-
-def synthetic_lines(
-    tables: int, bots: int = SYNTHETIC_BOTS, seats: int = 2, start: int = 0, seed: int = 1
-) -> list[GameLine]:
-    """The games of `tables` tables of a league of `bots` bots of spread strengths, as the
-    league numbers them (table `start` on; each deal played once per rotation of the seats)
-    and with every field a played game has (times, a histogram, a worker, a moment). The
-    same arguments give the same games. Drawn with numpy a batch at a time (the bulk growth
-    makes 10,000,000 of them, twice: league_grow.py)."""
-    from arena.results.log import GameLine
-
-    rng = np.random.default_rng([seed, start])
-    names = synthetic_names(bots)
-    table = _seated(rng, tables, bots, seats)
-    strength = table + rng.normal(0.0, 4.0, (tables, seats))
-    deals = rng.integers(0, 1 << 62, tables).tolist()
-    turned = np.stack([np.roll(table, -n, axis=1) for n in range(seats)], axis=1)
-    levels = np.stack([np.roll(strength, -n, axis=1) for n in range(seats)], axis=1)
-    scores = np.round(levels * 3 + 20 + rng.normal(0.0, 8.0, (tables, seats, seats)))
-    ranks = (scores[:, :, None, :] > scores[:, :, :, None]).sum(axis=3)  # scores above
-    faulty = (rng.random((tables, seats)) < 0.002).tolist()
-    think = (5 + 45 * rng.random((tables, seats))).tolist()
-    duration = (100 + 800 * rng.random((tables, seats))).tolist()
-    seated, scored, ranked = turned.tolist(), scores.tolist(), ranks.tolist()
-    hist, decisions = (HISTOGRAM,) * seats, (20,) * seats
-    lines = []
-    for at, number in enumerate(range(start, start + tables)):
-        moment = f"2026-11-26T12:{number // 60 % 60:02d}:{number % 60:02d}.000000"
-        for n in range(seats):
-            places, wait = tuple(ranked[at][n]), think[at][n]
-            lines.append(
-                GameLine(
-                    seq=number * seats + n, game_id=f"L{number:07d}-g{n + 1}",
-                    players=tuple([names[bot] for bot in seated[at][n]]),
-                    scores=tuple(scored[at][n]), ranks=places,
-                    termination="timeout" if faulty[at][n] else "normal", round=1,
-                    table=number, game=n + 1, seed=deals[at],
-                    winner=places.index(0) if places.count(0) == 1 else None,
-                    end="deck_exhausted", reason="", faulty_seat=n if faulty[at][n] else None,
-                    turns=20 + (number + n) % 40, decisions=decisions,
-                    think_ms=(wait,) * seats, cpu_ms=(wait * 0.9,) * seats,
-                    think_max_ms=(wait * 2,) * seats, think_hist=hist,
-                    duration_ms=duration[at][n], worker="local-1", finished_at=moment,
-                )
-            )  # fmt: skip
-    return lines
-
-
-def _seated(rng: np.random.Generator, tables: int, bots: int, seats: int) -> np.ndarray:
-    """Each table's `seats` bots, distinct, drawn at random."""
-    if bots <= 4 * seats:  # a few bots: the first seats of each table's shuffle
-        return rng.random((tables, bots)).argsort(axis=1)[:, :seats]
-    table = rng.integers(0, bots, (tables, seats))
-    while True:  # a table that drew a bot twice draws again (rare among many bots)
-        ordered = np.sort(table, axis=1)
-        again = (ordered[:, 1:] == ordered[:, :-1]).any(axis=1)
-        if not again.any():
-            return table
-        table[again] = rng.integers(0, bots, (int(again.sum()), seats))
 
 
 def _grow(league: League, games: int, seats: int, bots: int) -> float:
