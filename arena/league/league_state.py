@@ -310,7 +310,7 @@ def _snapshot(db: Database, counted: int) -> PairTallies | None:
 
     try:
         return PairTallies.from_parts(part)
-    except (KeyError, ValueError) as error:
+    except (KeyError, ValueError, TypeError) as error:
         log.warning("the pairs' snapshot cannot be read (%s); their rows are read instead", error)
         return None
 

@@ -339,8 +339,8 @@ class PairTallies:
     @classmethod
     def from_parts(cls, part: Callable[[str], bytes]) -> PairTallies:
         """The tallies a snapshot holds, `part` giving each part by name (one at a time:
-        never the whole snapshot in memory beside the arrays); KeyError or ValueError if one
-        is missing or of the wrong size (then the rows are read instead)."""
+        never the whole snapshot in memory beside the arrays); KeyError, ValueError or
+        TypeError if one is missing, of the wrong size or kind (then the rows are read)."""
         made = cls()
         for name in json.loads(part("names")):
             made._bot(str(name))
