@@ -46,8 +46,6 @@ MAX_CANDIDATES = 20
 """Tables whose quality is compared, at most (sampled beyond)."""
 
 Pair = tuple[str, str]
-_NEVER = np.iinfo(np.int64).max
-"""The key of what is not a pair (a bot with itself, a pair listed once)."""
 
 
 def pair(a: str, b: str) -> Pair:
@@ -75,10 +73,12 @@ def next_table(
     counts = _met_matrix(field, place, met or {})
     need = np.array([games.get(bot, 0) for bot in field], dtype=np.int64)
 
-    def best(keys: np.ndarray, option: Callable[[int], list[str]]) -> list[str]:
-        """The option of the least key (`_key`: met, then need), numbered as the keys are
-        (`option`: its bots); among those tied, in that order, the table of best quality."""
-        at = np.flatnonzero(keys == keys.min())
+    def best(met: np.ndarray, needs: np.ndarray, option: Callable[[int], list[str]]) -> list[str]:
+        """The option of the least key (games met, then the need), numbered as `met` and
+        `needs` list them (`option`: its bots); among those tied, in that order, the table
+        of best quality."""
+        at = np.flatnonzero(met == met.min())
+        at = at[needs[at] == needs[at].min()]
         if len(at) > MAX_CANDIDATES:
             at = at[rng.sample(range(len(at)), MAX_CANDIDATES)]
         tied = [option(n) for n in at.tolist()]
@@ -91,29 +91,27 @@ def next_table(
 
     size = len(field)
     table_so_far: list[str] = list(dict.fromkeys(seated))
+    if len(table_so_far) == 1:  # its pairs, in the order of combinations: by the other bot
+        mine = place[table_so_far[0]]
+        others = np.delete(np.arange(size), mine)
+        a, b = best(counts[mine, others], np.minimum(need[others], need[mine]),
+                    lambda n: sorted((field[mine], field[int(others[n])])))  # fmt: skip
+    elif not table_so_far:  # the pairs that met least, in the order of combinations
+        np.fill_diagonal(counts, np.iinfo(counts.dtype).max)
+        least = np.flatnonzero(np.triu(counts == counts.min(), 1))
+        first, second = np.divmod(least, size)
+        a, b = best(np.zeros(len(least), dtype=np.int8), np.minimum(need[first], need[second]),
+                    lambda n: [field[int(first[n])], field[int(second[n])]])  # fmt: skip
     if len(table_so_far) < 2:
-        pairs = np.triu(np.ones((size, size), dtype=bool), 1)  # in the order of combinations
-        if table_so_far:
-            mine = np.arange(size) == place[table_so_far[0]]
-            pairs &= mine[:, None] | mine[None, :]
-        keys = np.where(pairs, _key(counts, np.minimum.outer(need, need), need), _NEVER)
-        a, b = best(keys.ravel(), lambda n: [field[n // size], field[n % size]])
         table_so_far = [a, b] if games.get(a, 0) <= games.get(b, 0) else [b, a]
         if seated and seated[0] != table_so_far[0]:
             table_so_far.reverse()
     while len(table_so_far) < seats:
         sitting = np.array([place[bot] for bot in table_so_far], dtype=np.int64)
         free = np.setdiff1d(np.arange(size), sitting)
-        keys = _key(counts[np.ix_(free, sitting)].sum(axis=1), need[free], need)
-        table_so_far += best(keys, _filling(field, free))
+        met_here = counts[np.ix_(free, sitting)].sum(axis=1, dtype=np.int64)
+        table_so_far += best(met_here, need[free], _filling(field, free))
     return tuple(table_so_far)
-
-
-def _key(met: np.ndarray, need: np.ndarray, needs: np.ndarray) -> np.ndarray:
-    """The key (met, need) as one number, ordered as the pairs of numbers are (`needs`:
-    every bot's, the largest bounding `need`)."""
-    key: np.ndarray = met * (int(needs.max(initial=0)) + 1) + need
-    return key
 
 
 def _filling(field: list[str], free: np.ndarray) -> Callable[[int], list[str]]:
@@ -125,7 +123,7 @@ def _met_matrix(field: list[str], place: dict[str, int], met: Mapping[Pair, int]
     """The games each two bots of `field` met, as a symmetric matrix in the field's order:
     from the league's pair tallies in a few array operations (a thousand bots' 500,000
     pairs in milliseconds), else from the mapping's items."""
-    counts = np.zeros((len(field), len(field)), dtype=np.int64)
+    counts = np.zeros((len(field), len(field)), dtype=np.int32)  # 4 MB at 1,000 bots
     if isinstance(met, MetView):
         first, second, games = met.arrays([place.get(name, -1) for name in met.tallies.names])
     else:
