@@ -21,6 +21,7 @@ from __future__ import annotations
 import pickle
 import subprocess
 import sys
+import time
 from typing import IO, TYPE_CHECKING, Any
 
 from arena.bench.synthetic_games import synthetic_lines
@@ -50,6 +51,8 @@ class Grower:
             start_new_session=True,  # a share of the CPU of its own (autogroup)
         )
         self._send(str(league.address))  # a URL's password never on a command line
+        self.cpu_s = 0.0
+        """The CPU time the process used so far (as of its last batch)."""
 
     def grow(self, games: int, seats: int, bots: int) -> None:
         """Synthetic games of `bots` bots until the league has `games`, BULK_TABLES tables
@@ -72,7 +75,8 @@ class Grower:
     def _rated(self) -> Rated:
         assert self._process.stdout is not None
         try:
-            rated: Rated = pickle.load(self._process.stdout)
+            rated: Rated
+            rated, self.cpu_s = pickle.load(self._process.stdout)
         except EOFError:
             raise ArenaError(
                 f"The process storing the synthetic games ended (exit status "
@@ -132,7 +136,7 @@ def serve(source: IO[bytes], sink: IO[bytes]) -> None:
                 {name: trails[name] for name in played if name in trails},
                 kept,
             )
-            pickle.dump(rated, sink, protocol=pickle.HIGHEST_PROTOCOL)
+            pickle.dump((rated, time.process_time()), sink, protocol=pickle.HIGHEST_PROTOCOL)
             sink.flush()
     finally:
         store.close()

@@ -142,18 +142,22 @@ def synthetic(
         measured: list[dict[str, Any]] = []
         try:
             _enter(league, bots)
-            grew = 0.0
+            grew = league_cpu = 0.0
             with Grower(league) as grower:
                 for mark in checkpoints(games):
-                    began = time.perf_counter()
+                    began, cpu = time.perf_counter(), time.process_time()
                     with _quick_writes(league):
                         grower.grow(mark, seats, bots)
                     grew += time.perf_counter() - began
+                    league_cpu += time.process_time() - cpu
                     league.write_snapshot()  # as the league does when it stops
                     measured.append({"games": league.standings.count, **_server(folder, db)})
+            grower_cpu = grower.cpu_s
             count = league.standings.count
+            cpu = time.process_time()
             with _quick_writes(league):
                 recorded = _grow(league, count + RECORD_SAMPLE, seats, bots)
+            record_cpu = time.process_time() - cpu
             sample = league.standings.count - count
             figures = {
                 "games": count,
@@ -162,6 +166,9 @@ def synthetic(
                 "database": "postgresql" if db else "sqlite",
                 "grow_s": round(grew, 1),
                 "grow_us_per_game": round(grew / max(1, count) * 1e6, 1),
+                "grow_cpu_us_per_game": round(league_cpu / max(1, count) * 1e6, 1),
+                "grower_cpu_us_per_game": round(grower_cpu / max(1, count) * 1e6, 1),
+                "record_cpu_us_per_game": round(record_cpu / max(1, sample) * 1e6, 1),
                 "record_games": sample,
                 "record_us_per_game": round(recorded / max(1, sample) * 1e6, 1),
                 "record_per_grow": round(recorded / max(1, sample) / (grew / count), 2)
@@ -278,7 +285,10 @@ def _print_synthetic(grown: dict[str, Any]) -> None:
         f"{grown['grow_s']} s: {grown['grow_us_per_game']} µs a game (made, stored, TrueSkill, "
         f"standings; {BULK_TABLES:,} tables a transaction, by two processes); League.record "
         f"{grown['record_us_per_game']} µs a game ({grown['record_games']:,} games, "
-        f"{GROW_TABLES:,} tables a call; x{grown['record_per_grow']} the bulk's)"
+        f"{GROW_TABLES:,} tables a call; x{grown['record_per_grow']} the bulk's); CPU a game: "
+        f"bulk {grown['grow_cpu_us_per_game']} µs in the league's process + "
+        f"{grown['grower_cpu_us_per_game']} µs in the grower's, League.record "
+        f"{grown['record_cpu_us_per_game']} µs (on a busy machine the times above wait for it)"
         f"; the standings' own update {grown['standings_us_per_game']} µs a game "
         f"(TrueSkill {grown['trueskill_us_per_game']} µs)"
     )
