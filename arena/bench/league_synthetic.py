@@ -127,60 +127,74 @@ def synthetic(
     bots: int = SYNTHETIC_BOTS,
     db: str | None = None,
 ) -> dict[str, Any]:
-    """A league of `bots` bots grown to `games` synthetic games, recorded by `League.record`
-    as played ones are (its store: a SQLite file in a temporary folder, or the empty
-    PostgreSQL database `db`); at each checkpoint the league opened by a server process of
-    its own (`_server`: reopening, memory, the board, a bot's page, the fit); then, while
-    ARRIVE_PER_S games a second keep arriving for `arrive_s` s, a reader of the plain
-    leaderboard: how long each game took to be on it."""
-    from arena.bench.league_grow import Grower
+    """A league of `bots` bots grown in bulk to `games` synthetic games (its store: a SQLite
+    file in a temporary folder, or the empty PostgreSQL database `db`); at each checkpoint
+    the league opened by a server process of its own (`_server`: reopening, memory, the
+    board, a bot's page, the fit, matchmaking); then RECORD_SAMPLE games recorded by
+    `League.record` as played ones are, and while ARRIVE_PER_S games a second keep arriving
+    for `arrive_s` s, a reader of the plain leaderboard: how long each game took to be on
+    it."""
     from arena.league.league import League
 
     with tempfile.TemporaryDirectory(prefix="arena-bench-synthetic-") as temporary:
         folder = Path(temporary) / "league"
         league = League(folder, seats=seats, workers=0, db=db)
-        measured: list[dict[str, Any]] = []
         try:
             _enter(league, bots)
-            grew = league_cpu = 0.0
-            with Grower(league) as grower:
-                for mark in checkpoints(games):
-                    began, cpu = time.perf_counter(), time.process_time()
-                    with _quick_writes(league):
-                        grower.grow(mark, seats, bots)
-                    grew += time.perf_counter() - began
-                    league_cpu += time.process_time() - cpu
-                    league.write_snapshot()  # as the league does when it stops
-                    measured.append({"games": league.standings.count, **_server(folder, db)})
-            grower_cpu = grower.cpu_s
+            grown = _grown(league, folder, db, games, seats, bots)
             count = league.standings.count
             cpu = time.process_time()
             with _quick_writes(league):
                 recorded = _grow(league, count + RECORD_SAMPLE, seats, bots)
             record_cpu = time.process_time() - cpu
-            sample = league.standings.count - count
+            sample, grew = league.standings.count - count, grown["grow_s"]
             figures = {
                 "games": count,
                 "bots": bots,
                 "seats": seats,
                 "database": "postgresql" if db else "sqlite",
-                "grow_s": round(grew, 1),
+                **grown,
                 "grow_us_per_game": round(grew / max(1, count) * 1e6, 1),
-                "grow_cpu_us_per_game": round(league_cpu / max(1, count) * 1e6, 1),
-                "grower_cpu_us_per_game": round(grower_cpu / max(1, count) * 1e6, 1),
                 "record_cpu_us_per_game": round(record_cpu / max(1, sample) * 1e6, 1),
                 "record_games": sample,
                 "record_us_per_game": round(recorded / max(1, sample) * 1e6, 1),
                 "record_per_grow": round(recorded / max(1, sample) / (grew / count), 2)
                 if grew and count
                 else None,
-                "checkpoints": measured,
                 **_watched(league, seats, arrive_s, bots),
                 **_update_cost(bots, seats),
             }
         finally:
             league.close()
     return figures
+
+
+def _grown(
+    league: League, folder: Path, db: str | None, games: int, seats: int, bots: int
+) -> dict[str, Any]:
+    """The league grown in bulk to `games`, measured at each checkpoint (`_server`, after
+    the pairs' snapshot is written as a league stopping writes it): the seconds it took,
+    the CPU time a game in each of the two processes, and the checkpoints' figures."""
+    from arena.bench.league_grow import Grower
+
+    measured: list[dict[str, Any]] = []
+    grew = league_cpu = 0.0
+    with Grower(league) as grower:
+        for mark in checkpoints(games):
+            began, cpu = time.perf_counter(), time.process_time()
+            with _quick_writes(league):
+                grower.grow(mark, seats, bots)
+            grew += time.perf_counter() - began
+            league_cpu += time.process_time() - cpu
+            league.write_snapshot()  # as the league does when it stops
+            measured.append({"games": league.standings.count, **_server(folder, db)})
+    count = max(1, league.standings.count)
+    return {
+        "grow_s": round(grew, 1),
+        "grow_cpu_us_per_game": round(league_cpu / count * 1e6, 1),
+        "grower_cpu_us_per_game": round(grower.cpu_s / count * 1e6, 1),
+        "checkpoints": measured,
+    }
 
 
 def _watched(league: League, seats: int, arrive_s: float, bots: int) -> dict[str, Any]:
