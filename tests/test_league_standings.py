@@ -15,7 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 from arena.bench import league_synthetic as bench
-from arena.bench.league_synthetic import synthetic_lines
+from arena.bench.synthetic_games import synthetic_lines
 from arena.cli.main import main
 from arena.execution import TableResult
 from arena.league.boards import board_of

@@ -12,9 +12,12 @@ from typing import Any
 
 import pytest
 
-from arena.bench.league_synthetic import synthetic_lines
+from arena.bench import league_grow
+from arena.bench.league_synthetic import _grow
+from arena.bench.synthetic_games import synthetic_lines
 from arena.execution import TableResult
 from arena.league import store as store_module
+from arena.league.bot_games import HISTORY_POINTS
 from arena.league.league import League
 from arena.league.league_state import COUNTED, LeagueState
 from arena.league.schema import MIGRATIONS
@@ -101,6 +104,95 @@ def test_a_league_opened_again_has_the_state_of_the_one_that_played(
         assert again.standings.count == live["count"] + 2
     finally:
         again.close()
+
+
+def _grown(league: League) -> dict[str, Any]:
+    with league.lock:
+        return {
+            **league.state.snapshot(),
+            "met": dict(league.state.met()),
+            "games": league.store.games(),
+            "pages": {f"bot{n:02d}": league.store.bot_games(f"bot{n:02d}", 0, 200) for n in (0, 5)},
+        }
+
+
+def test_a_league_grown_in_bulk_has_the_state_its_games_recorded_one_by_one_give(
+    tmp_path: Path, league_db: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The synthetic bench's bulk growth (league_grow.py: the games stored, and rated, by a
+    process of its own, the standings counted beside) gives the league, and the store, that
+    `record` gives a table at a time; and once reopened. Games recorded between batches
+    too. A game stored already is refused by the bulk insert, and nothing of its batch
+    stored."""
+    monkeypatch.setattr(league_grow, "BULK_TABLES", 300)  # batches of 600 games
+    recorded = League(tmp_path / "recorded", workers=0, test=WIDE)
+    try:  # the same games (made per batch: the grower's 300 tables, _grow's the rest)
+        batches = [(0, 300), (300, 200), (500, 200), (700, 300), (1000, 300)]
+        for start, tables in batches:
+            lines = synthetic_lines(tables, bots=6, start=start)
+            for at in range(0, len(lines), 100):
+                recorded.record(TableResult(lines[at : at + 100]))
+        live = _grown(recorded)
+    finally:
+        recorded.close()
+    assert live["histories"]["bot00"][-1]["games"] > 2 * HISTORY_POINTS  # trails thinned
+    grown = League(tmp_path / "grown", workers=0, test=WIDE, db=league_db)
+    try:
+        with league_grow.Grower(grown) as grower:
+            grower.grow(1000, seats=2, bots=6)
+            _grow(grown, 1400, seats=2, bots=6)  # League.record, as a game played is
+            grower.grow(2600, seats=2, bots=6)
+        assert _grown(grown) == live
+    finally:
+        grown.close()
+    again = League(tmp_path / "grown", workers=0, test=WIDE, db=league_db)
+    try:
+        assert _grown(again) == live
+        store, stored = again.store, live["games"]
+        twice = synthetic_lines(2, bots=6, start=10**6) + stored[-1:]
+        with pytest.raises(store.db.already_there), store.db.transaction():
+            store.insert_new_games(twice)
+        assert store.game_count() == len(stored)
+    finally:
+        again.close()
+
+
+def test_a_league_stopped_reads_its_pairs_snapshot_and_one_that_played_on_its_rows(
+    tmp_path: Path, league_db: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Schema step 8: the pairs' arrays written whole when the league stops are what the
+    next start reads (the rows are gone here, and the state is the same); once a game is
+    stored after it, or with a part of it missing, the rows are read again."""
+    league = League(tmp_path / "league", workers=0, test=WIDE, db=league_db)
+    try:
+        _played(league)
+        league.write_snapshot()
+        live = _state(league)
+        with league.lock, league.store.db.transaction():
+            rows = league.store.db.execute("SELECT * FROM pair_state").fetchall()
+            league.store.db.execute("DELETE FROM pair_state")
+    finally:
+        league.close()
+    again = League(tmp_path / "league", workers=0, test=WIDE, db=league_db)
+    try:
+        assert _state(again) == live  # from the snapshot alone
+        marks = ", ".join("?" * len(rows[0]))
+        with again.lock, again.store.db.transaction():
+            again.store.db.executemany(f"INSERT INTO pair_state VALUES ({marks})", rows)
+        again.record(TableResult(_deal(10_000, "b", "x", a_wins=True)))
+        live = _state(again)
+    finally:
+        again.close()
+    for step in ("played on", "a part missing"):
+        reopened = League(tmp_path / "league", workers=0, test=WIDE, db=league_db)
+        try:
+            assert _state(reopened) == live, step  # from the rows
+            reopened.write_snapshot()
+            with reopened.lock:
+                reopened.store.db.execute("DELETE FROM pair_snapshot WHERE part = 'games'")
+        finally:
+            reopened.close()
+    assert "the pairs' snapshot cannot be read ('games')" in caplog.text
 
 
 def test_a_league_stored_before_its_state_builds_it_once_from_its_games(

@@ -20,11 +20,14 @@ its plain leaderboard at a million games.
    ratios, and what the flood got.
 4. The synthetic league (`--synthetic-games`, SYNTHETIC_GAMES unless told; 1,000,000 is
    `--synthetic-games 1000000`; `--synthetic-only` plays no bots): synthetic games of
-   SYNTHETIC_BOTS bots stored through `League.record`, no processes; then, while
-   ARRIVE_PER_S games a second keep arriving, a reader of the plain leaderboard. Printed:
-   the cost of one game (recorded, and the standings' own update), how long after being
-   stored a game is on the plain leaderboard, the background Elo fit's time and how far it
-   is behind, the process's memory (RSS), and the league opened again as a restart does.
+   `--bots` bots (SYNTHETIC_BOTS unless told) grown in bulk (league_grow.py: no bot
+   processes; the games stored and rated by a process of their own, the standings counted
+   beside); then, while ARRIVE_PER_S games a second keep arriving, a reader of the plain
+   leaderboard. Printed: the cost of one game (grown in bulk, recorded by `League.record`,
+   and the standings' own update), how long after being stored a game is on the plain
+   leaderboard, the background Elo fit's time and how far it is behind, and at each
+   checkpoint the league opened again as a restart does (reopening, its memory, a bot's
+   page, the fit, matchmaking's choice of a table).
 
 The flood (3.) is in `league_flood.py`, the synthetic league (4.) in `league_synthetic.py`;
 here are the command, the batch-beside-league run, the load test and the printing.
@@ -52,12 +55,8 @@ from arena.bench.league_flood import (
     _timed,
     _under_flood,
 )
-from arena.bench.league_synthetic import (
-    SYNTHETIC_BOTS,
-    SYNTHETIC_GAMES,
-    _print_synthetic,
-    synthetic,
-)
+from arena.bench.league_synthetic import SYNTHETIC_GAMES, _print_synthetic, synthetic
+from arena.bench.synthetic_games import SYNTHETIC_BOTS
 
 if TYPE_CHECKING:
     from arena.league.league import League

@@ -1,10 +1,13 @@
 """`arena bench league`'s synthetic league: synthetic games of `--bots` bots (SYNTHETIC_BOTS
-unless told) stored through `League.record`, no processes, on SQLite or PostgreSQL (`--db`).
-At each checkpoint (`checkpoints`: 100,000, 1,000,000, 10,000,000 ... and the last) a server
-process of its own opens the league as a restart does and reports what it cost
-(league_probe.py: reopening, its memory, the board, a bot's page, the order-free fit); then,
-while ARRIVE_PER_S games a second keep arriving, a reader of the plain leaderboard: how late
-a game is on it. Printed beside issue 45's targets. The command is in `league.py`.
+unless told; synthetic_games.py) grown in bulk (league_grow.py), no bot processes, on SQLite
+or PostgreSQL (`--db`). At each checkpoint (`checkpoints`: 100,000, 1,000,000, 10,000,000
+... and the last) the league writes its pairs' snapshot as a league stopping does, and a
+server process of its own opens it as a restart does and reports what it cost
+(league_probe.py: reopening, its memory, the board, a bot's page, the order-free fit,
+matchmaking); then RECORD_SAMPLE games recorded by `League.record`, as played games are
+(its cost beside the bulk's), and while ARRIVE_PER_S games a second keep arriving, a reader
+of the plain leaderboard: how late a game is on it. Printed beside issue 45's targets. The
+command is in `league.py`.
 """
 
 from __future__ import annotations
@@ -12,7 +15,6 @@ from __future__ import annotations
 import contextlib
 import json
 import math
-import random
 import statistics
 import subprocess
 import sys
@@ -25,20 +27,21 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from arena.bench.league_grow import BULK_TABLES, GROW_CACHE_MIB
+from arena.bench.synthetic_games import SYNTHETIC_BOTS, synthetic_lines, synthetic_names
 from arena.errors import ArenaError
 
 if TYPE_CHECKING:
     from arena.league.league import League
-    from arena.results.log import GameLine
 
-SYNTHETIC_BOTS = 12
 SYNTHETIC_GAMES = 100_000
 GROW_TABLES = 1000
+RECORD_SAMPLE = 20_000
+"""Games recorded by `League.record`, GROW_TABLES tables a call, once the league is grown:
+its cost a game beside the bulk growth's."""
 ARRIVE_S = 10.0
 ARRIVE_PER_S = 200
 READ_PLAIN_S = 0.05
-HISTOGRAM = {"8": 12, "16": 6, "32": 2}
-"""Every synthetic seat's think-time histogram (arena/stats/think.py)."""
 UPDATE_SAMPLE = 100_000
 RSS_TARGET_MIB = 300
 REOPEN_TARGET_S = 5
@@ -47,56 +50,6 @@ FIT_TARGET_S = 10
 STALE_TARGET_S = 2
 """Issue 45's targets at 10,000,000 games of 1,000 bots: the server's memory, reopening,
 a bot's page, the order-free fit, a stored game on the plain board."""
-
-
-def synthetic_names(bots: int) -> list[str]:
-    """The synthetic bots' names: bot00, bot01, ... (bot000 ... from 101 bots on)."""
-    width = max(2, len(str(bots - 1)))
-    return [f"bot{n:0{width}d}" for n in range(bots)]
-
-
-def synthetic_lines(
-    tables: int, bots: int = SYNTHETIC_BOTS, seats: int = 2, start: int = 0, seed: int = 1
-) -> list[GameLine]:
-    """The games of `tables` tables of a league of `bots` bots of spread strengths, as the
-    league numbers them (table `start` on; each deal played once per rotation of the seats)
-    and with every field a played game has (times, a histogram, a worker, a moment). The
-    same arguments give the same games."""
-    from arena.results.log import GameLine
-
-    rng = random.Random(seed * 1_000_003 + start)
-    names = synthetic_names(bots)
-    uniform, gauss, pick = rng.random, rng.gauss, rng.sample
-    hist = (HISTOGRAM,) * seats
-    decisions = (20,) * seats
-    lines = []
-    for number in range(start, start + tables):
-        table = pick(range(bots), seats)
-        strength = [n + gauss(0, 4) for n in table]
-        deal = rng.getrandbits(62)
-        moment = f"2026-11-26T12:{number // 60 % 60:02d}:{number % 60:02d}.000000"
-        for n in range(seats):
-            order, levels = table[n:] + table[:n], strength[n:] + strength[:n]
-            scores = tuple(float(round(level * 3 + 20 + gauss(0, 8))) for level in levels)
-            best = sorted(scores, reverse=True)
-            ranks = tuple(best.index(score) for score in scores)
-            faulty = n if uniform() < 0.002 else None
-            think = 5 + 45 * uniform()
-            lines.append(
-                GameLine(
-                    seq=number * seats + n, game_id=f"L{number:07d}-g{n + 1}",
-                    players=tuple(names[bot] for bot in order), scores=scores, ranks=ranks,
-                    termination="timeout" if faulty is not None else "normal", round=1,
-                    table=number, game=n + 1, seed=deal,
-                    winner=ranks.index(0) if ranks.count(0) == 1 else None,
-                    end="deck_exhausted", reason="", faulty_seat=faulty,
-                    turns=20 + (number + n) % 40, decisions=decisions,
-                    think_ms=(think,) * seats, cpu_ms=(think * 0.9,) * seats,
-                    think_max_ms=(think * 2,) * seats, think_hist=hist,
-                    duration_ms=100 + 800 * uniform(), worker="local-1", finished_at=moment,
-                )
-            )  # fmt: skip
-    return lines
 
 
 def _grow(league: League, games: int, seats: int, bots: int) -> float:
@@ -146,19 +99,25 @@ def _server(folder: Path, db: str | None) -> dict[str, Any]:
 @contextlib.contextmanager
 def _quick_writes(league: League) -> Iterator[None]:
     """Commits that do not wait for the disk while the league grows (its disk is not what
-    is measured); as the league writes them (waiting) again after."""
+    is measured), and SQLite's page cache of GROW_CACHE_MIB (each pair's row is written at a
+    random place); as the league writes them (waiting, its own cache) again after."""
     from arena.league.database import is_postgres
 
-    postgres = is_postgres(str(league.store.where))
-    league.store.db.execute(
-        "SET synchronous_commit = off" if postgres else "PRAGMA synchronous=OFF"
-    )
+    db = league.store.db
+    if is_postgres(str(league.store.where)):
+        db.execute("SET synchronous_commit = off")
+    else:
+        cache = db.execute("PRAGMA cache_size").fetchone()[0]
+        db.execute("PRAGMA synchronous=OFF")
+        db.execute(f"PRAGMA cache_size = {-GROW_CACHE_MIB * 1024}")
     try:
         yield
     finally:
-        league.store.db.execute(
-            "SET synchronous_commit = on" if postgres else "PRAGMA synchronous=NORMAL"
-        )
+        if is_postgres(str(league.store.where)):
+            db.execute("SET synchronous_commit = on")
+        else:
+            db.execute("PRAGMA synchronous=NORMAL")
+            db.execute(f"PRAGMA cache_size = {int(cache)}")
 
 
 def synthetic(
@@ -168,40 +127,74 @@ def synthetic(
     bots: int = SYNTHETIC_BOTS,
     db: str | None = None,
 ) -> dict[str, Any]:
-    """A league of `bots` bots grown to `games` synthetic games, recorded by `League.record`
-    as played ones are (its store: a SQLite file in a temporary folder, or the empty
-    PostgreSQL database `db`); at each checkpoint the league opened by a server process of
-    its own (`_server`: reopening, memory, the board, a bot's page, the fit); then, while
-    ARRIVE_PER_S games a second keep arriving for `arrive_s` s, a reader of the plain
-    leaderboard: how long each game took to be on it."""
+    """A league of `bots` bots grown in bulk to `games` synthetic games (its store: a SQLite
+    file in a temporary folder, or the empty PostgreSQL database `db`); at each checkpoint
+    the league opened by a server process of its own (`_server`: reopening, memory, the
+    board, a bot's page, the fit, matchmaking); then RECORD_SAMPLE games recorded by
+    `League.record` as played ones are, and while ARRIVE_PER_S games a second keep arriving
+    for `arrive_s` s, a reader of the plain leaderboard: how long each game took to be on
+    it."""
     from arena.league.league import League
 
     with tempfile.TemporaryDirectory(prefix="arena-bench-synthetic-") as temporary:
         folder = Path(temporary) / "league"
         league = League(folder, seats=seats, workers=0, db=db)
-        measured: list[dict[str, Any]] = []
         try:
             _enter(league, bots)
-            grew = 0.0
-            for mark in checkpoints(games):
-                with _quick_writes(league):
-                    grew += _grow(league, mark, seats, bots)
-                measured.append({"games": league.standings.count, **_server(folder, db)})
+            grown = _grown(league, folder, db, games, seats, bots)
             count = league.standings.count
+            cpu = time.process_time()
+            with _quick_writes(league):
+                recorded = _grow(league, count + RECORD_SAMPLE, seats, bots)
+            record_cpu = time.process_time() - cpu
+            sample, grew = league.standings.count - count, grown["grow_s"]
             figures = {
                 "games": count,
                 "bots": bots,
                 "seats": seats,
                 "database": "postgresql" if db else "sqlite",
-                "grow_s": round(grew, 1),
-                "record_us_per_game": round(grew / max(1, count) * 1e6, 1),
-                "checkpoints": measured,
+                **grown,
+                "grow_us_per_game": round(grew / max(1, count) * 1e6, 1),
+                "record_cpu_us_per_game": round(record_cpu / max(1, sample) * 1e6, 1),
+                "record_games": sample,
+                "record_us_per_game": round(recorded / max(1, sample) * 1e6, 1),
+                "record_per_grow": round(recorded / max(1, sample) / (grew / count), 2)
+                if grew and count
+                else None,
                 **_watched(league, seats, arrive_s, bots),
                 **_update_cost(bots, seats),
             }
         finally:
             league.close()
     return figures
+
+
+def _grown(
+    league: League, folder: Path, db: str | None, games: int, seats: int, bots: int
+) -> dict[str, Any]:
+    """The league grown in bulk to `games`, measured at each checkpoint (`_server`, after
+    the pairs' snapshot is written as a league stopping writes it): the seconds it took,
+    the CPU time a game in each of the two processes, and the checkpoints' figures."""
+    from arena.bench.league_grow import Grower
+
+    measured: list[dict[str, Any]] = []
+    grew = league_cpu = 0.0
+    with Grower(league) as grower:
+        for mark in checkpoints(games):
+            began, cpu = time.perf_counter(), time.process_time()
+            with _quick_writes(league):
+                grower.grow(mark, seats, bots)
+            grew += time.perf_counter() - began
+            league_cpu += time.process_time() - cpu
+            league.write_snapshot()  # as the league does when it stops
+            measured.append({"games": league.standings.count, **_server(folder, db)})
+    count = max(1, league.standings.count)
+    return {
+        "grow_s": round(grew, 1),
+        "grow_cpu_us_per_game": round(league_cpu / count * 1e6, 1),
+        "grower_cpu_us_per_game": round(grower.cpu_s / count * 1e6, 1),
+        "checkpoints": measured,
+    }
 
 
 def _watched(league: League, seats: int, arrive_s: float, bots: int) -> dict[str, Any]:
@@ -302,20 +295,26 @@ def _staleness(stored: list[tuple[int, float]], seen: list[tuple[float, int]]) -
 def _print_synthetic(grown: dict[str, Any]) -> None:
     click.echo(
         f"synthetic league on {grown['database']}: {grown['games']:,} games of {grown['bots']} "
-        f"bots, tables of {grown['seats']} (--synthetic-games N --bots B), stored by "
-        f"League.record in {grown['grow_s']} s: {grown['record_us_per_game']} µs a game "
-        f"(store, TrueSkill, standings); the standings' own update "
-        f"{grown['standings_us_per_game']} µs a game (TrueSkill {grown['trueskill_us_per_game']} µs)"
+        f"bots, tables of {grown['seats']} (--synthetic-games N --bots B), grown in bulk in "
+        f"{grown['grow_s']} s: {grown['grow_us_per_game']} µs a game (made, stored, TrueSkill, "
+        f"standings; {BULK_TABLES:,} tables a transaction, by two processes); League.record "
+        f"{grown['record_us_per_game']} µs a game ({grown['record_games']:,} games, "
+        f"{GROW_TABLES:,} tables a call; x{grown['record_per_grow']} the bulk's); CPU a game: "
+        f"bulk {grown['grow_cpu_us_per_game']} µs in the league's process + "
+        f"{grown['grower_cpu_us_per_game']} µs in the grower's, League.record "
+        f"{grown['record_cpu_us_per_game']} µs (on a busy machine the times above wait for it)"
+        f"; the standings' own update {grown['standings_us_per_game']} µs a game "
+        f"(TrueSkill {grown['trueskill_us_per_game']} µs)"
     )
     click.echo(
         f"  {'games':>12} {'reopen s':>9} {'RSS MiB':>8} {'peak MiB':>9} {'board ms':>9} "
-        f"{'bot page ms':>12} {'its games ms':>13} {'fit s':>7}"
+        f"{'bot page ms':>12} {'its games ms':>13} {'fit s':>7} {'table ms':>9}"
     )
     for mark in grown["checkpoints"]:
         click.echo(
             f"  {mark['games']:>12,} {mark['reopen_s']:>9} {mark['rss_mib']:>8} "
             f"{mark['rss_peak_mib']:>9} {mark['board_ms']:>9} {mark['page_ms']:>12} "
-            f"{mark['games_page_ms']:>13} {mark['fit_s']:>7}"
+            f"{mark['games_page_ms']:>13} {mark['fit_s']:>7} {mark['table_ms']:>9}"
         )
     last = grown["checkpoints"][-1]
     first = grown["checkpoints"][0]

@@ -81,6 +81,11 @@ class Database(Protocol):
 
     def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None: ...
 
+    def copy(self, table: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
+        """Insert `rows` (of `columns`) into `table` in bulk: PostgreSQL's COPY, SQLite's
+        executemany (inside the caller's transaction)."""
+        ...
+
     def transaction(self) -> Any:
         """A context manager: everything inside commits together, or none of it."""
         ...
@@ -205,6 +210,10 @@ class SqliteDatabase:
 
     def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
         self.db.executemany(sql, rows)
+
+    def copy(self, table: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
+        marks = ", ".join("?" * len(columns))
+        self.db.executemany(f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})", rows)
 
     @contextmanager
     def transaction(self) -> Iterator[None]:
@@ -374,6 +383,14 @@ class PostgresDatabase:
     def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
         with self.db.cursor() as cursor:
             cursor.executemany(self._sql(sql), rows)
+
+    def copy(self, table: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
+        with (
+            self.db.cursor() as cursor,
+            cursor.copy(f"COPY {table} ({', '.join(columns)}) FROM STDIN") as copying,
+        ):
+            for row in rows:
+                copying.write_row(row)
 
     @contextmanager
     def transaction(self) -> Iterator[None]:

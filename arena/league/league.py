@@ -25,7 +25,8 @@ table size, so a restart plays on without being told.
   pairs' meetings, the candidates' SPRT sums), which the league keeps in memory and never
   rebuilds from the games: opened again, it reads the state back (an older league's is
   built once from its games). The server holds no game: pages and downloads read the store
-  a page at a time.
+  a page at a time. (recording.py; what a stopped league left half done is put right by
+  recovery.py when it plays again.)
 """
 
 from __future__ import annotations
@@ -43,33 +44,30 @@ from typing import Any
 from arena.errors import ArenaError, BotManifestError
 from arena.execution import (
     Executor,
-    TableResult,
     WorkerContext,
     make_executor,
-    write_record,
 )
 from arena.game_sources import get_game
 from arena.league import public, uploads
 from arena.league.bot_games import Trail
 from arena.league.candidates import DEFAULT_TEST, CandidateTests, Verdict, verdict_for
-from arena.league.checking import CheckPolicy, CheckQueue, build_version, empty_folder
+from arena.league.checking import CheckPolicy, CheckQueue, build_version
 from arena.league.database import Outage, lock_file
-from arena.league.league_state import LeagueState
 from arena.league.matchmaking import next_table
-from arena.league.paths import PathError, bot_folders
+from arena.league.paths import bot_folders
+from arena.league.recording import Recording
+from arena.league.recovery import recover
 from arena.league.standings import Standings
-from arena.league.store import CUT_SHORT, Author, Bot, Store, StoreError
+from arena.league.store import Author, Bot, Store, StoreError
 from arena.league.table import made_line, settle
 from arena.league.table_loop import LeagueSteps, play_tables
-from arena.players.build import folder_bytes
 from arena.players.bundled import bundled_bots
 from arena.players.limits import Limits
 from arena.players.manifest import BotManifest, game_refusal, written_for
 from arena.players.ready import fingerprint, read
 from arena.players.toolchains import league_refusal
-from arena.results.log import GameLine
 from arena.schedule import GameSlot, TableTask, seatings
-from arena.stats.sprt import H0, H1, Sprt
+from arena.stats.sprt import Sprt
 
 log = logging.getLogger(__name__)
 
@@ -85,7 +83,7 @@ LOCK_NAME = "league.lock"
 """Locked by the one process playing the league (`start`)."""
 
 
-class League:
+class League(Recording):
     """One league folder, its store, and (once started) its play and checks."""
 
     def __init__(
@@ -153,13 +151,6 @@ class League:
         with self.lock:
             self.state = self._read_state()
 
-    def _read_state(self) -> LeagueState:
-        """The state persisted with the games, or built from them once (an older arena's);
-        hold `lock`."""
-        db = self.store.db
-        state = LeagueState.load(db, self.test, self.seats)
-        return state or LeagueState.build(db, self.test, self.seats)
-
     @property
     def standings(self) -> Standings:
         """The plain leaderboard's tallies, each stored game counted once (`record`)."""
@@ -174,34 +165,6 @@ class League:
     def tests(self) -> CandidateTests:
         """Each candidate's SPRT, final at its verdict."""
         return self.state.tests
-
-    def _recover(self) -> None:
-        """What a stopped league left half done, put right by the process that plays it
-        next (never by a command run beside a playing one): uploads and staged archives
-        removed, a check cut short failed and its folders emptied (as a failed version's
-        over the quota). A bot whose name or folder in the store breaks the rule (an older
-        arena let `..` in) is never acted on: its files stay, and it is failed rather than
-        played (paths.bot_folders)."""
-        cut_short = self.store.bots("building") + self.store.bots("checking")
-        for bot in cut_short:
-            self.store.set_status(bot, "failed", CUT_SHORT)  # the league stopped during its check
-        cut = [bot.label for bot in cut_short]
-        uploads.clean_leftovers(self.folder, cut)
-        for bot in self.store.bots():
-            try:
-                folders = bot_folders(self.folder, bot)
-            except PathError as error:
-                log.warning("the league leaves bot %r alone: %s", bot.name, error)
-                if bot.status not in ("failed", "removed"):
-                    self.store.set_status(bot, "failed", str(error))
-                continue
-            if bot.status == "removed":  # no table is in flight now
-                for path in folders:
-                    shutil.rmtree(path, ignore_errors=True)
-            elif bot.status == "failed" and (
-                bot.label in cut or folder_bytes(folders[0]) > self.checking.bot_disk_mb << 20
-            ):
-                empty_folder(folders[0])  # half built, or over the quota: never played
 
     # --- submissions ---
 
@@ -403,51 +366,6 @@ class League:
         with self.lock:
             return self.store.game_count()
 
-    def record(self, result: TableResult) -> int:
-        """Store a table's finished games (or many tables': one transaction), and the state
-        they change with them; how many were new. Should the transaction fail, the state is
-        read back as stored (the games are then stored again, and counted, by a retry)."""
-        for game_id, data in result.records.items():  # carried back by remote workers
-            write_record(self.folder / "records", game_id, data)
-        stored: list[GameLine] = []
-        with self.lock:
-            if self._stale:
-                self.state, self._stale = self._read_state(), False
-            try:
-                with self.store.db.transaction():
-                    stored = self.store.insert_games(result.lines)
-                    for line in stored:
-                        self.state.add(line)  # on the plain leaderboard at once
-                    self.state.save(self.store.db)
-            except BaseException:
-                self._restore()
-                raise
-            for line in stored:
-                self._tell_verdict(line)
-        return len(stored)
-
-    def _restore(self) -> None:
-        """The state read back as stored, after a transaction that failed (holding `lock`);
-        if the database cannot be read either, at the next `record`."""
-        try:
-            self.state = self._read_state()
-        except Exception:
-            log.debug("the league's state could not be read back", exc_info=True)
-            self._stale = True
-
-    def _tell_verdict(self, line: GameLine) -> None:
-        """A log line when this game decides a new version's SPRT (holding `lock`)."""
-        names = {name.rsplit(".v", 1)[0] for name in line.players}
-        if len(names) == len(line.players):
-            return  # no two versions of one bot at this table
-        for name in line.players:
-            bot = self.store.bot(name) if name not in self._told else None
-            verdict = None if bot is None else self.verdict(bot)
-            if verdict is not None and verdict.verdict in (H0, H1):  # told once a process
-                self._told.add(name)
-                log.info("SPRT of %s against %s: %s after %d games (LLR %.2f)", verdict.candidate,
-                         verdict.previous, verdict.verdict, verdict.games, verdict.llr)  # fmt: skip
-
     def play_forever(self) -> None:
         """Keep the executor busy until `stop` is set (run it in a thread; table_loop.py)."""
         executor = self.executor_factory(self.workers)
@@ -483,7 +401,7 @@ class League:
                 )
             self._claims = [database, folder]
             with self.lock:
-                self._recover()
+                recover(self.folder, self.store, self.checking.bot_disk_mb)
         thread = threading.Thread(target=self.play_forever, daemon=True, name="league-play")
         thread.start()
         self.threads.append(thread)
@@ -493,6 +411,8 @@ class League:
         self.checks.close()
         for thread in self.threads:
             thread.join(timeout=30)
+        if self._claims:  # this process played the league: its state is the last stored
+            self.write_snapshot()
         self.store.close()
         for release in self._claims:
             release()

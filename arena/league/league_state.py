@@ -22,7 +22,7 @@ import logging
 import sys
 import time
 from array import array
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import trueskill
@@ -30,7 +30,7 @@ import trueskill
 from arena.league.bot_games import Trail
 from arena.league.candidates import CandidateTests, Running
 from arena.league.database import Database
-from arena.league.pair_tallies import MetView
+from arena.league.pair_tallies import MetView, PairTallies
 from arena.league.standings import Standings, Tally
 from arena.results.log import GameLine
 from arena.results.ratings import environment, rate_game
@@ -40,6 +40,8 @@ log = logging.getLogger(__name__)
 
 COUNTED = "state_games"
 """The setting of the games the persisted state counts; absent: no state yet (`build`)."""
+SNAPSHOT = "pair_snapshot_games"
+"""The setting of the games the pairs' snapshot counts (`save_snapshot`)."""
 SIZES = "state_table_sizes"
 """The setting of the table sizes the league's games were played at (JSON)."""
 BUILD_BATCH = 10_000
@@ -54,6 +56,9 @@ _PAIR_UPDATES = ", ".join(
     f"{column} = excluded.{column}" for column in _PAIR_COLUMNS.split(", ")[2:]
 )
 _LITTLE = sys.byteorder == "little"
+Rated = tuple[dict[str, Any], dict[str, Trail], set[str]]
+"""Games' TrueSkill computed elsewhere (`add_rated`): their players' ratings and trails after
+them, and the bots whose trail kept a point."""
 
 
 class LeagueState:
@@ -73,16 +78,26 @@ class LeagueState:
 
     def add(self, line: GameLine) -> None:
         """Count one stored game (hold the league's lock)."""
-        if rate_game(self.env, self.ratings, line):
-            for name in line.players:
-                rating = self.ratings[name]
-                trail = self.trails.get(name)
-                if trail is None:
-                    trail = self.trails[name] = Trail()
-                if trail.add(float(rating.mu), float(rating.sigma)):
-                    self.kept.add(name)
+        rate(self.env, self.ratings, self.trails, self.kept, line)
         self.standings.add(line, self.ratings)
         self.tests.add(line)
+
+    def add_rated(self, lines: Sequence[GameLine], rated: Callable[[], Rated]) -> None:
+        """Count stored games whose TrueSkill is computed elsewhere meanwhile (the synthetic
+        bench's bulk growth, league_grow.py, by `rate`: the same figures): their standings
+        and SPRT sums here, in order, then from `rated()` their players' ratings and trails
+        after them and the bots whose trail kept a point; the standings' copy of each bot's
+        rating is then its last (hold the league's lock)."""
+        for line in lines:
+            self.standings.add(line, self.ratings)
+            self.tests.add(line)
+        ratings, trails, kept = rated()
+        self.ratings.update(ratings)
+        self.trails.update(trails)
+        self.kept |= kept
+        with self.standings.lock:
+            for name, rating in ratings.items():
+                self.standings.ratings[name] = (float(rating.mu), float(rating.sigma))
 
     def met(self) -> MetView:
         """The games each pair met, by its sorted labels (matchmaking, `opponent`)."""
@@ -170,15 +185,32 @@ class LeagueState:
                 if rated:
                     made.last = (rated, float(mu), float(sigma))
             state.trails[name] = made
-        pairs = standings.pairs
-        for rows in _batches(db, f"SELECT {_PAIR_COLUMNS} FROM pair_state", ("first", "second")):
-            pairs.load(rows)
-        pairs.dirty.clear()
+        snapshot = _snapshot(db, standings.count)
+        if snapshot is not None:
+            standings.pairs = snapshot
+        else:  # stopped without one (killed), or games stored since: the rows
+            pairs = standings.pairs
+            select = f"SELECT {_PAIR_COLUMNS} FROM pair_state"
+            for rows in _batches(db, select, ("first", "second")):
+                pairs.load(rows)
+            pairs.dirty.clear()
         for candidate, previous, data in db.execute(
             "SELECT candidate, previous, state FROM candidate_state"
         ).fetchall():
             state.tests.running[candidate, previous] = Running.from_json(json.loads(data))
         return state
+
+    def save_snapshot(self, db: Database) -> None:
+        """The pairs' flat arrays written whole (`pair_snapshot`, schema step 8), stamped
+        with the games counted: the league stopping (League.close), so that the next start
+        reads them in one go; a game stored later makes it stale (its rows are read then)."""
+        with db.transaction():
+            db.execute("DELETE FROM pair_snapshot")
+            db.executemany(
+                "INSERT INTO pair_snapshot (part, data) VALUES (?, ?)",
+                sorted(self.standings.pairs.parts().items()),
+            )
+            _set(db, SNAPSHOT, str(self.standings.count))
 
     @classmethod
     def replayed(cls, db: Database, test: Sprt, seats: int) -> LeagueState:
@@ -228,6 +260,25 @@ class LeagueState:
         }
 
 
+def rate(
+    env: trueskill.TrueSkill,
+    ratings: dict[str, Any],
+    trails: dict[str, Trail],
+    kept: set[str],
+    line: GameLine,
+) -> None:
+    """One game's TrueSkill update of `ratings`, each player's rating added to its trail
+    (`kept`: the bots whose trail kept a point)."""
+    if rate_game(env, ratings, line):
+        for name in line.players:
+            rating = ratings[name]
+            trail = trails.get(name)
+            if trail is None:
+                trail = trails[name] = Trail()
+            if trail.add(float(rating.mu), float(rating.sigma)):
+                kept.add(name)
+
+
 def _bytes(points: array[float]) -> bytes:
     """A trail's points as little-endian doubles."""
     if _LITTLE:
@@ -242,6 +293,26 @@ def _doubles(data: bytes) -> array[float]:
     if not _LITTLE:
         points.byteswap()
     return points
+
+
+def _snapshot(db: Database, counted: int) -> PairTallies | None:
+    """The pairs of the snapshot stamped with `counted` games; None without one (or a
+    snapshot that cannot be read: logged, and the rows read instead)."""
+    stamp = db.execute("SELECT value FROM settings WHERE key = ?", (SNAPSHOT,)).fetchone()
+    if stamp is None or stamp[0] != str(counted):
+        return None
+
+    def part(name: str) -> bytes:
+        row = db.execute("SELECT data FROM pair_snapshot WHERE part = ?", (name,)).fetchone()
+        if row is None:
+            raise KeyError(name)
+        return bytes(row[0])
+
+    try:
+        return PairTallies.from_parts(part)
+    except (KeyError, ValueError, TypeError) as error:
+        log.warning("the pairs' snapshot cannot be read (%s); their rows are read instead", error)
+        return None
 
 
 def _set(db: Database, key: str, value: str) -> None:

@@ -119,6 +119,12 @@ MIGRATIONS: Sequence[str] = (
     CREATE INDEX game_bots_by_bot_game ON game_bots (bot, game);
     DROP INDEX game_bots_by_bot;
     """,
+    """
+    CREATE TABLE pair_snapshot (
+        part TEXT PRIMARY KEY,
+        data {bytes} NOT NULL
+    );
+    """,
 )
 """The schema, one step per version (version 0 is an empty database); `{serial}` and
 `{float}` (and `{bytes}`) are the dialect's words (database.py). Step 3 keys names (`names.name_key`) so
@@ -143,4 +149,8 @@ the second, its tables of two seats by value (`strata_G_P`: of G games, P points
 twice; `odd_strata`, JSON, any other: rare), and the per-table sums the fit needs; each candidate's SPRT (`candidate_state`, JSON). A league
 whose games were stored before step 6 has its state built from them once, at its next start.
 Step 7 indexes each bot's games in the order stored, so a page of them is read by the index
-(newest first, with LIMIT), never by scanning every game."""
+(newest first, with LIMIT), never by scanning every game.
+Step 8 keeps a snapshot of the pairs' flat arrays (`pair_snapshot`: a part a column, as
+little-endian bytes; pair_tallies.PairTallies.parts), written when the league stops playing
+and stamped with the games it counts: a league reopened with that many games reads it in
+one go rather than `pair_state` row by row (league_state.py)."""

@@ -6,15 +6,14 @@ is versioned (schema.py): `MIGRATIONS[n]` takes a database from version n to n +
 database runs the ones it has not had, in one transaction each, so an old league file
 opens in a new arena. A game is stored with its games-log line (`GameLine.to_json`) under
 its game id, which is unique: recording a game twice is a no-op, so a league killed at any
-moment and restarted neither loses a finished game nor counts one twice.
+moment and restarted neither loses a finished game nor counts one twice (the games' reads
+and writes are in stored_games.py).
 """
 
 from __future__ import annotations
 
-import json
 import re
 import time
-from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,8 +22,8 @@ from arena.league import accounts
 from arena.league import audit as audit_log
 from arena.league.database import Database, DatabaseError, open_database
 from arena.league.schema import MIGRATIONS
+from arena.league.stored_games import StoredGames
 from arena.names import name_key, name_problem
-from arena.results.log import GameLine
 
 STATUSES = ("building", "checking", "active", "failed", "retired", "removed")
 """A bot version's life: built, checked by conformance games, then playing, or failed; an
@@ -36,10 +35,6 @@ the leaderboards and lists; its games stay for the others)."""
 CUT_SHORT = "the league stopped during its check; submit it again"
 """The message of a version whose check a stopped league cut short: submitting the same
 sources again is no "no change" (the check was never the bot's)."""
-
-
-_IN_LIST = 500
-"""Game ids asked at once whether they are stored (`insert_games`)."""
 
 
 class StoreError(ArenaError):
@@ -79,7 +74,7 @@ def label(name: str, version: int) -> str:
     return name if version == 1 else f"{name}.v{version}"
 
 
-class Store:
+class Store(StoredGames):
     """One league database: a SQLite file's path (created if missing) or a
     `postgresql://` URL (database.py)."""
 
@@ -368,92 +363,3 @@ class Store:
         updated = self.bot_by_id(bot.id)
         assert updated is not None
         return updated
-
-    # --- games ---
-
-    def record_game(self, line: GameLine) -> bool:
-        """Store a finished game once, in a transaction of its own; False when its game id
-        was stored already."""
-        with self.db.transaction():
-            return self.insert_game(line)
-
-    def insert_game(self, line: GameLine) -> bool:
-        """`record_game` inside the caller's transaction."""
-        return bool(self.insert_games([line]))
-
-    def insert_games(self, lines: Sequence[GameLine]) -> list[GameLine]:
-        """Store finished games once each, inside the caller's transaction (League.record:
-        with the state they change), a statement for all of them; those that were new, in
-        the order given. One process writes a league's games (League.start)."""
-        db = self.db
-        known: set[str] = set()
-        ids = [line.game_id for line in lines]
-        for at in range(0, len(ids), _IN_LIST):
-            chunk = ids[at : at + _IN_LIST]
-            marks = ", ".join("?" * len(chunk))
-            rows = db.execute(f"SELECT game_id FROM games WHERE game_id IN ({marks})", chunk)
-            known.update(str(row[0]) for row in rows.fetchall())
-        new = []
-        for line in lines:
-            if line.game_id not in known:
-                known.add(line.game_id)
-                new.append(line)
-        if new:
-            now = time.time()
-            db.executemany(
-                "INSERT INTO games (game_id, line, created) VALUES (?, ?, ?)",
-                [(line.game_id, json.dumps(line.to_json()), now) for line in new],
-            )
-            db.executemany(
-                "INSERT INTO game_bots (game, seat, bot) SELECT id, ?, ? FROM games "
-                "WHERE game_id = ?",
-                [
-                    (seat, bot, line.game_id)
-                    for line in new
-                    for seat, bot in enumerate(line.players)
-                ],
-            )
-        return new
-
-    def bot_games(self, bot: str, offset: int = 0, limit: int = 50) -> list[GameLine]:
-        """Bot `bot`'s games newest first, `limit` from `offset` (by the index of schema 7:
-        never a scan of every game)."""
-        rows = self.db.execute(
-            "SELECT g.line FROM game_bots p JOIN games g ON g.id = p.game WHERE p.bot = ? "
-            "ORDER BY p.game DESC LIMIT ? OFFSET ?",
-            (bot, limit, offset),
-        ).fetchall()
-        return [GameLine.from_json(json.loads(row[0])) for row in rows]
-
-    def games_after(self, last: int, limit: int) -> list[tuple[int, GameLine]]:
-        """The games stored after the one numbered `last` (0: from the first), at most
-        `limit`, in the order stored, with their numbers: every game read a batch at a time."""
-        rows = self.db.execute(
-            "SELECT id, line FROM games WHERE id > ? ORDER BY id LIMIT ?", (last, limit)
-        ).fetchall()
-        return [(int(row[0]), GameLine.from_json(json.loads(row[1]))) for row in rows]
-
-    def last_game(self) -> int:
-        """The number of the game stored last (0: none yet), for `games_after`."""
-        return int(self.db.execute("SELECT COALESCE(MAX(id), 0) FROM games").fetchone()[0])
-
-    def games(self, bot: str | None = None) -> list[GameLine]:
-        """Every game (of one bot label), in the order they were recorded: for tests and
-        small leagues; the league reads them a page or a batch at a time (`bot_games`,
-        `games_after`)."""
-        if bot is None:
-            rows = self.db.execute("SELECT line FROM games ORDER BY id").fetchall()
-        else:
-            rows = self.db.execute(
-                "SELECT g.line FROM games g JOIN game_bots p ON p.game = g.id "
-                "WHERE p.bot = ? ORDER BY g.id",
-                (bot,),
-            ).fetchall()
-        return [GameLine.from_json(json.loads(row[0])) for row in rows]
-
-    def game_count(self) -> int:
-        return int(self.db.execute("SELECT COUNT(*) FROM games").fetchone()[0])
-
-    def games_per_bot(self) -> dict[str, int]:
-        rows = self.db.execute("SELECT bot, COUNT(*) FROM game_bots GROUP BY bot").fetchall()
-        return {str(bot): int(count) for bot, count in rows}
