@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from arena.league.pair_index import PairIndex
 from arena.results.pair_fit import PairSums
 
 Counts = dict[tuple[int, int], int]
@@ -56,7 +57,7 @@ class PairTallies:
         self.names: list[str] = []
         self.number: dict[str, int] = {}
         """Each bot's number (the order it first met another)."""
-        self.keys: dict[int, int] = {}
+        self.keys = PairIndex()
         """Pair number by (first's number << _BITS | second's)."""
         self.first, self.second = array("i"), array("i")
         self.ahead, self.level, self.behind = array("q"), array("q"), array("q")
@@ -104,7 +105,7 @@ class PairTallies:
         self.strata.extend([0] * _WIDTH)
         self.of_bot[a].append(found)
         self.of_bot[b].append(found)
-        self.keys[key] = found
+        self.keys.put(key, found)
         return found
 
     def find(self, first: str, second: str) -> int | None:
@@ -377,7 +378,7 @@ class PairTallies:
         bounds = np.searchsorted(ends, np.arange(len(self.names) + 1))
         for bot in np.unique(ends).tolist():
             self.of_bot[bot].frombytes(each[bounds[bot] : bounds[bot + 1]].tobytes())
-        self.keys.update(zip((firsts << _BITS | seconds).tolist(), pairs.tolist(), strict=True))
+        self.keys.update(firsts << _BITS | seconds, pairs)
 
 
 def _little(column: array[Any]) -> bytes:
