@@ -90,22 +90,44 @@ class _Seat(Player):
 
 
 class _ClockedPlayer(_Seat):
-    """The bot under test, with the CPU time of its latest decision (its cgroup's; None when
-    not measured): up to the reply, or to the deadline when none came."""
+    """The bot under test, with its latest decision's time, CPU time (its cgroup's; None when
+    not measured) and time waiting for a CPU (run_queue.py; None when not measured): up to
+    the reply, or to the deadline when none came."""
 
+    decision_ms: float = 0.0
     decision_cpu_ms: float | None = None
+    decision_waited_ms: float | None = None
+    _began: tuple[int | None, int | None, float] = (None, None, 0.0)
 
     def request(self, data: bytes, deadline: float) -> bytes:
         if self.prelude is not None and (line := self.prelude.reply(data)) is not None:
             return line
-        before = self.cpu_usec()
+        self._began = (self.cpu_usec(), self.waited_usec(), time.monotonic())
         try:
             return super().request(data, deadline)
         finally:
-            after = self.cpu_usec()
-            self.decision_cpu_ms = (
-                None if before is None or after is None else (after - before) / 1000
-            )
+            self._clock()
+
+    def read_late(self, deadline: float) -> bytes:
+        """The late reply, awaited up to LATE_LISTEN_S after the request (the referee's own
+        grace is shorter), the decision's clocks read again once it came: its CPU time is then
+        the whole decision's (a bot kept from a CPU had used little of it at the deadline,
+        whatever it needed), and a wait for a CPU counts once it is over."""
+        try:
+            return super().read_late(max(deadline, self._began[2] + LATE_LISTEN_S))
+        finally:
+            self._clock()
+
+    def _clock(self) -> None:
+        before, waited, start = self._began
+        self.decision_ms = (time.monotonic() - start) * 1000
+        self.decision_cpu_ms = _spent(before, self.cpu_usec())
+        self.decision_waited_ms = _spent(waited, self.waited_usec())
+
+
+def _spent(before: int | None, after: int | None) -> float | None:
+    """The ms between two readings in µs, or None when either is missing."""
+    return None if before is None or after is None else (after - before) / 1000
 
 
 def _positions(table: _Table, wanted: Sequence[str], seed: int) -> tuple[dict[str, _Prelude], int]:
@@ -135,7 +157,16 @@ def _positions(table: _Table, wanted: Sequence[str], seed: int) -> tuple[dict[st
     return found, made
 
 
-_BOT, _MACHINE, _OPPONENT = "bot", "machine", "opponent"
+_BOT, _MACHINE, _OPPONENT, _STARVED = "bot", "machine", "opponent", "starved"
+LATE_LISTEN_S = 3.0
+"""How long after a request a check still listens for its late reply, to weigh the whole
+decision (the game is lost either way)."""
+RUNNABLE_SHARE = 0.75
+"""A late decision during which the bot ran or waited for a CPU (run_queue.py) at least this
+share of the time was slowed by the machine, not the bot: a bot that sleeps or reads leaves
+gaps (measured here at load 10: under 0.54 for a sleeper; 0.88 to 0.99 for a bot kept from
+a CPU, less where it still waited when the referee stopped listening, since a wait counts
+once it is over)."""
 """Whose fault a check game's early end was (`_fault_of`)."""
 
 
@@ -182,6 +213,8 @@ def _play_fairly(
         path = out_dir / f"{spec.game_id}.json"
         path.write_text(json.dumps(record, indent=1))
         fault = _fault_of(report, seat, player)
+        if fault == _MACHINE and tries > table.retries and _starved(player):
+            return report, path, _STARVED, spoilt
         if fault in (None, _BOT) or tries > table.retries:
             return report, path, fault, spoilt
         used = player.decision_cpu_ms
@@ -203,6 +236,23 @@ def _fault_of(report: GameReport, seat: int, player: _ClockedPlayer) -> str | No
         return _BOT
     used = player.decision_cpu_ms
     return _MACHINE if used is None or used <= _cpu_limit(player) else _BOT
+
+
+def _starved(player: _ClockedPlayer) -> bool:
+    """True when the bot's late decision was all running and waiting for a CPU (a bot that
+    sleeps or reads does neither meanwhile): not the bot's fault."""
+    waited, used = player.decision_waited_ms, player.decision_cpu_ms
+    if waited is None:
+        return False
+    return waited + (used or 0.0) >= RUNNABLE_SHARE * player.decision_ms
+
+
+def starved_text(player: _ClockedPlayer) -> str:
+    """How long the late decision waited for a CPU, in words."""
+    return (
+        f"in its last late decision it waited {player.decision_waited_ms or 0:,.0f} ms of "
+        f"{player.decision_ms:,.0f} for a CPU and ran {player.decision_cpu_ms or 0:,.0f} ms"
+    )
 
 
 def _cpu_limit(player: Player) -> int:

@@ -27,6 +27,7 @@ from typing import Any
 from arena.check_games import (
     _MACHINE,
     _OPPONENT,
+    _STARVED,
     RETRY_PAUSE_S,
     _ClockedPlayer,
     _cpu_limit,
@@ -36,6 +37,7 @@ from arena.check_games import (
     _Prelude,
     _Seat,
     _Table,
+    starved_text,
 )
 from arena.errors import BotFaultError, BotTimeoutError
 from arena.game_sources import get_game
@@ -276,6 +278,12 @@ class _CheckGames:
             if any(text.startswith("a late reply") for text in spoilt):
                 note += f": within the {_cpu_limit(player):,} ms limit, so the machine was busy"
             self.notes.append(note)
+        if fault == _STARVED:  # late in every try, kept from a CPU: the machine was busy
+            self.notes.append(
+                f"game {index} was not counted: the bot was late in each of its {tries} tries "
+                f"and {starved_text(player)}: the machine was busy, not the bot"
+            )
+            return None
         if fault is not None:
             return self.failure(report, path, fault, tries, prelude)
         if prelude is not None:  # the decisions the check made are not the bot's
@@ -309,7 +317,8 @@ class _CheckGames:
                 "opponent",
                 FAIL,
                 f"the bot could not be checked, through no fault of its own: {note}",
-                "submit it again later (the opponent is the arena's own bot)",
+                "submit it again later (its opponent, the arena's own bot, failed, or the machine "
+                "was busy)",
                 note,
             )
         played = ", ".join(f"{count} {kind}" for kind, count in sorted(self.kinds.items()))

@@ -303,11 +303,10 @@ LATE_GRACE_S = 1.0
 def _late_reply(player: Player, sent: float, allowed_ms: int) -> BotTimeoutError | None:
     """A timeout that says when the reply came, if it comes within LATE_GRACE_S after all
     (the game is lost either way); None when the bot stays silent."""
-    process = player.process
-    if process is None:
+    if player.process is None:
         return None
     try:
-        process.read_line(time.monotonic() + min(LATE_GRACE_S, allowed_ms / 1000))
+        player.read_late(time.monotonic() + min(LATE_GRACE_S, allowed_ms / 1000))
     except BotFaultError:
         return None
     took = (time.monotonic() - sent) * 1000

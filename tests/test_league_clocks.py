@@ -10,6 +10,8 @@ import contextlib
 import json
 import os
 import signal
+import subprocess
+import sys
 import threading
 import time
 import uuid
@@ -17,6 +19,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from arena.cli.main import main
@@ -180,6 +183,78 @@ def test_a_bot_that_is_slow_on_its_own_still_fails_after_its_tries(tmp_path: Pat
     slept = check_bot(sleeper, opponent, limits, tmp_path / "sleeper", retries=2, retry_pause_s=0.1)
     assert slept[-1].failed and slept[-1].name == "games", slept
     assert "late in each of its 3 tries" in slept[-1].detail, slept[-1].detail
+
+
+@contextmanager
+def kept_from_a_cpu(marker: str, until: Callable[[], bool], spinners: int = 12) -> Iterator[None]:
+    """Until `until()` holds (at most 120 s), every process whose command line holds `marker`
+    shares CPU 0 with `spinners` busy processes pinned there: it is ready to run and waits
+    for a CPU, as on a machine busy with other work (unlike `starved`'s stopped processes,
+    which wait for nothing). The other CPUs are left to the test. Each spinner has a session
+    of its own: with autogroup a session shares a CPU with others as one."""
+    pin = "import os; os.sched_setaffinity(0, {0})\nwhile True: pass"
+    busy = [
+        subprocess.Popen([sys.executable, "-c", pin], start_new_session=True)
+        for _ in range(spinners)
+    ]
+    every_cpu = set(range(os.cpu_count() or 1))
+    done = threading.Event()
+
+    def release() -> None:
+        for process in busy:
+            process.kill()
+            process.wait()
+        for pid in processes_with(marker):
+            with contextlib.suppress(OSError):
+                os.sched_setaffinity(pid, every_cpu)
+
+    def keep() -> None:
+        deadline = time.monotonic() + 120
+        try:
+            while not done.is_set() and not until() and time.monotonic() < deadline:
+                for pid in processes_with(marker):
+                    with contextlib.suppress(OSError):
+                        os.sched_setaffinity(pid, {0})
+                time.sleep(0.005)
+        finally:
+            release()
+
+    thread = threading.Thread(target=keep, daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        done.set()
+        thread.join(30)
+
+
+@pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="needs a CPU besides the one kept busy")
+def test_a_bot_kept_from_a_cpu_in_every_try_is_not_failed_for_it(tmp_path: Path) -> None:
+    """A busy machine for longer than a check's retries (seen under load: an honest bot late in
+    each of its 4 tries, 12 ms of CPU each, failed its league check): the late decisions'
+    time waiting for a CPU (run_queue.py) shows the machine's doing, so the game is not
+    counted and the check passes on the others, saying why; a bot late for its own sleeps
+    (`test_a_bot_that_is_slow_on_its_own_still_fails_after_its_tries`) still fails."""
+    marker = f"kept-{uuid.uuid4().hex}"
+    folder = _bot_folder(tmp_path, "honest", HONEST_BOT.replace("THINK_MS", "30"), marker)
+    out = tmp_path / "honest"
+
+    def game_one_spent() -> bool:  # every try of game 1 lost on time
+        tries = list(out.glob("check-001*.json"))
+        ends = [json.loads(path.read_text())["outcome"]["termination"] for path in tries]
+        return len(ends) == 2 and all(end == "timeout" for end in ends)
+
+    limits = Limits(move_ms=200, startup_ms=20_000)
+    opponent = load_manifest(BOTS / "random")
+    with kept_from_a_cpu(marker, until=game_one_spent):
+        results = check_bot(
+            load_manifest(folder), opponent, limits, out, retries=1, retry_pause_s=0.1
+        )
+    games = [result for result in results if result.name == "games"]
+    assert games and not games[0].failed, games[0].detail if games else results
+    assert "game 1 was not counted: the bot was late in each of its 2 tries" in games[0].detail
+    assert "for a CPU and ran" in games[0].detail
+    assert "the machine was busy, not the bot" in games[0].detail
 
 
 def test_an_opponent_that_is_late_never_fails_the_bot_under_test(tmp_path: Path) -> None:

@@ -13,6 +13,7 @@ from arena.players.limits import Limits
 from arena.players.manifest import BotManifest
 from arena.players.process import BotProcess
 from arena.players.ready import launch
+from arena.players.run_queue import waited_usec
 from arena.players.stderr_log import StderrLog
 
 
@@ -124,9 +125,22 @@ class Player:
         process.send(data, deadline)
         return process.read_line(deadline)
 
+    def read_late(self, deadline: float) -> bytes:
+        """A reply that comes after its time ran out (the referee listens a little longer to
+        tell a slow bot from a silent one); BotFaultError when none comes by `deadline`."""
+        assert self.process is not None
+        return self.process.read_line(deadline)
+
     def cpu_usec(self) -> int | None:
         """CPU time of the running process tree so far in µs (None when not measured)."""
         return None if self.process is None else self.process.spec.cpu_usec()
+
+    def waited_usec(self) -> int | None:
+        """How long the bot's processes have waited for a CPU while ready to run, in µs
+        (summed over its cgroup's processes, else its own; None when not measured)."""
+        if self.process is None:
+            return None
+        return waited_usec(self.process.spec.pids() or [self.process.pid])
 
     def out_of_memory(self) -> bool:
         """True when the kernel killed one of this bot's processes for passing its memory
