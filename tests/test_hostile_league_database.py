@@ -24,8 +24,9 @@ from click.testing import CliRunner, Result
 
 from arena.cli.main import main
 from arena.league import database, web
-from arena.league.database import Outage
+from arena.league import outage as outage_module
 from arena.league.league import League
+from arena.league.outage import Outage
 from arena.league.store import Store, StoreError
 from arena.players.limits import Limits
 from arena.results.log import GameLine
@@ -199,7 +200,7 @@ def test_a_failing_database_is_told_once_then_once_a_minute(
 ) -> None:
     caplog.set_level(logging.ERROR, logger="outage")
     clock = Clock()
-    monkeypatch.setattr(database, "time", clock)
+    monkeypatch.setattr(outage_module, "time", clock)
     outage = Outage(logging.getLogger("outage"), every_s=2.0)
     for _ in range(3):
         outage.failed("the league cannot store its games", OSError("disk full"))

@@ -14,19 +14,17 @@ to WHOLE_CHECK_BYTES whole; a larger one's tables other than the games at once, 
 games in the background, a damage found there logged as an error) or not a database, a file or folder that cannot be written, a PostgreSQL database that is read-only.
 `reader` is a second connection, for reading only, which the web side uses with a lock of
 its own, so a reader never queues behind a writer waiting for the database's write lock
-(another process holding it). `Outage` tells of a database that keeps failing once, then once
-a minute.
+(another process holding it). A database that keeps failing is told in the log by
+`outage.Outage`.
 """
 
 from __future__ import annotations
 
 import fcntl
 import logging
-import math
 import re
 import sqlite3
 import threading
-import time
 import urllib.parse
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -428,35 +426,3 @@ class PostgresDatabase:
         if self._reader is not None:
             self._reader.close()
         self.db.close()
-
-
-class Outage:
-    """A database that keeps failing (a server away, a disk full or turned read-only), told in
-    the log once in a sentence and then at most once every `every_s`, never a traceback each
-    time the league tries again. A quiet spell of twice `every_s` ends an outage."""
-
-    def __init__(self, log: logging.Logger, every_s: float = 60.0) -> None:
-        self.log = log
-        self.every_s = every_s
-        self.began = self.told = self.last = -math.inf
-        self.tries = 0
-
-    def failed(self, what: str, error: BaseException) -> None:
-        """`what` (a sentence's start: what the league could not do) failed with `error`."""
-        now = time.monotonic()
-        if now - self.last > 2 * self.every_s:  # a new outage
-            self.began = self.told = now
-            self.tries = 0
-            self.log.error("%s: %s; the league goes on and tries again", what, said(error))
-            self.log.debug("%s", what, exc_info=error)
-        elif now - self.told >= self.every_s:
-            self.told = now
-            self.log.error(
-                "the league's database still fails (for %.0f s, %d tries): %s: %s",
-                now - self.began,
-                self.tries,
-                what,
-                said(error),
-            )
-        self.last = now
-        self.tries += 1

@@ -52,8 +52,9 @@ from arena.league import public, uploads
 from arena.league.bot_games import Trail
 from arena.league.candidates import DEFAULT_TEST, CandidateTests, Verdict, verdict_for
 from arena.league.checking import CheckPolicy, CheckQueue, build_version
-from arena.league.database import Outage, lock_file
+from arena.league.database import lock_file
 from arena.league.matchmaking import next_table
+from arena.league.outage import Outage
 from arena.league.paths import bot_folders
 from arena.league.recording import Recording
 from arena.league.recovery import recover

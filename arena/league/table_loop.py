@@ -15,7 +15,7 @@ from typing import Any
 
 from arena.execution import Executor, TableResult, WorkerContext, play_table
 from arena.league.checking import CheckPolicy
-from arena.league.database import Outage
+from arena.league.outage import Outage
 from arena.schedule import TableTask
 
 log = logging.getLogger("arena.league.league")
