@@ -88,7 +88,12 @@ def pyspiel_random_play(name: str, seats: int, games: int, seed: int = 1) -> dic
 
     import arena.ecosystem.openspiel_games  # noqa: F401  (registers the games)
 
-    game = pyspiel.load_game(f"arena_{name}", {"players": seats})
+    return timed_random_play(pyspiel.load_game(f"arena_{name}", {"players": seats}), games, seed)
+
+
+def timed_random_play(game: Any, games: int, seed: int) -> dict[str, Any]:
+    """`games` random games of the pyspiel `game`, chance drawn by its probabilities: CPU
+    seconds and decisions (the loop pyspiel's floor, spiel_floor.py, times as well)."""
     uniform = random.Random(seed).random
     decisions = 0
     start = CLOCK()
@@ -101,8 +106,7 @@ def pyspiel_random_play(name: str, seats: int, games: int, seed: int = 1) -> dic
                 actions = state.legal_actions()
                 state.apply_action(actions[int(uniform() * len(actions))])
                 decisions += 1
-    elapsed = CLOCK() - start
-    return {"seconds": elapsed, "decisions": decisions}
+    return {"seconds": CLOCK() - start, "decisions": decisions}
 
 
 _LOOPS = ("native", "chance", "pyspiel", "floor")

@@ -14,11 +14,11 @@ model through pyspiel could take: the bench prints it as the best ratio reachabl
 from __future__ import annotations
 
 import random
-import time
 from typing import Any
 
 import pyspiel
 
+from arena.bench.openspiel import timed_random_play
 from arena.ecosystem.stepping import CHANCE, TERMINAL
 from arena.games.chance import by_probability
 
@@ -59,21 +59,8 @@ def floor_random_play(records: list[list[Step]], seed: int) -> dict[str, float]:
     seconds and decisions. The actions it draws are the record's own: the record answers
     every step, whichever action the loop takes."""
     _register()
-    game = pyspiel.load_game(GAME)
     _RECORDS[:] = records
-    uniform = random.Random(seed).random
-    decisions = 0
-    start = time.process_time()
-    for _ in records:
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                state.apply_action(by_probability(state.chance_outcomes(), uniform()))
-            else:
-                actions = state.legal_actions()
-                state.apply_action(actions[int(uniform() * len(actions))])
-                decisions += 1
-    return {"seconds": time.process_time() - start, "decisions": decisions}
+    return timed_random_play(pyspiel.load_game(GAME), len(records), seed)
 
 
 _GAME_TYPE = pyspiel.GameType(
