@@ -87,26 +87,9 @@ def pyspiel_random_play(name: str, seats: int, games: int, seed: int = 1) -> dic
     import pyspiel
 
     import arena.ecosystem.openspiel_games  # noqa: F401  (registers the games)
+    from arena.bench.spiel_floor import timed_random_play
 
     return timed_random_play(pyspiel.load_game(f"arena_{name}", {"players": seats}), games, seed)
-
-
-def timed_random_play(game: Any, games: int, seed: int) -> dict[str, Any]:
-    """`games` random games of the pyspiel `game`, chance drawn by its probabilities: CPU
-    seconds and decisions (the loop pyspiel's floor, spiel_floor.py, times as well)."""
-    uniform = random.Random(seed).random
-    decisions = 0
-    start = CLOCK()
-    for _ in range(games):
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                state.apply_action(by_probability(state.chance_outcomes(), uniform()))
-            else:
-                actions = state.legal_actions()
-                state.apply_action(actions[int(uniform() * len(actions))])
-                decisions += 1
-    return {"seconds": CLOCK() - start, "decisions": decisions}
 
 
 _LOOPS = ("native", "chance", "pyspiel", "floor")

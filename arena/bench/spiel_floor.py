@@ -14,11 +14,11 @@ model through pyspiel could take: the bench prints it as the best ratio reachabl
 from __future__ import annotations
 
 import random
+import time
 from typing import Any
 
 import pyspiel
 
-from arena.bench.openspiel import timed_random_play
 from arena.ecosystem.stepping import CHANCE, TERMINAL
 from arena.games.chance import by_probability
 
@@ -52,6 +52,24 @@ def recorded_games(name: str, seats: int, games: int, seed: int) -> list[list[St
             state.apply_action(action)
         records.append(steps)
     return records
+
+
+def timed_random_play(game: Any, games: int, seed: int) -> dict[str, Any]:
+    """`games` random games of the pyspiel `game`, chance drawn by its probabilities: CPU
+    seconds and decisions (the loop of the bench's random play through pyspiel and of its floor here)."""
+    uniform = random.Random(seed).random
+    decisions = 0
+    start = time.process_time()
+    for _ in range(games):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(by_probability(state.chance_outcomes(), uniform()))
+            else:
+                actions = state.legal_actions()
+                state.apply_action(actions[int(uniform() * len(actions))])
+                decisions += 1
+    return {"seconds": time.process_time() - start, "decisions": decisions}
 
 
 def floor_random_play(records: list[list[Step]], seed: int) -> dict[str, float]:
