@@ -4,8 +4,8 @@ The code is in layers, and every import points down (ARCHITECTURE.md tells why; 
 tests/test_architecture.py walks every import, lazy and type-only ones included, and fails
 on an arrow up or a circle). From the bottom up, as `LAYERS` names them:
 
-1. foundation: errors, atomic files, numpy on one thread, bounded reading, compact JSON, names, outcomes, the
-   schedule, the statistics' maths;
+1. foundation: errors, atomic files, large freed blocks handed back, numpy on one thread,
+   bounded reading, compact JSON, names, outcomes, the schedule, the statistics' maths;
 2. games: the rules only (no file formats, no adaptors);
 3. game sources: games found by name, and the adaptors to and from OpenSpiel and PettingZoo;
 4. protocol and records: the JSON lines a bot reads and writes, game records, the games log;
@@ -25,6 +25,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
         "foundation",
         (
             "errors",
+            "allocator",
             "atomic",
             "blas",
             "bounded",

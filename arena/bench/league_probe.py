@@ -68,10 +68,13 @@ def _next_table_ms(league: League) -> float:
 
 
 def probe(folder: Path, db: str | None) -> dict[str, Any]:
-    """The league in `folder` (its store `db`, else its SQLite file) opened, served, fitted."""
+    """The league in `folder` (its store `db`, else its SQLite file) opened, served, fitted,
+    in a process set up as `arena serve` sets up its own (`arena.allocator`)."""
+    from arena.allocator import return_large_blocks
     from arena.league.league import League
     from arena.league.web import serving
 
+    return_large_blocks()
     start = time.perf_counter()
     league = League(folder, workers=0, db=db)
     figures: dict[str, Any] = {"reopen_s": round(time.perf_counter() - start, 2)}

@@ -307,13 +307,13 @@ def _print_synthetic(grown: dict[str, Any]) -> None:
         f"(TrueSkill {grown['trueskill_us_per_game']} µs)"
     )
     click.echo(
-        f"  {'games':>12} {'reopen s':>9} {'RSS MiB':>8} {'peak MiB':>9} {'board ms':>9} "
-        f"{'bot page ms':>12} {'its games ms':>13} {'fit s':>7} {'table ms':>9}"
+        f"  {'games':>12} {'reopen s':>9} {'opened MiB':>11} {'RSS MiB':>8} {'peak MiB':>9} "
+        f"{'board ms':>9} {'bot page ms':>12} {'its games ms':>13} {'fit s':>7} {'table ms':>9}"
     )
     for mark in grown["checkpoints"]:
         click.echo(
-            f"  {mark['games']:>12,} {mark['reopen_s']:>9} {mark['rss_mib']:>8} "
-            f"{mark['rss_peak_mib']:>9} {mark['board_ms']:>9} {mark['page_ms']:>12} "
+            f"  {mark['games']:>12,} {mark['reopen_s']:>9} {mark['rss_open_mib']:>11} "
+            f"{mark['rss_mib']:>8} {mark['rss_peak_mib']:>9} {mark['board_ms']:>9} {mark['page_ms']:>12} "
             f"{mark['games_page_ms']:>13} {mark['fit_s']:>7} {mark['table_ms']:>9}"
         )
     last = grown["checkpoints"][-1]

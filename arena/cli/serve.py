@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import click
 from click.core import ParameterSource
 
-from arena import blas, bounded
+from arena import allocator, blas, bounded
 from arena.bounded import visible
 from arena.cli.match_stats import parse_sprt
 from arena.cli.options import (
@@ -199,6 +199,7 @@ def serve(
     The time options are those of `arena run` and hold for the checks and the games of this
     run of the server: the league does not keep them, so a restart may give others."""
     blas.one_thread()  # the pair fit beside the server: before anything loads numpy
+    allocator.return_large_blocks()  # its n×n arrays, freed, go back to the system
     from arena.league.exposure import plain_http_warning
     from arena.players.limits import Limits
 
