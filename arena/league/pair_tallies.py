@@ -260,22 +260,24 @@ class PairTallies:
     def sums(self, names: list[str]) -> PairSums:
         """The fit's input, copied: each pair's bots as indices into `names` (sorted as the
         labels are, so a pair's first has the lesser index; holding every bot that met
-        another), the pairs in the order of those indices."""
+        another), the pairs in the order of those indices. Each column is read in place and
+        copied once, in that order (hold the lock: a column read in place cannot grow)."""
         place = {name: n for n, name in enumerate(names)}
         where = np.array([place[name] for name in self.names], dtype=np.int64)
+        first = where[np.frombuffer(self.first, np.int32)]
+        second = where[np.frombuffer(self.second, np.int32)]
+        order = np.lexsort((second, first))
 
-        def copied(column: array[Any], kind: type) -> np.ndarray:
-            return np.array(column, dtype=kind)
+        def ordered(column: array[Any]) -> np.ndarray:
+            in_place = np.frombuffer(column, column.typecode)
+            return in_place[order].astype(np.float64, copy=False)
 
-        first = where[copied(self.first, np.int64)] if len(self) else np.zeros(0, np.int64)
-        second = where[copied(self.second, np.int64)] if len(self) else np.zeros(0, np.int64)
         floats = [
-            copied(column, np.float64)
+            ordered(column)
             for column in (self.tables, self.games, self.points, self.points2, self.games2,
                            self.cross, *self.table_points, *self.table_games)
         ]  # fmt: skip
-        order = np.lexsort((second, first))
-        return PairSums(first[order], second[order], *(column[order] for column in floats))
+        return PairSums(first[order], second[order], *floats)
 
     # --- rows, as league_state.py writes and reads them ---
 

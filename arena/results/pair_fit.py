@@ -8,8 +8,9 @@ the sums running: `table_sums` gives what one table (deal) adds to them.
 
 The maximum is found by Newton's method on the log-likelihood, with one drawn game between
 every two bots as a weak prior: the maximum Hunter's MM iteration finds, to 1e-6 Elo, in a
-dozen steps rather than hundreds. The field is held as dense n×n arrays of 8 n² bytes, some
-fourteen at the peak: 107 MiB at 1,000 bots (measured), 2.7 GiB at 5,000.
+dozen steps rather than hundreds. Only the pairs' points are held as a dense n×n array (8 n²
+bytes), every other sum per pair; with the algebra's own arrays, about eight n×n ones at the
+peak: 61 MiB at 1,000 bots (measured; 107 MiB when every sum was dense), 1.5 GiB at 5,000.
 
 The 95% interval is a sandwich (cluster-robust) one, the unit being the table: the
 curvature of the fit, and the spread of the score over the tables. A pair's spread is a
@@ -245,7 +246,7 @@ def fit(names: Sequence[str], pairs: PairSums, bots: BotSums) -> dict[str, EloRa
     field = _Field(size, pairs)
     strength, inverse = field.maximum()
     elo = SCALE * strength
-    met = field.games.sum(axis=1)
+    met = field.row_sums(pairs.games, pairs.games)
     given = (met >= MIN_MEETINGS) & (bots.tables >= 2)
     half = np.full(size, math.nan)
     if given.any():
@@ -268,27 +269,27 @@ def elo(names: Sequence[str], pairs: PairSums) -> dict[str, float]:
 
 
 class _Field:
-    """The pair sums as dense n×n arrays, each row seen from its bot: [i, j] is i's figure
-    against j."""
+    """The pairs' points as a dense n×n array, each row seen from its bot ([i, j] is i's
+    points against j); every other sum is kept per pair and gathered by bot when needed, so
+    the fit's n×n arrays are those its algebra needs, no more."""
 
     def __init__(self, size: int, pairs: PairSums) -> None:
-        first, second = pairs.first, pairs.second
         self.size = size
+        self.pairs = pairs
+        self.points = self.square(pairs.points, pairs.games - pairs.points)
 
-        def square(mine: np.ndarray, theirs: np.ndarray) -> np.ndarray:
-            out = np.zeros((size, size))
-            out[first, second] = mine
-            out[second, first] = theirs
-            return out
+    def square(self, mine: np.ndarray, theirs: np.ndarray) -> np.ndarray:
+        """A per pair figure as an n×n array: the first's at [first, second], the second's
+        at [second, first]."""
+        out = np.zeros((self.size, self.size))
+        out[self.pairs.first, self.pairs.second] = mine
+        out[self.pairs.second, self.pairs.first] = theirs
+        return out
 
-        g, p, g2, pg = pairs.games, pairs.points, pairs.games2, pairs.cross
-        self.games = square(g, g)
-        self.points = square(p, g - p)
-        self.points2 = square(pairs.points2, g2 - 2 * pg + pairs.points2)
-        self.games2 = square(g2, g2)
-        self.cross = square(pg, g2 - pg)
-        self.table_points = square(pairs.first_table_points, pairs.second_table_points)
-        self.table_games = square(pairs.first_table_games, pairs.second_table_games)
+    def row_sums(self, mine: np.ndarray, theirs: np.ndarray) -> np.ndarray:
+        """`square(mine, theirs).sum(axis=1)`, without the square."""
+        first, second, size = self.pairs.first, self.pairs.second, self.size
+        return np.bincount(first, mine, size) + np.bincount(second, theirs, size)
 
     def maximum(self) -> tuple[np.ndarray, np.ndarray]:
         """The log-strengths (mean 0) at the maximum, and the pseudo-inverse of the
@@ -320,24 +321,38 @@ class _Field:
         """The sandwich variance of each log-strength: inverse·B·inverse, B the spread of
         the score over the tables (each pair's, each bot's part scaled by its tables' own
         spread)."""
+        pairs = self.pairs
+        first, second = pairs.first, pairs.second
         chance = _chance(strength)
-        np.fill_diagonal(chance, 0.0)
-        spread = self.points2 - 2.0 * chance * self.cross + chance**2 * self.games2
-        meat = _laplacian(np.maximum(spread, 0.0))
+        mine, theirs = chance[first, second], chance[second, first]  # each seen from its bot
+        g2, pg, p2 = pairs.games2, pairs.cross, pairs.points2
+        points2 = (p2, g2 - 2 * pg + p2)
+        cross = (pg, g2 - pg)
+        meat = _laplacian(
+            np.maximum(
+                self.square(
+                    points2[0] - 2.0 * mine * cross[0] + mine**2 * g2,
+                    points2[1] - 2.0 * theirs * cross[1] + theirs**2 * g2,
+                ),
+                0.0,
+            )
+        )
         alone = np.diag(meat).copy()
-        games = self.games.sum(axis=1)
-        rate = np.divide(self.points.sum(axis=1), games, out=np.zeros(self.size), where=games > 0)
+        games = self.row_sums(pairs.games, pairs.games)
+        points = self.row_sums(pairs.points, pairs.games - pairs.points)
+        rate = np.divide(points, games, out=np.zeros(self.size), where=games > 0)
         centred = (
             bots.points2
             - rate * bots.cross
-            - (chance * self.table_points).sum(axis=1)
-            + rate * (chance * self.table_games).sum(axis=1)
+            - self.row_sums(mine * pairs.first_table_points, theirs * pairs.second_table_points)
+            + rate
+            * self.row_sums(mine * pairs.first_table_games, theirs * pairs.second_table_games)
         )
-        own = (
-            self.points2
-            - (rate[:, None] + chance) * self.cross
-            + rate[:, None] * chance * self.games2
-        ).sum(axis=1)
+        rate_f, rate_s = rate[first], rate[second]
+        own = self.row_sums(
+            points2[0] - (rate_f + mine) * cross[0] + rate_f * mine * g2,
+            points2[1] - (rate_s + theirs) * cross[1] + rate_s * theirs * g2,
+        )
         together = centred - own  # the bot's meetings of one table moving together
         scale = np.ones(self.size)
         np.divide(alone + together, alone, out=scale, where=alone > 0)
