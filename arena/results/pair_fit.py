@@ -392,7 +392,10 @@ def _newton_step(weight: np.ndarray, slope: np.ndarray) -> np.ndarray:
 
 def _chance(strength: np.ndarray) -> np.ndarray:
     """chance[i, j]: i's expected points against j."""
-    chance: np.ndarray = 1.0 / (1.0 + np.exp(strength[None, :] - strength[:, None]))
+    chance: np.ndarray = strength[None, :] - strength[:, None]  # one n×n array, in place
+    np.exp(chance, out=chance)
+    chance += 1.0
+    np.reciprocal(chance, out=chance)
     return chance
 
 
@@ -401,7 +404,8 @@ def _likelihood(won: np.ndarray, chance: np.ndarray) -> float:
     with np.errstate(divide="ignore"):  # log 0 on the diagonal, where nothing was won
         logs = np.log(chance)
     np.fill_diagonal(logs, 0.0)
-    return float((won * logs).sum())
+    logs *= won
+    return float(logs.sum())
 
 
 def _laplacian(weight: np.ndarray) -> np.ndarray:
