@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from arena.atomic import atomic_file
 from arena.game_sources import get_game
 from arena.outcome import Termination
 from arena.players.player import Player
@@ -211,7 +212,8 @@ def _play_fairly(
                 f"random) to reach a position where {prelude.words()}",
             }
         path = out_dir / f"{spec.game_id}.json"
-        path.write_text(json.dumps(record, indent=1))
+        with atomic_file(path) as file:  # a reader (the league's check page) sees it whole
+            file.write(json.dumps(record, indent=1).encode("utf-8"))
         fault = _fault_of(report, seat, player)
         if fault == _MACHINE and tries > table.retries and _starved(player):
             return report, path, _STARVED, spoilt
