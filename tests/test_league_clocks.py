@@ -185,39 +185,43 @@ def test_a_bot_that_is_slow_on_its_own_still_fails_after_its_tries(tmp_path: Pat
     assert "late in each of its 3 tries" in slept[-1].detail, slept[-1].detail
 
 
+KEPT = "kept"
+"""While a file of this name is in the bot's folder, `KEPT_BOT` runs on CPU 0 alone."""
+KEPT_BOT = HONEST_BOT.replace("import json,", "import json, os,").replace(
+    '    elif kind == "decide":\n',
+    '    elif kind == "decide":  # each decision on CPU 0 while "kept" is there\n'
+    '        os.sched_setaffinity(0, {0} if os.path.exists("kept") else range(os.cpu_count()))\n',
+)
+
+
 @contextmanager
-def kept_from_a_cpu(marker: str, until: Callable[[], bool], spinners: int = 12) -> Iterator[None]:
-    """Until `until()` holds (at most 120 s), every process whose command line holds `marker`
-    shares CPU 0 with `spinners` busy processes pinned there: it is ready to run and waits
-    for a CPU, as on a machine busy with other work (unlike `starved`'s stopped processes,
-    which wait for nothing). The other CPUs are left to the test. Each spinner has a session
+def kept_from_a_cpu(folder: Path, until: Callable[[], bool], spinners: int = 12) -> Iterator[None]:
+    """Until `until()` holds (at most 120 s), the bot in `folder` (`KEPT_BOT`) shares CPU 0
+    with `spinners` busy processes pinned there: it is ready to run and waits for a CPU, as
+    on a machine busy with other work (unlike `starved`'s stopped processes, which wait for
+    nothing). The bot pins itself as each decision begins, so every process of it is kept
+    from its first decision (a watcher pinning what it found in /proc came late under load,
+    and a retry ran free). The other CPUs are left to the test. Each spinner has a session
     of its own: with autogroup a session shares a CPU with others as one."""
+    flag = folder / KEPT
+    flag.touch()
     pin = "import os; os.sched_setaffinity(0, {0})\nwhile True: pass"
     busy = [
         subprocess.Popen([sys.executable, "-c", pin], start_new_session=True)
         for _ in range(spinners)
     ]
-    every_cpu = set(range(os.cpu_count() or 1))
     done = threading.Event()
-
-    def release() -> None:
-        for process in busy:
-            process.kill()
-            process.wait()
-        for pid in processes_with(marker):
-            with contextlib.suppress(OSError):
-                os.sched_setaffinity(pid, every_cpu)
 
     def keep() -> None:
         deadline = time.monotonic() + 120
         try:
             while not done.is_set() and not until() and time.monotonic() < deadline:
-                for pid in processes_with(marker):
-                    with contextlib.suppress(OSError):
-                        os.sched_setaffinity(pid, {0})
                 time.sleep(0.005)
         finally:
-            release()
+            flag.unlink(missing_ok=True)
+            for process in busy:
+                process.kill()
+                process.wait()
 
     thread = threading.Thread(target=keep, daemon=True)
     thread.start()
@@ -235,8 +239,7 @@ def test_a_bot_kept_from_a_cpu_in_every_try_is_not_failed_for_it(tmp_path: Path)
     time waiting for a CPU (run_queue.py) shows the machine's doing, so the game is not
     counted and the check passes on the others, saying why; a bot late for its own sleeps
     (`test_a_bot_that_is_slow_on_its_own_still_fails_after_its_tries`) still fails."""
-    marker = f"kept-{uuid.uuid4().hex}"
-    folder = _bot_folder(tmp_path, "honest", HONEST_BOT.replace("THINK_MS", "30"), marker)
+    folder = _bot_folder(tmp_path, "honest", KEPT_BOT.replace("THINK_MS", "30"))
     out = tmp_path / "honest"
 
     def game_one_spent() -> bool:  # every try of game 1 lost on time
@@ -246,7 +249,7 @@ def test_a_bot_kept_from_a_cpu_in_every_try_is_not_failed_for_it(tmp_path: Path)
 
     limits = Limits(move_ms=200, startup_ms=20_000)
     opponent = load_manifest(BOTS / "random")
-    with kept_from_a_cpu(marker, until=game_one_spent):
+    with kept_from_a_cpu(folder, until=game_one_spent):
         results = check_bot(
             load_manifest(folder), opponent, limits, out, retries=1, retry_pause_s=0.1
         )
