@@ -16,6 +16,7 @@ from arena.bench import league_grow
 from arena.bench.league_synthetic import _grow
 from arena.bench.synthetic_games import synthetic_lines
 from arena.execution import TableResult
+from arena.league import league_state
 from arena.league import store as store_module
 from arena.league.bot_games import HISTORY_POINTS
 from arena.league.league import League
@@ -158,11 +159,17 @@ def test_a_league_grown_in_bulk_has_the_state_its_games_recorded_one_by_one_give
 
 
 def test_a_league_stopped_reads_its_pairs_snapshot_and_one_that_played_on_its_rows(
-    tmp_path: Path, league_db: str, caplog: pytest.LogCaptureFixture
+    tmp_path: Path,
+    league_db: str,
+    caplog: pytest.LogCaptureFixture,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Schema step 8: the pairs' arrays written whole when the league stops are what the
     next start reads (the rows are gone here, and the state is the same); once a game is
-    stored after it, or with a part of it missing, the rows are read again."""
+    stored after it, or with a part of it missing, the rows are read again. Each part is
+    read a few bytes at a time here (SNAPSHOT_READ), so its pieces join across their
+    bounds as a large league's do."""
+    monkeypatch.setattr(league_state, "SNAPSHOT_READ", 7)
     league = League(tmp_path / "league", workers=0, test=WIDE, db=league_db)
     try:
         _played(league)

@@ -42,6 +42,10 @@ COUNTED = "state_games"
 """The setting of the games the persisted state counts; absent: no state yet (`build`)."""
 SNAPSHOT = "pair_snapshot_games"
 """The setting of the games the pairs' snapshot counts (`save_snapshot`)."""
+SNAPSHOT_READ = 1 << 20
+"""Bytes of a snapshot's part read at a time: PostgreSQL's client library keeps a buffer as
+large as the largest answer it had, for as long as its connection (a part of 16 MiB at
+499,500 pairs left the server 41 MiB larger, measured at 10,000,000 games)."""
 SIZES = "state_table_sizes"
 """The setting of the table sizes the league's games were played at (JSON)."""
 BUILD_BATCH = 10_000
@@ -303,10 +307,19 @@ def _snapshot(db: Database, counted: int) -> PairTallies | None:
         return None
 
     def part(name: str) -> bytes:
-        row = db.execute("SELECT data FROM pair_snapshot WHERE part = ?", (name,)).fetchone()
-        if row is None:
+        found = db.execute("SELECT length(data) FROM pair_snapshot WHERE part = ?", (name,))
+        size = found.fetchone()
+        if size is None:
             raise KeyError(name)
-        return bytes(row[0])
+        data = bytearray()
+        for start in range(0, int(size[0]), SNAPSHOT_READ):
+            piece = db.execute(
+                "SELECT substr(data, CAST(? AS INTEGER), CAST(? AS INTEGER)) FROM pair_snapshot "
+                "WHERE part = ?",
+                (start + 1, SNAPSHOT_READ, name),
+            ).fetchone()
+            data += bytes(piece[0])
+        return bytes(data)
 
     try:
         return PairTallies.from_parts(part)
