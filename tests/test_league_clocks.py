@@ -186,11 +186,11 @@ def test_a_bot_that_is_slow_on_its_own_still_fails_after_its_tries(tmp_path: Pat
 
 
 KEPT = "kept"
-"""While a file of this name is in the bot's folder, `KEPT_BOT` runs on CPU 0 alone."""
+"""While a file of this name is in the bot's folder, `KEPT_BOT` runs on CPU 0 only."""
 KEPT_BOT = HONEST_BOT.replace("import json,", "import json, os,").replace(
     '    elif kind == "decide":\n',
-    '    elif kind == "decide":  # each decision on CPU 0 while "kept" is there\n'
-    '        os.sched_setaffinity(0, {0} if os.path.exists("kept") else range(os.cpu_count()))\n',
+    '    elif kind == "decide":  # each decision on CPU 0 while the flag file is there\n'
+    f'        os.sched_setaffinity(0, {{0}} if os.path.exists("{KEPT}") else range(os.cpu_count()))\n',
 )
 
 
