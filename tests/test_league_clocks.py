@@ -92,7 +92,6 @@ def starved(marker: str, until: Callable[[], bool], share: float = 0.025) -> Ite
     (SIGSTOP, SIGCONT). That is what a bot meets on a machine busy with other work, made
     certain: processes spinning beside it would load every neighbour too, and how much CPU
     they left the bot would depend on the rest of the machine's work."""
-    done = threading.Event()
 
     def signal_all(pids: list[int], number: signal.Signals) -> None:
         for pid in pids:
@@ -100,18 +99,33 @@ def starved(marker: str, until: Callable[[], bool], share: float = 0.025) -> Ite
                 os.kill(pid, number)
 
     def throttle() -> None:
+        pids = processes_with(marker)
+        signal_all(pids, signal.SIGCONT)
+        time.sleep(0.4 * share)
+        signal_all(pids, signal.SIGSTOP)
+        time.sleep(0.4 * (1 - share))
+
+    with _until(until, throttle, lambda: signal_all(processes_with(marker), signal.SIGCONT)):
+        yield
+
+
+@contextmanager
+def _until(
+    until: Callable[[], bool], step: Callable[[], None], release: Callable[[], None]
+) -> Iterator[None]:
+    """`step` over and over in a thread of its own until `until()` holds, the block ends or
+    120 s pass; then `release` (`starved`, `kept_from_a_cpu`)."""
+    done = threading.Event()
+
+    def run() -> None:
         deadline = time.monotonic() + 120
         try:
             while not done.is_set() and not until() and time.monotonic() < deadline:
-                pids = processes_with(marker)
-                signal_all(pids, signal.SIGCONT)
-                time.sleep(0.4 * share)
-                signal_all(pids, signal.SIGSTOP)
-                time.sleep(0.4 * (1 - share))
+                step()
         finally:
-            signal_all(processes_with(marker), signal.SIGCONT)
+            release()
 
-    thread = threading.Thread(target=throttle, daemon=True)
+    thread = threading.Thread(target=run, daemon=True)
     thread.start()
     try:
         yield
@@ -210,26 +224,15 @@ def kept_from_a_cpu(folder: Path, until: Callable[[], bool], spinners: int = 12)
         subprocess.Popen([sys.executable, "-c", pin], start_new_session=True)
         for _ in range(spinners)
     ]
-    done = threading.Event()
 
-    def keep() -> None:
-        deadline = time.monotonic() + 120
-        try:
-            while not done.is_set() and not until() and time.monotonic() < deadline:
-                time.sleep(0.005)
-        finally:
-            flag.unlink(missing_ok=True)
-            for process in busy:
-                process.kill()
-                process.wait()
+    def release() -> None:
+        flag.unlink(missing_ok=True)
+        for process in busy:
+            process.kill()
+            process.wait()
 
-    thread = threading.Thread(target=keep, daemon=True)
-    thread.start()
-    try:
+    with _until(until, lambda: time.sleep(0.005), release):
         yield
-    finally:
-        done.set()
-        thread.join(30)
 
 
 @pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="needs a CPU besides the one kept busy")
